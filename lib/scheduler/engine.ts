@@ -1,0 +1,295 @@
+/**
+ * Nova's filter scheduler, host loop for host loop (the placement-less path
+ * of nova.scheduler.manager as the reference runs it): per instance
+ * restrict → prefilter → filter → weigh → pick → consume, then alternates
+ * from the chosen host's cell. Time and randomness come from the caller.
+ */
+import { resolveConfig, type SchedulerConfig } from './config';
+import { buildHostStates, type HostState } from './host-state';
+import { stableUuid } from './nova-uuid';
+import type { HostFilter, HostWeigher, PlacementPrefilter } from './plugin';
+import { NovaError } from './python';
+import { KNOWN, getFilter, getPrefilter, getWeigher } from './registry';
+import { buildRequestSpec, type RequestSpec } from './request-spec';
+import type { Scenario } from './scenario';
+
+export interface ScheduleOptions {
+  /** Milliseconds clock for timing.engine_ms (default performance.now). */
+  now?: () => number;
+  /**
+   * Random source in [0, 1) for host_subset_size and
+   * shuffle_best_same_weighed_hosts. Without one the engine picks the best
+   * host and keeps ties in order, as the Nova reference does.
+   */
+  random?: () => number;
+}
+
+export interface FunnelStage {
+  filter: string;
+  stage: 'placement' | 'filter';
+  in: number;
+  out: number;
+  rejected: HostState[];
+  reasons: string[];
+}
+
+export interface WeigherColumn {
+  name: string;
+  raw: Float64Array;
+  normalized: Float64Array;
+  multiplier: Float64Array;
+  source: string[];
+}
+
+export interface WeighedSet {
+  /** Survivors in filter order; columns are indexed like this array. */
+  hosts: HostState[];
+  weights: Float64Array;
+  columns: WeigherColumn[];
+  /** Positions into `hosts`, best first. */
+  order: number[];
+}
+
+export interface InstanceTrace {
+  index: number;
+  funnel: FunnelStage[];
+  weighed: WeighedSet;
+  chosen: HostState | null;
+  subset?: HostState[];
+}
+
+export interface ScheduleRun {
+  config: SchedulerConfig;
+  hosts: HostState[];
+  spec: RequestSpec | null;
+  traces: InstanceTrace[];
+  selections: Array<{ host: HostState; alternates: HostState[] }>;
+  error: { name: string; message: string } | null;
+  engineMs: number;
+}
+
+const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
+
+class Scheduler {
+  private prepared = new Set<object>();
+
+  constructor(
+    readonly config: SchedulerConfig,
+    readonly hosts: HostState[],
+    readonly spec: RequestSpec,
+    readonly prefilters: PlacementPrefilter[],
+    readonly filters: HostFilter[],
+    readonly weighers: HostWeigher[],
+  ) {}
+
+  /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
+  private restrict(hosts: HostState[]): { hosts: HostState[]; skipFilters: boolean } {
+    const { ignoreHosts, forceHosts, forceNodes } = this.spec;
+    if (!ignoreHosts.length && !forceHosts.length && !forceNodes.length) return { hosts, skipFilters: false };
+    const ignore = new Set(ignoreHosts.map((h) => h.toLowerCase()));
+    const force = new Set(forceHosts.map((h) => h.toLowerCase()));
+    const nodes = new Set(forceNodes);
+    let kept = hosts.filter((h) => !ignore.has(h.host.toLowerCase()));
+    if (ignore.size && !kept.length) return { hosts: [], skipFilters: true };
+    if (force.size) kept = kept.filter((h) => force.has(h.host.toLowerCase()));
+    if (nodes.size) kept = kept.filter((h) => nodes.has(h.nodename));
+    return { hosts: kept, skipFilters: force.size > 0 || nodes.size > 0 };
+  }
+
+  runFilters(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[] } {
+    const funnel: FunnelStage[] = [];
+    let current = pool;
+    const stages: Array<[HostFilter | PlacementPrefilter, 'placement' | 'filter']> = [];
+    for (const p of this.prefilters) stages.push([p, 'placement']);
+    const restricted = () => {
+      const r = this.restrict(current);
+      current = r.hosts;
+      return r.skipFilters;
+    };
+    // Placement answers before the host manager applies ignore/force.
+    for (const [p] of stages) {
+      if (!current.length) break;
+      current = this.runStage(p as PlacementPrefilter, 'placement', current, index, funnel);
+    }
+    if (restricted()) return { passed: current, funnel };
+    for (const f of this.filters) {
+      if (!current.length) break;
+      if (f.runOncePerRequest && index > 0) continue;
+      current = this.runStage(f, 'filter', current, index, funnel);
+    }
+    return { passed: current, funnel };
+  }
+
+  private runStage(f: HostFilter | PlacementPrefilter, stage: 'placement' | 'filter', current: HostState[], index: number, funnel: FunnelStage[]): HostState[] {
+    if (!this.prepared.has(f)) {
+      // Lazily, so a filter that never sees a host never raises (as in Nova).
+      if (stage === 'placement') (f as PlacementPrefilter).prepare?.(this.spec, this.hosts);
+      else (f as HostFilter).prepare?.(this.spec);
+      this.prepared.add(f);
+    }
+    const kept: HostState[] = [];
+    const rejected: HostState[] = [];
+    const reasons: string[] = [];
+    const spec = this.spec;
+    for (let i = 0; i < current.length; i++) {
+      const h = current[i];
+      const why = f.check(h, spec);
+      if (why === null) kept.push(h);
+      else {
+        rejected.push(h);
+        reasons.push(why);
+      }
+    }
+    funnel.push({ filter: stage === 'placement' ? `placement:${f.name}` : f.name, stage, in: current.length, out: kept.length, rejected, reasons });
+    void index;
+    return kept;
+  }
+
+  /** BaseWeightHandler.get_weighed_objects with every column kept. */
+  weigh(hosts: HostState[]): WeighedSet {
+    const n = hosts.length;
+    const weights = new Float64Array(n);
+    const columns: WeigherColumn[] = [];
+    if (n > 1) {
+      for (const w of this.weighers) {
+        const raw = new Float64Array(n);
+        for (let i = 0; i < n; i++) {
+          let v = w.weigh(hosts[i], this.spec);
+          if (w.minval !== undefined && v < w.minval) v = w.minval;
+          if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
+          raw[i] = v;
+        }
+        let lo = w.minval;
+        let hi = w.maxval;
+        if (lo === undefined || hi === undefined) {
+          let mn = raw[0];
+          let mx = raw[0];
+          for (let i = 1; i < n; i++) {
+            if (raw[i] < mn) mn = raw[i];
+            if (raw[i] > mx) mx = raw[i];
+          }
+          if (lo === undefined) lo = mn;
+          if (hi === undefined) hi = mx;
+        }
+        const normalized = new Float64Array(n);
+        const multiplier = new Float64Array(n);
+        const source: string[] = new Array(n);
+        const range = hi - lo;
+        for (let i = 0; i < n; i++) {
+          const norm = lo === hi ? 0 : (raw[i] - lo) / range;
+          const m = w.multiplier(hosts[i]);
+          normalized[i] = norm;
+          multiplier[i] = m.value;
+          source[i] = m.source;
+          weights[i] += m.value * norm;
+        }
+        columns.push({ name: w.name, raw, normalized, multiplier, source });
+      }
+    }
+    const order = Array.from({ length: n }, (_, i) => i);
+    // Python's sorted(reverse=True) is stable: ties keep their order.
+    order.sort((a, b) => (weights[a] > weights[b] ? -1 : weights[a] < weights[b] ? 1 : a - b));
+    return { hosts, weights, columns, order };
+  }
+
+  consume(host: HostState): void {
+    const f = this.spec.flavor;
+    host.freeRamMb -= f.memoryMb;
+    host.freeDiskMb -= (f.rootGb + f.ephemeralGb) * 1024;
+    host.vcpusUsed += f.vcpus;
+    host.numInstances += 1;
+    host.numIoOps += 1;
+    host.updated = true;
+  }
+}
+
+function pickWithRandom(order: number[], weights: Float64Array, config: SchedulerConfig, random: () => number): number[] {
+  let o = order;
+  if (config.shuffleBestSameWeighedHosts && o.length) {
+    const best = o.filter((i) => weights[i] === weights[o[0]]);
+    for (let i = best.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [best[i], best[j]] = [best[j], best[i]];
+    }
+    o = [...best, ...o.slice(best.length)];
+  }
+  const subset = Math.min(config.hostSubsetSize, o.length);
+  if (subset > 1) {
+    const pick = o[Math.floor(random() * subset)];
+    o = [pick, ...o.filter((i) => i !== pick)];
+  }
+  return o;
+}
+
+/** Schedule one request of a scenario. Nova's errors come back in `error`. */
+export function schedule(scenario: Scenario, options: ScheduleOptions = {}): ScheduleRun {
+  const now = options.now ?? (() => performance.now());
+  const run: ScheduleRun = { config: resolveConfig({}), hosts: [], spec: null, traces: [], selections: [], error: null, engineMs: 0 };
+  let started = 0;
+  try {
+    const config = resolveConfig(scenario.config ?? {}, KNOWN);
+    run.config = config;
+    const prefilters = config.placementPrefilters.map((n) => getPrefilter(n)(config));
+    const filters = config.enabledFilters.map((n) => getFilter(n)(config));
+    const weighers = config.weighers.map((n) => getWeigher(n)(config));
+    const hosts = buildHostStates(scenario);
+    run.hosts = hosts;
+    const spec = buildRequestSpec(scenario, hosts);
+    run.spec = spec;
+    const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
+    const s = new Scheduler(config, hosts, spec, prefilters, filters, weighers);
+    const numAlts = Math.max(config.maxAttempts - 1, 0);
+
+    started = now();
+    const selected: HostState[] = [];
+    let pool = hosts;
+    let index = 0;
+    for (index = 0; index < spec.numInstances; index++) {
+      spec.instanceUuid = instanceUuids[index];
+      const { passed, funnel } = s.runFilters(pool, index);
+      const weighed = passed.length ? s.weigh(passed) : EMPTY;
+      const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
+      run.traces.push(trace);
+      if (!passed.length) break;
+      let order = weighed.order;
+      if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
+      const ordered = order.map((i) => passed[i]);
+      if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
+      const chosen = ordered[0];
+      trace.chosen = chosen;
+      selected.push(chosen);
+      s.consume(chosen);
+      if (spec.instanceGroup) {
+        spec.instanceGroup.hosts.push(chosen.host);
+        chosen.instances.add(spec.instanceUuid);
+      }
+      pool = ordered;
+    }
+    // Python's loop variable stays on the last index after a full loop.
+    if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
+    if (selected.length < spec.numInstances) {
+      run.error = { name: 'NoValidHost', message: 'No valid host was found.' };
+    } else {
+      let altPool = pool;
+      if (index > 0 && numAlts > 0) {
+        // The last instance's list, filtered and weighed once more after it consumed.
+        const { passed } = s.runFilters(pool, index);
+        const w = passed.length ? s.weigh(passed) : EMPTY;
+        altPool = w.order.map((i) => passed[i]);
+      }
+      const chosenSet = new Set(selected);
+      run.selections = selected.map((host) => ({
+        host,
+        alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h)).slice(0, numAlts),
+      }));
+    }
+    run.engineMs = now() - started;
+  } catch (e) {
+    if (!(e instanceof NovaError)) throw e;
+    run.error = { name: e.novaName, message: e.message };
+    run.traces = [];
+    run.selections = [];
+    run.engineMs = started ? now() - started : 0;
+  }
+  return run;
+}

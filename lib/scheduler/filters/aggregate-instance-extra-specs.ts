@@ -1,0 +1,40 @@
+import { match } from '../extra-specs-ops';
+import type { FilterFactory } from '../plugin';
+
+const SCOPE = 'aggregate_instance_extra_specs';
+
+/**
+ * AggregateInstanceExtraSpecsFilter: each extra spec scoped
+ * aggregate_instance_extra_specs: (and, as in Nova, each unscoped one) must
+ * match a value of that key in the host's aggregates' metadata.
+ */
+export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
+  let specs: Array<{ key: string; req: string }> = [];
+  return {
+    name: 'AggregateInstanceExtraSpecsFilter',
+    runOncePerRequest: true,
+    prepare(spec) {
+      specs = [];
+      for (const { key, value } of spec.flavor.extraSpecs) {
+        const i = key.indexOf(':');
+        if (i >= 0 && key.slice(0, i) !== SCOPE) continue;
+        specs.push({ key: i >= 0 ? key.slice(i + 1) : key, req: value });
+      }
+    },
+    check(host) {
+      for (const { key, req } of specs) {
+        const vals = host.aggregates.split.get(key);
+        if (!vals || !vals.size) return `lacks aggregate metadata ${key}=${req}`;
+        let ok = false;
+        for (const v of vals) {
+          if (match(v, req)) {
+            ok = true;
+            break;
+          }
+        }
+        if (!ok) return `aggregate metadata ${key}=${[...vals].join(',')} does not match ${req}`;
+      }
+      return null;
+    },
+  };
+};

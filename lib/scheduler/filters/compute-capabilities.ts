@@ -1,0 +1,64 @@
+import { match } from '../extra-specs-ops';
+import type { HostState } from '../host-state';
+import { hasHostAttribute, hostAttribute } from '../host-attributes';
+import type { FilterFactory } from '../plugin';
+import { pyStr, type PyValue } from '../python';
+
+/** ComputeCapabilitiesFilter._get_capabilities: walk a scope into the host. */
+function getCapabilities(host: HostState, scope: string[]): PyValue | undefined {
+  let cap: PyValue | HostState = host;
+  for (let i = 0; i < scope.length; i++) {
+    if (typeof cap === 'string') {
+      try {
+        cap = JSON.parse(cap) as PyValue;
+      } catch {
+        return undefined;
+      }
+    }
+    if (cap === host) {
+      const v = hostAttribute(host, scope[i]);
+      cap = v === undefined || v === null ? (host.stats[scope[i]] ?? null) : v;
+    } else if (cap !== null && typeof cap === 'object' && !Array.isArray(cap) && cap.constructor === Object) {
+      const d = cap as Record<string, PyValue>;
+      cap = Object.prototype.hasOwnProperty.call(d, scope[i]) ? d[scope[i]] : null;
+    } else {
+      return undefined; // getattr on a plain value, then .stats: AttributeError
+    }
+    if (cap === null || cap === undefined) return undefined;
+  }
+  return cap as PyValue;
+}
+
+/**
+ * ComputeCapabilitiesFilter: flavor extra specs scoped "capabilities:" (or
+ * unscoped ones naming a HostState attribute or stat) must match the host.
+ */
+export const ComputeCapabilitiesFilter: FilterFactory = () => {
+  let specs: Array<{ key: string; scope: string[]; req: string }> = [];
+  return {
+    name: 'ComputeCapabilitiesFilter',
+    runOncePerRequest: true,
+    prepare(spec) {
+      specs = [];
+      for (const { key, value } of spec.flavor.extraSpecs) {
+        const scope = key.split(':');
+        if (scope.length === 1) {
+          // Only keys that are HostState attributes or stats are checked.
+          if (!hasHostAttribute(key) && !['num_instances', 'io_workload', 'failed_builds'].includes(key)) continue;
+          specs.push({ key, scope, req: value });
+        } else if (scope[0] === 'capabilities') {
+          specs.push({ key, scope: scope.slice(1), req: value });
+        }
+      }
+    },
+    check(host) {
+      for (const s of specs) {
+        const cap = getCapabilities(host, s.scope);
+        if (cap === undefined) return `has no capability ${s.scope.join(':')} (extra spec ${s.key})`;
+        const value = pyStr(cap);
+        if (!match(value, s.req)) return `capability ${s.scope.join(':')}=${value} does not match "${s.req}"`;
+      }
+      return null;
+    },
+  };
+};

@@ -1,0 +1,11 @@
+import type { FilterFactory } from '../plugin';
+
+/** IoOpsFilter: fewer than max_io_ops_per_host concurrent I/O-heavy operations. */
+export const IoOpsFilter: FilterFactory = (config) => ({
+  name: 'IoOpsFilter',
+  runOncePerRequest: false,
+  check(host) {
+    const max = config.maxIoOpsPerHost;
+    return host.numIoOps < max ? null : `has ${host.numIoOps} I/O operations (max ${max})`;
+  },
+});

@@ -1,0 +1,15 @@
+import { parseMetricsWeightSetting } from '../config';
+import type { FilterFactory } from '../plugin';
+
+/** MetricsFilter: the host must report every metric metrics.weight_setting names. */
+export const MetricsFilter: FilterFactory = (config) => {
+  const keys = [...new Set(parseMetricsWeightSetting(config.metricsWeightSetting).map(([k]) => k))];
+  return {
+    name: 'MetricsFilter',
+    runOncePerRequest: false,
+    check(host) {
+      const missing = keys.filter((k) => !host.metrics.has(k));
+      return missing.length ? `does not report metric ${missing.join(', ')}` : null;
+    },
+  };
+};

@@ -1,0 +1,20 @@
+import type { FilterFactory } from '../plugin';
+import { getSchedulerHint } from '../request-spec';
+
+/** SameHostFilter: only hosts running an instance in the same_host hint. */
+export const SameHostFilter: FilterFactory = () => {
+  let uuids: string[] = [];
+  return {
+    name: 'SameHostFilter',
+    runOncePerRequest: true,
+    prepare(spec) {
+      const hint = getSchedulerHint(spec, 'same_host');
+      uuids = !hint ? [] : typeof hint === 'string' ? [hint] : hint;
+    },
+    check(host) {
+      if (!uuids.length) return null;
+      for (const u of uuids) if (host.instances.has(u)) return null;
+      return `runs none of the same_host instances (${uuids.join(', ')})`;
+    },
+  };
+};

@@ -1,0 +1,31 @@
+import { networkContains, parseIp, parseNetwork, type ParsedNetwork } from '../ip';
+import type { FilterFactory } from '../plugin';
+import { NovaError } from '../python';
+import { getSchedulerHint } from '../request-spec';
+
+/** SimpleCIDRAffinityFilter: host IP within build_near_host_ip + cidr (default /24). */
+export const SimpleCIDRAffinityFilter: FilterFactory = () => {
+  let net: ParsedNetwork | null = null;
+  let text = '';
+  return {
+    name: 'SimpleCIDRAffinityFilter',
+    runOncePerRequest: true,
+    prepare(spec) {
+      const cidr = getSchedulerHint(spec, 'cidr', '/24');
+      const addr = getSchedulerHint(spec, 'build_near_host_ip');
+      net = null;
+      if (addr) {
+        if (Array.isArray(addr) || Array.isArray(cidr)) {
+          throw new NovaError('TypeError', 'build_near_host_ip and cidr hints take one value each');
+        }
+        text = addr + cidr;
+        net = parseNetwork(text);
+      }
+    },
+    check(host) {
+      if (!net) return null;
+      const ip = host.parsedIp ?? parseIp(host.hostIp);
+      return networkContains(net, ip) ? null : `host IP ${host.hostIp} is outside ${text}`;
+    },
+  };
+};

@@ -1,0 +1,263 @@
+/**
+ * HostState as Nova's HostManager builds it from a compute node, its service
+ * and its aggregates (nova/scheduler/host_manager.py), including the
+ * coercions Nova applies on the way (int() of sizes, metrics ×100 for the
+ * percent kinds, canonical supported_instances, a parsed host IP).
+ */
+import { parseIp, type ParsedIp } from './ip';
+import {
+  METRICS_STORED_PERCENT,
+  MONITOR_METRIC_TYPES,
+  canonicalizeArch,
+  canonicalizeHvType,
+  canonicalizeVmMode,
+} from './nova-fields';
+import { NovaError, pyFloat, pyJsonDumps, pyStr, pyStrip } from './python';
+import type { Scenario, ScenarioAggregate, ScenarioHost } from './scenario';
+
+export interface Aggregate {
+  name: string;
+  /** str(k): str(v), availability_zone folded in as Nova does. */
+  metadata: Map<string, string>;
+}
+
+/**
+ * What a host's aggregates say, computed once per distinct set of
+ * aggregates (hosts share them), not once per host and filter.
+ */
+export class AggregateView {
+  /** aggregate_metadata_get_by_host: key -> values split on ',' and stripped. */
+  readonly split = new Map<string, Set<string>>();
+  /** aggregate_values_from_key: key -> raw values. */
+  readonly raw = new Map<string, Set<string>>();
+  private readonly multipliers = new Map<string, { value: number; source: string }>();
+
+  constructor(readonly aggregates: Aggregate[]) {
+    for (const agg of aggregates) {
+      for (const [k, v] of agg.metadata) {
+        let s = this.split.get(k);
+        if (!s) this.split.set(k, (s = new Set()));
+        for (const part of v.split(',')) s.add(pyStrip(part));
+        let r = this.raw.get(k);
+        if (!r) this.raw.set(k, (r = new Set()));
+        r.add(v);
+      }
+    }
+  }
+
+  /**
+   * nova.scheduler.utils.get_weight_multiplier: the minimum of the float
+   * values aggregates set for `key`, or the configured value when none is set
+   * or any fails to parse. `source` says which won, for the weight charts.
+   */
+  weightMultiplier(key: string, configured: number): { value: number; source: string } {
+    const cacheKey = key + '\0' + configured;
+    const hit = this.multipliers.get(cacheKey);
+    if (hit) return hit;
+    let result = { value: configured, source: 'config' };
+    const vals = this.raw.get(key);
+    if (vals && vals.size) {
+      try {
+        let best = Infinity;
+        let bestVal = '';
+        for (const v of vals) {
+          const f = pyFloat(v);
+          if (f < best || best === Infinity) {
+            best = f;
+            bestVal = v;
+          }
+        }
+        const names = this.aggregates.filter((a) => a.metadata.get(key) === bestVal).map((a) => a.name);
+        result = { value: best, source: `aggregate ${names.join(', ')}` };
+      } catch {
+        result = { value: configured, source: 'config (aggregate value unparsable)' };
+      }
+    }
+    this.multipliers.set(cacheKey, result);
+    return result;
+  }
+
+  /** validate_num_values(values, default, cast_to=int): min, or default on error. */
+  intOverride(key: string, configured: number): number {
+    const vals = this.raw.get(key);
+    if (!vals || !vals.size) return configured;
+    let best = Infinity;
+    for (const v of vals) {
+      const t = pyStrip(v);
+      if (!/^[+-]?\d(?:_?\d)*$/.test(t)) return configured;
+      best = Math.min(best, Number(t.replace(/_/g, '')));
+    }
+    return best;
+  }
+}
+
+export interface HostService {
+  disabled: boolean;
+  disabled_reason: string | null;
+  up: boolean;
+  forced_down: boolean;
+}
+
+export class HostState {
+  // Position in the scenario's host list: the order hosts enter the filters.
+  index = 0;
+  host = '';
+  nodename = '';
+  cell = '';
+  uuid = '';
+  totalUsableRamMb = 0;
+  totalUsableDiskGb = 0;
+  diskMbUsed = 0;
+  freeRamMb = 0;
+  freeDiskMb = 0;
+  vcpusTotal = 0;
+  vcpusUsed = 0;
+  numInstances = 0;
+  numIoOps = 0;
+  failedBuilds = 0;
+  hostIp = '';
+  parsedIp: ParsedIp | null = null;
+  hypervisorType = '';
+  hypervisorVersion = 0;
+  /** The JSON text Nova keeps (ComputeCapabilitiesFilter parses it again). */
+  cpuInfo = '{}';
+  supportedInstances: Array<[string | null, string | null, string | null]> = [];
+  cpuAllocationRatio = 4.0;
+  ramAllocationRatio = 1.0;
+  diskAllocationRatio = 1.0;
+  service: HostService = { disabled: false, disabled_reason: null, up: true, forced_down: false };
+  /** name -> value as Nova stores it (an int). */
+  metrics = new Map<string, number>();
+  instances = new Set<string>();
+  stats: Record<string, string> = {};
+  aggregates!: AggregateView;
+  // Placement inventory (our extension).
+  traits = new Set<string>();
+  reservedVcpus = 0;
+  reservedMemoryMb = 0;
+  reservedDiskGb = 0;
+  memoryMb = 0;
+  localGb = 0;
+  /** Set once the host consumed an instance (Nova's `updated`). */
+  updated = false;
+}
+
+function int(v: unknown, field: string): number {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new NovaError('ValueError', `${field}: cannot convert ${v} to integer`);
+    return Math.trunc(v);
+  }
+  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
+  throw new NovaError('ValueError', `${field}: invalid literal for int(): ${JSON.stringify(v)}`);
+}
+
+function float(v: unknown, field: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return pyFloat(v);
+  throw new NovaError('ValueError', `${field}: could not convert to float: ${JSON.stringify(v)}`);
+}
+
+export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
+  return aggs.map((a) => {
+    const metadata = new Map<string, string>();
+    for (const [k, v] of Object.entries(a.metadata ?? {})) metadata.set(String(k), pyStr(v as never));
+    if (a.availability_zone) metadata.set('availability_zone', a.availability_zone);
+    return { name: a.name, metadata };
+  });
+}
+
+/** Build every HostState of a scenario, sharing AggregateViews between hosts. */
+export function buildHostStates(scenario: Scenario): HostState[] {
+  const aggs = buildAggregates(scenario.aggregates);
+  const byHost = new Map<string, number[]>();
+  (scenario.aggregates ?? []).forEach((a, i) => {
+    for (const h of a.hosts ?? []) {
+      let l = byHost.get(h);
+      if (!l) byHost.set(h, (l = []));
+      l.push(i);
+    }
+  });
+  const views = new Map<string, AggregateView>();
+  return scenario.hosts.map((h, index) => {
+    const idx = byHost.get(h.name) ?? [];
+    const sig = idx.join(',');
+    let view = views.get(sig);
+    if (!view) views.set(sig, (view = new AggregateView(idx.map((i) => aggs[i]))));
+    return buildHostState(h, index, view);
+  });
+}
+
+export function buildHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
+  const s = new HostState();
+  const f = `hosts[${index}]`;
+  s.index = index;
+  s.host = h.name;
+  s.nodename = h.node ?? h.name;
+  s.cell = h.cell ?? 'cell1';
+  s.uuid = h.uuid ?? '';
+  const memoryMb = int(h.memory_mb, `${f}.memory_mb`);
+  const memoryMbUsed = int(h.memory_mb_used ?? 0, `${f}.memory_mb_used`);
+  const localGb = int(h.local_gb, `${f}.local_gb`);
+  const localGbUsed = int(h.local_gb_used ?? 0, `${f}.local_gb_used`);
+  let freeGb = int(h.free_disk_gb ?? localGb - localGbUsed, `${f}.free_disk_gb`);
+  if (h.disk_available_least !== undefined && h.disk_available_least !== null) {
+    freeGb = Math.min(int(h.disk_available_least, `${f}.disk_available_least`), freeGb);
+  }
+  s.memoryMb = memoryMb;
+  s.localGb = localGb;
+  s.freeDiskMb = freeGb * 1024;
+  s.diskMbUsed = localGbUsed * 1024;
+  s.freeRamMb = int(h.free_ram_mb ?? memoryMb - memoryMbUsed, `${f}.free_ram_mb`);
+  s.totalUsableRamMb = memoryMb;
+  s.totalUsableDiskGb = localGb;
+  s.vcpusTotal = int(h.vcpus, `${f}.vcpus`);
+  s.vcpusUsed = int(h.vcpus_used ?? 0, `${f}.vcpus_used`);
+  s.hostIp = h.host_ip ?? '10.0.0.1';
+  try {
+    s.parsedIp = parseIp(s.hostIp);
+  } catch {
+    throw new NovaError('ValueError', `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
+  }
+  s.hypervisorType = h.hypervisor_type ?? 'QEMU';
+  s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
+  s.cpuInfo = pyJsonDumps(h.cpu_info ?? {});
+  s.supportedInstances = (h.supported_instances ?? []).map((spec, j) => {
+    if (!Array.isArray(spec) || spec.length < 3) {
+      throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
+    }
+    return [canonicalizeArch(spec[0]), canonicalizeHvType(spec[1]), canonicalizeVmMode(spec[2])];
+  });
+  s.stats = {
+    num_instances: String(h.num_instances ?? 0),
+    io_workload: String(h.num_io_ops ?? 0),
+    failed_builds: String(h.failed_builds ?? 0),
+  };
+  s.numInstances = int(s.stats.num_instances, `${f}.num_instances`);
+  s.numIoOps = int(s.stats.io_workload, `${f}.num_io_ops`);
+  s.failedBuilds = int(s.stats.failed_builds, `${f}.failed_builds`);
+  for (const m of h.metrics ?? []) {
+    if (!MONITOR_METRIC_TYPES.has(m.name)) {
+      throw new NovaError('ValueError', `${f}.metrics: '${m.name}' is not a valid metric name`);
+    }
+    const v = float(m.value, `${f}.metrics.${m.name}`);
+    // MonitorMetricList.from_json: percent metrics are kept ×100, then int().
+    s.metrics.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
+  }
+  s.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, `${f}.cpu_allocation_ratio`);
+  s.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, `${f}.ram_allocation_ratio`);
+  s.diskAllocationRatio = float(h.disk_allocation_ratio ?? 1.0, `${f}.disk_allocation_ratio`);
+  const svc = h.service ?? {};
+  s.service = {
+    disabled: Boolean(svc.disabled ?? false),
+    disabled_reason: svc.disabled_reason ?? null,
+    up: Boolean(svc.up ?? true),
+    forced_down: Boolean(svc.forced_down ?? false),
+  };
+  s.instances = new Set(h.instances ?? []);
+  s.aggregates = view;
+  s.traits = new Set(h.traits ?? []);
+  s.reservedVcpus = h.reserved_vcpus ?? 0;
+  s.reservedMemoryMb = h.reserved_memory_mb ?? 0;
+  s.reservedDiskGb = h.reserved_disk_gb ?? 0;
+  return s;
+}

@@ -1,0 +1,123 @@
+/**
+ * The RequestSpec the filters and weighers see, built once per request
+ * (flavor, typed image properties, hints as Nova stores them, the server
+ * group resolved with its hosts), so nothing is parsed inside the host loop.
+ */
+import type { HostState } from './host-state';
+import { buildImageProps, type ImageProps } from './image-meta';
+import { stableUuid } from './nova-uuid';
+import { NovaError, pyStr, type PyValue } from './python';
+import type { Scenario, ServerGroupPolicy } from './scenario';
+
+export interface ExtraSpec {
+  key: string;
+  value: string;
+}
+
+export interface InstanceGroup {
+  uuid: string;
+  name: string;
+  policy: ServerGroupPolicy | string;
+  /** The raw rules; max_server_per_host is int()-ed on use, as Nova does. */
+  rules: Record<string, string>;
+  members: Set<string>;
+  /** Hosts running a member; grows as instances of this request land. */
+  hosts: string[];
+}
+
+export interface RequestSpec {
+  flavor: {
+    name: string;
+    vcpus: number;
+    memoryMb: number;
+    rootGb: number;
+    ephemeralGb: number;
+    swap: number;
+    extraSpecs: ExtraSpec[];
+  };
+  imageId: string;
+  imageProps: ImageProps;
+  numInstances: number;
+  availabilityZone: string | null;
+  projectId: string;
+  /** scheduler_hints, each a list of strings (Nova's storage form). */
+  hints: Map<string, string[]>;
+  instanceGroup: InstanceGroup | null;
+  /** uuid of the instance being placed (changes per index). */
+  instanceUuid: string;
+  ignoreHosts: string[];
+  forceHosts: string[];
+  forceNodes: string[];
+}
+
+/** RequestSpec.get_scheduler_hint: a one-item list comes back as its item. */
+export function getSchedulerHint(spec: RequestSpec, name: string, dflt?: string): string | string[] | undefined {
+  const v = spec.hints.get(name);
+  if (v === undefined) return dflt;
+  return v.length === 1 ? v[0] : v;
+}
+
+function int(v: unknown, field: string): number {
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
+  throw new NovaError('ValueError', `${field}: invalid literal for int(): ${JSON.stringify(v)}`);
+}
+
+export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): RequestSpec {
+  const req = scenario.request;
+  const f = req.flavor;
+  const image = req.image ?? {};
+  const hints = new Map<string, string[]>();
+  for (const [k, v] of Object.entries(req.scheduler_hints ?? {})) {
+    hints.set(k, Array.isArray(v) ? v.map((x) => pyStr(x as PyValue)) : [pyStr(v as PyValue)]);
+  }
+  let instanceGroup: InstanceGroup | null = null;
+  const ref = req.server_group;
+  if (ref) {
+    const g = (scenario.server_groups ?? []).find((sg) => sg.uuid === ref || sg.name === ref);
+    if (!g) throw new NovaError('StopIteration', `request.server_group: no server group with uuid or name "${ref}"`);
+    const members = new Set(g.members ?? []);
+    const groupHosts: string[] = [];
+    for (const h of hosts) {
+      for (const u of h.instances) {
+        if (members.has(u)) {
+          groupHosts.push(h.host);
+          break;
+        }
+      }
+    }
+    const rules: Record<string, string> = {};
+    for (const [k, v] of Object.entries(g.rules ?? {})) rules[k] = pyStr(v as PyValue);
+    instanceGroup = {
+      uuid: g.uuid || stableUuid(`sg-${g.name}`),
+      name: g.name,
+      policy: g.policy,
+      rules,
+      members,
+      hosts: groupHosts,
+    };
+    hints.set('group', [instanceGroup.uuid]);
+  }
+  return {
+    flavor: {
+      name: f.name,
+      vcpus: int(f.vcpus, 'request.flavor.vcpus'),
+      memoryMb: int(f.memory_mb, 'request.flavor.memory_mb'),
+      rootGb: int(f.root_gb ?? 0, 'request.flavor.root_gb'),
+      ephemeralGb: int(f.ephemeral_gb ?? 0, 'request.flavor.ephemeral_gb'),
+      swap: int(f.swap ?? 0, 'request.flavor.swap'),
+      extraSpecs: Object.entries(f.extra_specs ?? {}).map(([key, value]) => ({ key: String(key), value: pyStr(value as PyValue) })),
+    },
+    imageId: image.id ?? stableUuid('image'),
+    imageProps: buildImageProps(image.properties ?? {}),
+    numInstances: int(req.num_instances ?? 1, 'request.num_instances'),
+    availabilityZone: req.availability_zone ?? null,
+    projectId: req.project_id ?? 'project',
+    hints,
+    instanceGroup,
+    instanceUuid: stableUuid('instance-0'),
+    ignoreHosts: req.ignore_hosts ?? [],
+    forceHosts: req.force_hosts ?? [],
+    forceNodes: req.force_nodes ?? [],
+  };
+}

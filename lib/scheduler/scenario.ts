@@ -1,0 +1,150 @@
+/**
+ * The scenario format (../shared/nova-reference/SCENARIO.md): a cloud, the
+ * scheduler's configuration and one boot request. Keys are snake_case, as in
+ * the OpenStack API and nova.conf. This is the engine's whole input; the
+ * database, the import and the CLI all speak it.
+ */
+
+export type SupportedInstance = [string, string, string];
+
+export interface ScenarioService {
+  disabled?: boolean;
+  disabled_reason?: string | null;
+  up?: boolean;
+  forced_down?: boolean;
+}
+
+export interface ScenarioMetric {
+  name: string;
+  value: number;
+}
+
+export interface ScenarioHost {
+  name: string;
+  node?: string;
+  uuid?: string;
+  cell?: string;
+  vcpus: number;
+  vcpus_used?: number;
+  memory_mb: number;
+  memory_mb_used?: number;
+  free_ram_mb?: number;
+  local_gb: number;
+  local_gb_used?: number;
+  free_disk_gb?: number;
+  disk_available_least?: number | null;
+  hypervisor_type?: string;
+  hypervisor_version?: number;
+  host_ip?: string;
+  supported_instances?: SupportedInstance[];
+  cpu_info?: Record<string, unknown>;
+  num_instances?: number;
+  num_io_ops?: number;
+  failed_builds?: number;
+  cpu_allocation_ratio?: number;
+  ram_allocation_ratio?: number;
+  disk_allocation_ratio?: number;
+  service?: ScenarioService;
+  metrics?: ScenarioMetric[];
+  instances?: string[];
+  /** Placement extensions (ignored by the Nova reference). */
+  traits?: string[];
+  reserved_vcpus?: number;
+  reserved_memory_mb?: number;
+  reserved_disk_gb?: number;
+}
+
+export interface ScenarioAggregate {
+  name: string;
+  id?: number;
+  availability_zone?: string | null;
+  hosts?: string[];
+  metadata?: Record<string, string | number | boolean>;
+}
+
+export type ServerGroupPolicy = 'affinity' | 'anti-affinity' | 'soft-affinity' | 'soft-anti-affinity';
+
+export interface ScenarioServerGroup {
+  uuid?: string;
+  name: string;
+  policy: ServerGroupPolicy;
+  rules?: Record<string, string | number>;
+  members?: string[];
+  project_id?: string;
+}
+
+export interface ScenarioFlavor {
+  name: string;
+  id?: string;
+  vcpus: number;
+  memory_mb: number;
+  root_gb?: number;
+  ephemeral_gb?: number;
+  swap?: number;
+  extra_specs?: Record<string, string>;
+}
+
+export interface ScenarioImage {
+  id?: string;
+  name?: string;
+  properties?: Record<string, string | number | boolean>;
+}
+
+export type SchedulerHintValue = string | number | Array<string | number>;
+
+export interface ScenarioRequest {
+  flavor: ScenarioFlavor;
+  image?: ScenarioImage | null;
+  num_instances?: number;
+  availability_zone?: string | null;
+  project_id?: string;
+  server_group?: string | null;
+  scheduler_hints?: Record<string, SchedulerHintValue>;
+  ignore_hosts?: string[] | null;
+  force_hosts?: string[] | null;
+  force_nodes?: string[] | null;
+  is_bfv?: boolean;
+}
+
+/** [filter_scheduler], [metrics], [scheduler] options, plus our extensions. */
+export interface ScenarioConfig {
+  enabled_filters?: string[];
+  weighers?: string[] | 'all';
+  ram_weight_multiplier?: number;
+  cpu_weight_multiplier?: number;
+  disk_weight_multiplier?: number;
+  io_ops_weight_multiplier?: number;
+  pci_weight_multiplier?: number;
+  soft_affinity_weight_multiplier?: number;
+  soft_anti_affinity_weight_multiplier?: number;
+  build_failure_weight_multiplier?: number;
+  cross_cell_move_weight_multiplier?: number;
+  hypervisor_version_weight_multiplier?: number;
+  num_instances_weight_multiplier?: number;
+  metrics_weight_setting?: string | string[];
+  metrics_weight_multiplier?: number;
+  metrics_required?: boolean;
+  metrics_weight_of_unavailable?: number;
+  host_subset_size?: number;
+  shuffle_best_same_weighed_hosts?: boolean;
+  max_attempts?: number;
+  max_instances_per_host?: number;
+  max_io_ops_per_host?: number;
+  isolated_hosts?: string[];
+  isolated_images?: string[];
+  restrict_isolated_hosts_to_isolated_images?: boolean;
+  aggregate_image_properties_isolation_namespace?: string | null;
+  aggregate_image_properties_isolation_separator?: string;
+  default_availability_zone?: string;
+  image_properties_default_architecture?: string | null;
+  /** Placement prefilters to run before the filters, in order (ours). */
+  placement_prefilters?: string[];
+}
+
+export interface Scenario {
+  config?: ScenarioConfig;
+  hosts: ScenarioHost[];
+  aggregates?: ScenarioAggregate[];
+  server_groups?: ScenarioServerGroup[];
+  request: ScenarioRequest;
+}

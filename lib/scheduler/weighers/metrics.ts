@@ -1,0 +1,33 @@
+import { parseMetricsWeightSetting } from '../config';
+import type { WeigherFactory } from '../plugin';
+import { NovaError } from '../python';
+
+/**
+ * MetricsWeigher: sum of metric × ratio over metrics.weight_setting. A
+ * missing metric raises ComputeHostMetricNotFound when metrics are required,
+ * else the host weighs weight_of_unavailable (if that metric counts at all).
+ */
+export const MetricsWeigher: WeigherFactory = (config) => {
+  const setting = parseMetricsWeightSetting(config.metricsWeightSetting);
+  const multiplier = (host: Parameters<ReturnType<WeigherFactory>['multiplier']>[0]) =>
+    host.aggregates.weightMultiplier('metrics_weight_multiplier', config.metricsWeightMultiplier);
+  return {
+    name: 'MetricsWeigher',
+    multiplier,
+    weigh(host) {
+      let value = 0.0;
+      for (const [name, ratio] of setting) {
+        const m = host.metrics.get(name);
+        if (m !== undefined) {
+          value += m * ratio;
+          continue;
+        }
+        if (config.metricsRequired) {
+          throw new NovaError('ComputeHostMetricNotFound', `Metric ${name} not found on host ${host.host}:${host.nodename}`);
+        }
+        if (ratio * multiplier(host).value !== 0) return config.metricsWeightOfUnavailable;
+      }
+      return value;
+    },
+  };
+};

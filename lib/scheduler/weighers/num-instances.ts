@@ -1,0 +1,8 @@
+import type { WeigherFactory } from '../plugin';
+
+/** NumInstancesWeigher (Nova 2024.1+): > 0 packs hosts with more instances, < 0 spreads. */
+export const NumInstancesWeigher: WeigherFactory = (config) => ({
+  name: 'NumInstancesWeigher',
+  weigh: (host) => host.numInstances,
+  multiplier: (host) => host.aggregates.weightMultiplier('num_instances_weight_multiplier', config.numInstancesWeightMultiplier),
+});

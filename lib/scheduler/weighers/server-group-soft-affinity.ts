@@ -1,0 +1,19 @@
+import type { HostState } from '../host-state';
+import type { WeigherFactory } from '../plugin';
+import type { RequestSpec } from '../request-spec';
+
+/** Members of the request's group on this host, when the group has `policy`. */
+export function groupMembersOnHost(host: HostState, spec: RequestSpec, policy: string): number {
+  const group = spec.instanceGroup;
+  if (!group || group.policy !== policy) return 0;
+  let n = 0;
+  for (const u of host.instances) if (group.members.has(u)) n++;
+  return n;
+}
+
+/** ServerGroupSoftAffinityWeigher: prefer hosts with more members of a soft-affinity group. */
+export const ServerGroupSoftAffinityWeigher: WeigherFactory = (config) => ({
+  name: 'ServerGroupSoftAffinityWeigher',
+  weigh: (host, spec) => groupMembersOnHost(host, spec, 'soft-affinity'),
+  multiplier: (host) => host.aggregates.weightMultiplier('soft_affinity_weight_multiplier', config.softAffinityWeightMultiplier),
+});
