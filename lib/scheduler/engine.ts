@@ -35,16 +35,16 @@ export interface FunnelStage {
 
 export interface WeigherColumn {
   name: string;
-  raw: Float64Array;
-  normalized: Float64Array;
-  multiplier: Float64Array;
+  raw: number[];
+  normalized: number[];
+  multiplier: number[];
   source: string[];
 }
 
 export interface WeighedSet {
   /** Survivors in filter order; columns are indexed like this array. */
   hosts: HostState[];
-  weights: Float64Array;
+  weights: number[];
   columns: WeigherColumn[];
   /** Positions into `hosts`, best first. */
   order: number[];
@@ -68,7 +68,7 @@ export interface ScheduleRun {
   engineMs: number;
 }
 
-const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
+const EMPTY: WeighedSet = { hosts: [], weights: [], columns: [], order: [] };
 
 class Scheduler {
   private prepared = new Set<object>();
@@ -148,11 +148,11 @@ class Scheduler {
   /** BaseWeightHandler.get_weighed_objects with every column kept. */
   weigh(hosts: HostState[]): WeighedSet {
     const n = hosts.length;
-    const weights = new Float64Array(n);
+    const weights: number[] = new Array(n).fill(0);
     const columns: WeigherColumn[] = [];
     if (n > 1) {
       for (const w of this.weighers) {
-        const raw = new Float64Array(n);
+        const raw: number[] = new Array(n);
         for (let i = 0; i < n; i++) {
           let v = w.weigh(hosts[i], this.spec);
           if (w.minval !== undefined && v < w.minval) v = w.minval;
@@ -171,13 +171,17 @@ class Scheduler {
           if (lo === undefined) lo = mn;
           if (hi === undefined) hi = mx;
         }
-        const normalized = new Float64Array(n);
-        const multiplier = new Float64Array(n);
+        const normalized: number[] = new Array(n);
+        const multiplier: number[] = new Array(n);
         const source: string[] = new Array(n);
         const range = hi - lo;
+        // Multipliers depend only on the host's aggregates: one lookup per view.
+        const byView = new Map<object, { value: number; source: string }>();
         for (let i = 0; i < n; i++) {
           const norm = lo === hi ? 0 : (raw[i] - lo) / range;
-          const m = w.multiplier(hosts[i]);
+          const view = hosts[i].aggregates;
+          let m = byView.get(view);
+          if (m === undefined) byView.set(view, (m = w.multiplier(hosts[i])));
           normalized[i] = norm;
           multiplier[i] = m.value;
           source[i] = m.source;
@@ -186,7 +190,8 @@ class Scheduler {
         columns.push({ name: w.name, raw, normalized, multiplier, source });
       }
     }
-    const order = Array.from({ length: n }, (_, i) => i);
+    const order: number[] = new Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
     // Python's sorted(reverse=True) is stable: ties keep their order.
     order.sort((a, b) => (weights[a] > weights[b] ? -1 : weights[a] < weights[b] ? 1 : a - b));
     return { hosts, weights, columns, order };
@@ -203,7 +208,7 @@ class Scheduler {
   }
 }
 
-function pickWithRandom(order: number[], weights: Float64Array, config: SchedulerConfig, random: () => number): number[] {
+function pickWithRandom(order: number[], weights: number[], config: SchedulerConfig, random: () => number): number[] {
   let o = order;
   if (config.shuffleBestSameWeighedHosts && o.length) {
     const best = o.filter((i) => weights[i] === weights[o[0]]);

@@ -28,26 +28,45 @@ const STRING: Record<string, Op> = {
 
 export const EXTRA_SPEC_OPERATORS = ['=', '==', '!=', '>=', '<=', 's==', 's!=', 's>=', 's>', 's<=', 's<', '<in>', '<all-in>', '<or>'];
 
-export function match(value: string | null, req: string): boolean {
+export type Matcher = (value: string | null) => boolean;
+
+/** Parse a requirement once; the returned matcher runs in the host loop. */
+export function compileRequirement(req: string): Matcher {
   const words = pySplit(req);
   const op = words.length ? words.shift()! : undefined;
   const method = op !== undefined ? (NUMERIC[op] ?? STRING[op]) : undefined;
-  if (op !== '<or>' && op !== '<all-in>' && !method) return value === req;
-  if (value === null) return false;
+  if (op !== '<or>' && op !== '<all-in>' && !method) return (value) => value === req;
   if (op === '<or>') {
-    // "<or> v1 <or> v2": every other word is a candidate.
+    // "<or> v1 <or> v2": every other word is a candidate; a trailing "<or>"
+    // with nothing after it makes Nova pop from an empty list.
+    const candidates: string[] = [];
+    let broken = false;
+    const w = [...words];
     for (;;) {
-      if (!words.length) throw new NovaError('IndexError', 'pop from empty list');
-      if (words.shift() === value) return true;
-      if (!words.length) break;
-      words.shift();
-      if (!words.length) break;
+      if (!w.length) {
+        broken = true;
+        break;
+      }
+      candidates.push(w.shift()!);
+      if (!w.length) break;
+      w.shift();
+      if (!w.length) break;
     }
-    return false;
+    return (value) => {
+      if (value === null) return false;
+      for (const c of candidates) if (c === value) return true;
+      if (broken) throw new NovaError('IndexError', 'pop from empty list');
+      return false;
+    };
   }
-  if (!words.length) return false;
-  if (op === '<all-in>') return words.every((w) => value.includes(w));
-  return method!(value, words[0]);
+  if (!words.length) return (value) => (value === null ? false : false);
+  if (op === '<all-in>') return (value) => value !== null && words.every((w) => value.includes(w));
+  const operand = words[0];
+  return (value) => value !== null && method!(value, operand);
+}
+
+export function match(value: string | null, req: string): boolean {
+  return compileRequirement(req)(value);
 }
 
 /** What an extra-spec value means, for the flavor editor ("s== QEMU: ..."). */

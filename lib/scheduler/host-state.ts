@@ -4,7 +4,7 @@
  * coercions Nova applies on the way (int() of sizes, metrics ×100 for the
  * percent kinds, canonical supported_instances, a parsed host IP).
  */
-import { parseIp, type ParsedIp } from './ip';
+import { isValidIp, parseIp, type ParsedIp } from './ip';
 import {
   METRICS_STORED_PERCENT,
   MONITOR_METRIC_TYPES,
@@ -12,7 +12,7 @@ import {
   canonicalizeHvType,
   canonicalizeVmMode,
 } from './nova-fields';
-import { NovaError, pyFloat, pyJsonDumps, pyStr, pyStrip } from './python';
+import { NovaError, pyFloat, pyJsonDumps, pyStr, pyStrip, type PyValue } from './python';
 import type { Scenario, ScenarioAggregate, ScenarioHost } from './scenario';
 
 export interface Aggregate {
@@ -30,7 +30,7 @@ export class AggregateView {
   readonly split = new Map<string, Set<string>>();
   /** aggregate_values_from_key: key -> raw values. */
   readonly raw = new Map<string, Set<string>>();
-  private readonly multipliers = new Map<string, { value: number; source: string }>();
+  private readonly multipliers = new Map<string, { configured: number; result: { value: number; source: string } }>();
 
   constructor(readonly aggregates: Aggregate[]) {
     for (const agg of aggregates) {
@@ -51,9 +51,8 @@ export class AggregateView {
    * or any fails to parse. `source` says which won, for the weight charts.
    */
   weightMultiplier(key: string, configured: number): { value: number; source: string } {
-    const cacheKey = key + '\0' + configured;
-    const hit = this.multipliers.get(cacheKey);
-    if (hit) return hit;
+    const hit = this.multipliers.get(key);
+    if (hit && hit.configured === configured) return hit.result;
     let result = { value: configured, source: 'config' };
     const vals = this.raw.get(key);
     if (vals && vals.size) {
@@ -73,7 +72,7 @@ export class AggregateView {
         result = { value: configured, source: 'config (aggregate value unparsable)' };
       }
     }
-    this.multipliers.set(cacheKey, result);
+    this.multipliers.set(key, { configured, result });
     return result;
   }
 
@@ -116,11 +115,27 @@ export class HostState {
   numIoOps = 0;
   failedBuilds = 0;
   hostIp = '';
-  parsedIp: ParsedIp | null = null;
   hypervisorType = '';
   hypervisorVersion = 0;
-  /** The JSON text Nova keeps (ComputeCapabilitiesFilter parses it again). */
-  cpuInfo = '{}';
+  /**
+   * cpu_info as Nova keeps it: JSON text (json.dumps of the scenario's
+   * object), which filters parse back. The text is made only when asked for;
+   * parsing it back gives the scenario's object, so that is kept as is.
+   */
+  cpuInfoSource: Record<string, unknown> = {};
+  private cpuInfoText: string | undefined;
+  get cpuInfo(): string {
+    if (this.cpuInfoText === undefined) this.cpuInfoText = pyJsonDumps(this.cpuInfoSource);
+    return this.cpuInfoText;
+  }
+  cpuInfoObject(): PyValue {
+    return this.cpuInfoSource as PyValue;
+  }
+  private ipParsed: ParsedIp | null = null;
+  get parsedIp(): ParsedIp {
+    if (this.ipParsed === null) this.ipParsed = parseIp(this.hostIp);
+    return this.ipParsed;
+  }
   supportedInstances: Array<[string | null, string | null, string | null]> = [];
   cpuAllocationRatio = 4.0;
   ramAllocationRatio = 1.0;
@@ -213,14 +228,12 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.vcpusTotal = int(h.vcpus, `${f}.vcpus`);
   s.vcpusUsed = int(h.vcpus_used ?? 0, `${f}.vcpus_used`);
   s.hostIp = h.host_ip ?? '10.0.0.1';
-  try {
-    s.parsedIp = parseIp(s.hostIp);
-  } catch {
+  if (!isValidIp(s.hostIp)) {
     throw new NovaError('ValueError', `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
   }
   s.hypervisorType = h.hypervisor_type ?? 'QEMU';
   s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
-  s.cpuInfo = pyJsonDumps(h.cpu_info ?? {});
+  s.cpuInfoSource = h.cpu_info ?? {};
   s.supportedInstances = (h.supported_instances ?? []).map((spec, j) => {
     if (!Array.isArray(spec) || spec.length < 3) {
       throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);

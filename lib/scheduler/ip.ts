@@ -45,6 +45,19 @@ function parseV6(s: string): bigint | null {
   return v;
 }
 
+const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** Cheap validity check for the common case; full parse only for IPv6. */
+export function isValidIp(text: string): boolean {
+  if (V4.test(text)) return true;
+  try {
+    parseIp(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function parseIp(text: string): ParsedIp {
   const v4 = parseV4(text);
   if (v4 !== null) return { version: 4, value: v4 };

@@ -1,4 +1,4 @@
-import { match } from '../extra-specs-ops';
+import { compileRequirement, type Matcher } from '../extra-specs-ops';
 import type { FilterFactory } from '../plugin';
 
 const SCOPE = 'aggregate_instance_extra_specs';
@@ -9,7 +9,7 @@ const SCOPE = 'aggregate_instance_extra_specs';
  * match a value of that key in the host's aggregates' metadata.
  */
 export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
-  let specs: Array<{ key: string; req: string }> = [];
+  let specs: Array<{ key: string; req: string; matches: Matcher }> = [];
   return {
     name: 'AggregateInstanceExtraSpecsFilter',
     runOncePerRequest: true,
@@ -18,16 +18,17 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
       for (const { key, value } of spec.flavor.extraSpecs) {
         const i = key.indexOf(':');
         if (i >= 0 && key.slice(0, i) !== SCOPE) continue;
-        specs.push({ key: i >= 0 ? key.slice(i + 1) : key, req: value });
+        specs.push({ key: i >= 0 ? key.slice(i + 1) : key, req: value, matches: compileRequirement(value) });
       }
     },
     check(host) {
-      for (const { key, req } of specs) {
+      for (let s = 0; s < specs.length; s++) {
+        const { key, req, matches } = specs[s];
         const vals = host.aggregates.split.get(key);
         if (!vals || !vals.size) return `lacks aggregate metadata ${key}=${req}`;
         let ok = false;
         for (const v of vals) {
-          if (match(v, req)) {
+          if (matches(v)) {
             ok = true;
             break;
           }

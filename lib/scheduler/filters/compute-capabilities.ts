@@ -1,4 +1,4 @@
-import { match } from '../extra-specs-ops';
+import { compileRequirement, type Matcher } from '../extra-specs-ops';
 import type { HostState } from '../host-state';
 import { hasHostAttribute, hostAttribute } from '../host-attributes';
 import type { FilterFactory } from '../plugin';
@@ -10,10 +10,21 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
   for (let i = 0; i < scope.length; i++) {
     if (typeof cap === 'string') {
       try {
+        // cpu_info is parsed once per host, not once per spec and request.
         cap = JSON.parse(cap) as PyValue;
       } catch {
         return undefined;
       }
+    }
+    if (cap === host && scope[i] === 'cpu_info' && i < scope.length - 1) {
+      // Nova json-loads the cpu_info text on the next step: the object itself.
+      cap = host.cpuInfoObject();
+      continue;
+    }
+    if (cap === host && scope[i] === 'service' && i < scope.length - 1) {
+      // host_state.service is a ReadOnlyDict (a UserDict, not a dict): the
+      // walk getattr()s into it, finds nothing and fails.
+      return undefined;
     }
     if (cap === host) {
       const v = hostAttribute(host, scope[i]);
@@ -34,7 +45,7 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
  * unscoped ones naming a HostState attribute or stat) must match the host.
  */
 export const ComputeCapabilitiesFilter: FilterFactory = () => {
-  let specs: Array<{ key: string; scope: string[]; req: string }> = [];
+  let specs: Array<{ key: string; scope: string[]; req: string; matches: Matcher }> = [];
   return {
     name: 'ComputeCapabilitiesFilter',
     runOncePerRequest: true,
@@ -45,18 +56,19 @@ export const ComputeCapabilitiesFilter: FilterFactory = () => {
         if (scope.length === 1) {
           // Only keys that are HostState attributes or stats are checked.
           if (!hasHostAttribute(key) && !['num_instances', 'io_workload', 'failed_builds'].includes(key)) continue;
-          specs.push({ key, scope, req: value });
+          specs.push({ key, scope, req: value, matches: compileRequirement(value) });
         } else if (scope[0] === 'capabilities') {
-          specs.push({ key, scope: scope.slice(1), req: value });
+          specs.push({ key, scope: scope.slice(1), req: value, matches: compileRequirement(value) });
         }
       }
     },
     check(host) {
-      for (const s of specs) {
+      for (let i = 0; i < specs.length; i++) {
+        const s = specs[i];
         const cap = getCapabilities(host, s.scope);
         if (cap === undefined) return `has no capability ${s.scope.join(':')} (extra spec ${s.key})`;
         const value = pyStr(cap);
-        if (!match(value, s.req)) return `capability ${s.scope.join(':')}=${value} does not match "${s.req}"`;
+        if (!s.matches(value)) return `capability ${s.scope.join(':')}=${value} does not match "${s.req}"`;
       }
       return null;
     },

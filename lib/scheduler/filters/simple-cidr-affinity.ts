@@ -1,4 +1,4 @@
-import { networkContains, parseIp, parseNetwork, type ParsedNetwork } from '../ip';
+import { networkContains, parseNetwork, type ParsedNetwork } from '../ip';
 import type { FilterFactory } from '../plugin';
 import { NovaError } from '../python';
 import { getSchedulerHint } from '../request-spec';
@@ -24,7 +24,7 @@ export const SimpleCIDRAffinityFilter: FilterFactory = () => {
     },
     check(host) {
       if (!net) return null;
-      const ip = host.parsedIp ?? parseIp(host.hostIp);
+      const ip = host.parsedIp;
       return networkContains(net, ip) ? null : `host IP ${host.hostIp} is outside ${text}`;
     },
   };
