@@ -147,7 +147,7 @@ export class HostState {
   stats: Record<string, string> = {};
   aggregates!: AggregateView;
   // Placement inventory (our extension).
-  traits = new Set<string>();
+  traits: ReadonlySet<string> = new Set<string>();
   reservedVcpus = 0;
   reservedMemoryMb = 0;
   reservedDiskGb = 0;
@@ -202,6 +202,9 @@ export function buildHostStates(scenario: Scenario): HostState[] {
   });
 }
 
+const HV_SPECS = new Map<string, [string | null, string | null, string | null]>();
+const NO_TRAITS: ReadonlySet<string> = new Set<string>();
+
 export function buildHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
   const s = new HostState();
   const f = `hosts[${index}]`;
@@ -238,7 +241,11 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
     if (!Array.isArray(spec) || spec.length < 3) {
       throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
     }
-    return [canonicalizeArch(spec[0]), canonicalizeHvType(spec[1]), canonicalizeVmMode(spec[2])];
+    // Hosts share a handful of combinations: canonicalise each once.
+    const key = `${spec[0]}\0${spec[1]}\0${spec[2]}`;
+    let hv = HV_SPECS.get(key);
+    if (!hv) HV_SPECS.set(key, (hv = [canonicalizeArch(spec[0]), canonicalizeHvType(spec[1]), canonicalizeVmMode(spec[2])]));
+    return hv;
   });
   s.stats = {
     num_instances: String(h.num_instances ?? 0),
@@ -268,7 +275,7 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   };
   s.instances = new Set(h.instances ?? []);
   s.aggregates = view;
-  s.traits = new Set(h.traits ?? []);
+  s.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
   s.reservedVcpus = h.reserved_vcpus ?? 0;
   s.reservedMemoryMb = h.reserved_memory_mb ?? 0;
   s.reservedDiskGb = h.reserved_disk_gb ?? 0;

@@ -19,7 +19,7 @@ export const AggregateImagePropertiesIsolation: FilterFactory = (config) => {
         const prop = imagePropGet(spec.imageProps, key);
         if (prop === undefined || !pyTruthy(prop)) continue;
         const s = pyStr(prop);
-        if (!options.has(s)) return `image property ${key}=${s} is not in aggregate metadata ${key}=${[...options].join(',')}`;
+        if (!options.has(s)) return `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(',')}`;
       }
       return null;
     },

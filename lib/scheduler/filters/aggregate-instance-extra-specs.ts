@@ -25,7 +25,7 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
       for (let s = 0; s < specs.length; s++) {
         const { key, req, matches } = specs[s];
         const vals = host.aggregates.split.get(key);
-        if (!vals || !vals.size) return `lacks aggregate metadata ${key}=${req}`;
+        if (!vals || !vals.size) return `missing aggregate metadata ${key}=${req}`;
         let ok = false;
         for (const v of vals) {
           if (matches(v)) {
@@ -33,7 +33,7 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
             break;
           }
         }
-        if (!ok) return `aggregate metadata ${key}=${[...vals].join(',')} does not match ${req}`;
+        if (!ok) return `aggregate metadata ${key}=${[...vals].join(',')} not matching ${req}`;
       }
       return null;
     },

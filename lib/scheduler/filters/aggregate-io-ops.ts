@@ -6,6 +6,6 @@ export const AggregateIoOpsFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = host.aggregates.intOverride('max_io_ops_per_host', config.maxIoOpsPerHost);
-    return host.numIoOps < max ? null : `has ${host.numIoOps} I/O operations (aggregate max ${max})`;
+    return host.numIoOps < max ? null : `${host.numIoOps} I/O operations in progress (aggregate max ${max})`;
   },
 });

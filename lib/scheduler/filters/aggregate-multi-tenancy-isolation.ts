@@ -7,6 +7,6 @@ export const AggregateMultiTenancyIsolation: FilterFactory = () => ({
   check(host, spec) {
     const tenants = host.aggregates.split.get('filter_tenant_id');
     if (!tenants || !tenants.size) return null;
-    return tenants.has(spec.projectId) ? null : `aggregate filter_tenant_id=${[...tenants].join(',')} excludes project ${spec.projectId}`;
+    return tenants.has(spec.projectId) ? null : `project ${spec.projectId} not in aggregate filter_tenant_id=${[...tenants].join(',')}`;
   },
 });

@@ -11,6 +11,6 @@ export const AggregateTypeAffinityFilter: FilterFactory = () => ({
     for (const v of vals) {
       if (v.split(',').some((x) => pyStrip(x) === spec.flavor.name)) return null;
     }
-    return `aggregate instance_type=${[...vals].join(';')} excludes flavor ${spec.flavor.name}`;
+    return `flavor ${spec.flavor.name} not in aggregate instance_type=${[...vals].join(';')}`;
   },
 });

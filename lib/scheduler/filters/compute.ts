@@ -7,7 +7,7 @@ export const ComputeFilter: FilterFactory = () => ({
   check(host) {
     const svc = host.service;
     if (svc.disabled) return `compute service disabled${svc.disabled_reason ? ` (${svc.disabled_reason})` : ''}`;
-    if (!svc.up) return 'compute service is down (not heard from)';
+    if (!svc.up) return 'compute service down (not heard from)';
     return null;
   },
 });

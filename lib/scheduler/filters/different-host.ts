@@ -12,7 +12,7 @@ export const DifferentHostFilter: FilterFactory = () => {
       uuids = !hint ? [] : typeof hint === 'string' ? [hint] : hint;
     },
     check(host) {
-      for (const u of uuids) if (host.instances.has(u)) return `runs instance ${u} (different_host hint)`;
+      for (const u of uuids) if (host.instances.has(u)) return `running instance ${u} (different_host hint)`;
       return null;
     },
   };

@@ -24,7 +24,7 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
       if (!wanted[0] && !wanted[1] && !wanted[2]) return null;
       const supported = host.supportedInstances;
       const want = wanted.filter(Boolean).join('/');
-      if (!supported.length) return `supports no instance types, image needs ${want}`;
+      if (!supported.length) return `no supported instance types (image needs ${want})`;
       for (const s of supported) {
         if (wanted.every((w) => !w || s.includes(w))) {
           if (!host.hypervisorVersion || !versionRequired) return null;
@@ -33,7 +33,7 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
         }
       }
       const ver = versionRequired ? ` with hypervisor version ${versionRequired}` : '';
-      return `supports ${supported.map((s) => s.join('/')).join(', ')}; image needs ${want}${ver} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`;
+      return `image needs ${want}${ver}; host supports ${supported.map((s) => s.join('/')).join(', ')} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`;
     },
   };
 };

@@ -6,6 +6,6 @@ export const IoOpsFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = config.maxIoOpsPerHost;
-    return host.numIoOps < max ? null : `has ${host.numIoOps} I/O operations (max ${max})`;
+    return host.numIoOps < max ? null : `${host.numIoOps} I/O operations in progress (max ${max})`;
   },
 });

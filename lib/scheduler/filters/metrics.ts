@@ -9,7 +9,7 @@ export const MetricsFilter: FilterFactory = (config) => {
     runOncePerRequest: false,
     check(host) {
       const missing = keys.filter((k) => !host.metrics.has(k));
-      return missing.length ? `does not report metric ${missing.join(', ')}` : null;
+      return missing.length ? `missing metric ${missing.join(', ')}` : null;
     },
   };
 };

@@ -6,6 +6,6 @@ export const NumInstancesFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = config.maxInstancesPerHost;
-    return host.numInstances < max ? null : `runs ${host.numInstances} instances (max ${max})`;
+    return host.numInstances < max ? null : `${host.numInstances} instances already (max ${max})`;
   },
 });

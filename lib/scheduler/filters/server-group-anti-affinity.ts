@@ -22,6 +22,6 @@ export const ServerGroupAntiAffinityFilter: FilterFactory = () => ({
         throw new NovaError('ValueError', `server group ${group.name} rules.max_server_per_host: ${(e as Error).message}`);
       }
     }
-    return members < max ? null : `already runs ${members} member(s) of anti-affinity group ${group.name} (max ${max} per host)`;
+    return members < max ? null : `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`;
   },
 });

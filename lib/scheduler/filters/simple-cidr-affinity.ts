@@ -25,7 +25,7 @@ export const SimpleCIDRAffinityFilter: FilterFactory = () => {
     check(host) {
       if (!net) return null;
       const ip = host.parsedIp;
-      return networkContains(net, ip) ? null : `host IP ${host.hostIp} is outside ${text}`;
+      return networkContains(net, ip) ? null : `host IP ${host.hostIp} outside ${text}`;
     },
   };
 };

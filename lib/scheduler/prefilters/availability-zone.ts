@@ -7,6 +7,6 @@ export const AvailabilityZonePrefilter: PrefilterFactory = () => ({
     const az = spec.availabilityZone;
     if (!az) return null;
     const zones = host.aggregates.split.get('availability_zone');
-    return zones?.has(az) ? null : `not in an aggregate of availability zone ${az}`;
+    return zones?.has(az) ? null : `outside availability zone ${az}`;
   },
 });

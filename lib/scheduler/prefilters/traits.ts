@@ -18,8 +18,8 @@ export const TraitsPrefilter: PrefilterFactory = () => {
       if (Array.isArray(imgTraits)) required.push(...(imgTraits as string[]));
     },
     check(host) {
-      for (const t of required) if (!host.traits.has(t)) return `lacks required trait ${t}`;
-      for (const t of forbidden) if (host.traits.has(t)) return `has forbidden trait ${t}`;
+      for (const t of required) if (!host.traits.has(t)) return `missing required trait ${t}`;
+      for (const t of forbidden) if (host.traits.has(t)) return `forbidden trait ${t} present`;
       return null;
     },
   };

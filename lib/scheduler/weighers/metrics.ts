@@ -16,7 +16,9 @@ export const MetricsWeigher: WeigherFactory = (config) => {
     multiplier,
     weigh(host) {
       let value = 0.0;
-      for (const [name, ratio] of setting) {
+      for (let i = 0; i < setting.length; i++) {
+        const name = setting[i][0];
+        const ratio = setting[i][1];
         const m = host.metrics.get(name);
         if (m !== undefined) {
           value += m * ratio;
