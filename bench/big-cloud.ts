@@ -2,18 +2,8 @@
  * A deterministic large cloud for benchmarks: hosts in 2 cells and 3 AZs,
  * GPU/SSD/tenant aggregates, metrics, a few disabled and down hosts.
  */
+import { mulberry32 } from '../lib/cloud/demo-cloud';
 import type { Scenario, ScenarioHost } from '../lib/scheduler/scenario';
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const BENCH_FILTERS = [
   'ComputeFilter',

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { schedule } from '../lib/scheduler/engine';
 import { bigCloud } from './big-cloud';
+import { benchSnapshot } from './snapshot';
 
 const REFERENCE = path.resolve(__dirname, '../../shared/nova-reference/nova_reference.py');
 const PYTHON = '/usr/bin/python3';
@@ -76,10 +77,7 @@ async function main() {
   for (const r of rows) console.log(line(r));
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
-  if (existsSync(path.resolve(__dirname, 'snapshot.ts'))) {
-    const { benchSnapshot } = await import('./snapshot');
-    await benchSnapshot();
-  }
+  await benchSnapshot();
   rmSync(dir, { recursive: true, force: true });
 }
 
