@@ -1,0 +1,398 @@
+/**
+ * Zod schemas of the edit forms (issue 5): what a server action accepts from
+ * a form (strings from FormData, see formToObject in lib/actions/mutation.ts).
+ * Every message names the field and the rule ("vcpus: must be a whole number
+ * >= 1, got "x""), and mutate() returns them as field errors.
+ *
+ * Pure and browser-safe (no Prisma, no Next.js, no engine registry): the
+ * scheduler profile schema takes the known filter/weigher/prefilter names as
+ * an argument (the server passes FILTERS/WEIGHERS/PREFILTERS from the engine).
+ */
+import { z } from "zod";
+import { OPTION_DOCS } from "@/lib/scheduler/config";
+import { pyFloat } from "@/lib/scheduler/python";
+import type { ScenarioConfig } from "@/lib/scheduler/scenario";
+import { metadataKeyError, metadataValueError } from "./metadata-keys";
+import { extraSpecKeyError, extraSpecValueError } from "./extra-specs";
+
+// ---------------------------------------------------------------------------
+// Field helpers (inputs are strings; a missing field is undefined)
+
+const quoted = (v: string) => (v.length > 40 ? `"${v.slice(0, 37)}..."` : `"${v}"`);
+
+export function requiredText(field: string, max = 255) {
+  return z
+    .string({ error: `${field}: is required` })
+    .trim()
+    .min(1, { error: `${field}: is required` })
+    .max(max, { error: `${field}: must be at most ${max} characters` });
+}
+
+/** Empty or missing → null. */
+export function optionalText(field: string, max = 255) {
+  return z
+    .string({ error: `${field}: must be text` })
+    .trim()
+    .max(max, { error: `${field}: must be at most ${max} characters` })
+    .optional()
+    .transform((v) => (v ? v : null));
+}
+
+/** A whole number (decimal digits) >= min. Empty → `dflt` when given, else "is required". */
+export function intText(field: string, min: number, dflt?: number) {
+  return z
+    .string({ error: `${field}: is required` })
+    .optional()
+    .transform((raw, ctx) => {
+      const v = (raw ?? "").trim();
+      if (!v) {
+        if (dflt !== undefined) return dflt;
+        ctx.addIssue({ code: "custom", message: `${field}: is required` });
+        return z.NEVER;
+      }
+      if (!/^[+-]?\d+$/.test(v)) {
+        ctx.addIssue({ code: "custom", message: `${field}: must be a whole number >= ${min}, got ${quoted(v)}` });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < min) {
+        ctx.addIssue({ code: "custom", message: `${field}: must be a whole number >= ${min}, got ${v}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+/** A record id from a hidden input. */
+export const recordId = (field = "id") =>
+  z
+    .string({ error: `${field}: is required` })
+    .regex(/^\d+$/, { error: `${field}: must be a record id` })
+    .transform(Number);
+
+/** Checkbox: "on"/"true" → true, missing → false. */
+export const checkbox = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "true");
+
+/** Repeated inputs: undefined | string | string[] → string[]. */
+export const stringArray = (field: string) =>
+  z.preprocess(
+    (v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]),
+    z.array(z.string({ error: `${field}: must be a list of names` })),
+  );
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const optionalUuid = (field: string) =>
+  optionalText(field, 36).refine((v) => v === null || UUID.test(v), {
+    error: `${field}: must be a UUID like 1b671a64-40d5-491e-99b0-da01ff1f3341 (or empty to generate one)`,
+  });
+
+// ---------------------------------------------------------------------------
+// Hosts
+
+export const HostServiceSchema = z
+  .object({
+    host: requiredText("host"),
+    disabled: z.enum(["true", "false"], { error: "disabled: must be true or false" }).transform((v) => v === "true"),
+    reason: optionalText("reason"),
+  })
+  .superRefine((d, ctx) => {
+    if (d.disabled && !d.reason) {
+      ctx.addIssue({ code: "custom", path: ["reason"], message: "reason: is required when disabling the service (say why the host is out of rotation)" });
+    }
+  });
+
+// ---------------------------------------------------------------------------
+// Aggregates
+
+const availabilityZone = () =>
+  optionalText("availability_zone").superRefine((v, ctx) => {
+    if (v === null) return;
+    const err = metadataValueError("availability_zone", v);
+    if (err) ctx.addIssue({ code: "custom", message: err.replace(/^value: /, "availability_zone: ") });
+  });
+
+export const AggregateCreateSchema = z.object({
+  name: requiredText("name"),
+  availability_zone: availabilityZone(),
+});
+
+export const AggregateRenameSchema = z.object({ id: recordId(), name: requiredText("name") });
+export const AggregateZoneSchema = z.object({ id: recordId(), availability_zone: availabilityZone() });
+export const AggregateIdSchema = z.object({ id: recordId() });
+
+export const AggregateMetadataSchema = z
+  .object({
+    id: recordId(),
+    original_key: z.string().optional(),
+    key: z.string({ error: "key: is required" }).trim(),
+    value: z.string({ error: "value: is required" }),
+  })
+  .superRefine((d, ctx) => {
+    const keyErr = metadataKeyError(d.key);
+    if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
+    if (!d.value.trim()) {
+      ctx.addIssue({ code: "custom", path: ["value"], message: "value: is required (remove the key to clear it)" });
+      return;
+    }
+    if (!keyErr) {
+      const valErr = metadataValueError(d.key, d.value);
+      if (valErr) ctx.addIssue({ code: "custom", path: ["value"], message: valErr });
+    }
+  });
+
+export const AggregateMetadataRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
+
+export const AggregateHostsAddSchema = z.object({
+  id: recordId(),
+  hosts: stringArray("hosts").pipe(
+    z.array(z.string()).min(1, { error: "hosts: choose at least one host to add" }).max(1000, { error: "hosts: at most 1000 at a time" }),
+  ),
+});
+
+export const AggregateHostRemoveSchema = z.object({ id: recordId(), host: requiredText("host") });
+
+// ---------------------------------------------------------------------------
+// Flavors
+
+const FLAVORID = /^[\w.\- ]{1,255}$/;
+
+export const FlavorSchema = z.object({
+  id: recordId().optional(),
+  name: requiredText("name"),
+  flavorid: optionalText("flavorid").refine((v) => v === null || FLAVORID.test(v), {
+    error: "flavorid: may only contain letters, digits, '_', '-', '.' and spaces",
+  }),
+  vcpus: intText("vcpus", 1),
+  memory_mb: intText("memory_mb", 1),
+  root_gb: intText("root_gb", 0, 0),
+  ephemeral_gb: intText("ephemeral_gb", 0, 0),
+  swap: intText("swap", 0, 0),
+  is_public: checkbox(),
+  description: optionalText("description", 65535),
+});
+
+export const FlavorIdSchema = z.object({ id: recordId() });
+
+export const FlavorExtraSpecSchema = z
+  .object({
+    id: recordId(),
+    original_key: z.string().optional(),
+    key: z.string({ error: "key: is required" }).trim(),
+    value: z.string({ error: "value: is required" }),
+  })
+  .superRefine((d, ctx) => {
+    const keyErr = extraSpecKeyError(d.key);
+    if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
+    const valErr = extraSpecValueError(d.key, d.value);
+    if (valErr) ctx.addIssue({ code: "custom", path: ["value"], message: valErr });
+  });
+
+export const FlavorExtraSpecRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
+
+// ---------------------------------------------------------------------------
+// Images
+
+export const IMAGE_PROPERTY_KEY = /^[\w.:\-]{1,255}$/;
+
+export const ImageSchema = z.object({
+  id: recordId().optional(),
+  uuid: optionalUuid("uuid"),
+  name: optionalText("name"),
+});
+
+export const ImageIdSchema = z.object({ id: recordId() });
+
+export const ImagePropertySchema = z
+  .object({
+    id: recordId(),
+    original_key: z.string().optional(),
+    key: z.string({ error: "key: is required" }).trim(),
+    value: z.string({ error: "value: is required" }),
+    json: checkbox(),
+  })
+  .superRefine((d, ctx) => {
+    if (!d.key) ctx.addIssue({ code: "custom", path: ["key"], message: "key: is required" });
+    else if (!IMAGE_PROPERTY_KEY.test(d.key)) {
+      ctx.addIssue({ code: "custom", path: ["key"], message: "key: may only contain letters, digits, '_', '-', '.' and ':'" });
+    }
+    if (d.json) {
+      let v: unknown;
+      try {
+        v = JSON.parse(d.value);
+      } catch {
+        ctx.addIssue({ code: "custom", path: ["value"], message: `value: with JSON checked, must be valid JSON, got ${quoted(d.value)}` });
+        return;
+      }
+      if (!(typeof v === "number" || typeof v === "boolean" || Array.isArray(v))) {
+        ctx.addIssue({ code: "custom", path: ["value"], message: "value: with JSON checked, must be a number, true/false or a list" });
+      }
+    } else if (d.value.length > 65535) {
+      ctx.addIssue({ code: "custom", path: ["value"], message: "value: must be at most 65535 characters" });
+    }
+  });
+
+export const ImagePropertyRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
+
+// ---------------------------------------------------------------------------
+// Server groups and instances
+
+export const SERVER_GROUP_POLICIES = ["affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity"] as const;
+
+export const ServerGroupFormSchema = z
+  .object({
+    id: recordId().optional(),
+    uuid: optionalUuid("uuid"),
+    name: requiredText("name"),
+    policy: z.enum(SERVER_GROUP_POLICIES, { error: `policy: must be one of ${SERVER_GROUP_POLICIES.join(", ")}` }),
+    max_server_per_host: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const v = (raw ?? "").trim();
+        if (!v) return null;
+        if (!/^\d+$/.test(v) || Number(v) < 1) {
+          ctx.addIssue({ code: "custom", message: `max_server_per_host: must be a whole number >= 1, got ${quoted(v)}` });
+          return z.NEVER;
+        }
+        return Number(v);
+      }),
+    project_id: optionalText("project_id"),
+  })
+  .superRefine((d, ctx) => {
+    if (d.max_server_per_host !== null && d.policy !== "anti-affinity") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["max_server_per_host"],
+        message: `max_server_per_host: only the anti-affinity policy has this rule (policy is ${d.policy})`,
+      });
+    }
+  });
+
+export const ServerGroupIdSchema = z.object({ id: recordId() });
+
+export const InstanceFormSchema = z.object({
+  id: recordId().optional(),
+  uuid: optionalUuid("uuid"),
+  name: optionalText("name"),
+  host: optionalText("host"),
+  flavor: optionalText("flavor"),
+  image: optionalText("image"),
+  project_id: optionalText("project_id"),
+  server_group: optionalText("server_group"),
+});
+
+export const InstanceIdSchema = z.object({ id: recordId() });
+
+// ---------------------------------------------------------------------------
+// Scheduler profiles (/config)
+
+export const ProfileCreateSchema = z.object({
+  name: requiredText("name", 100),
+  description: optionalText("description", 1000),
+  copy_from: optionalText("copy_from"),
+});
+
+export const ProfileIdSchema = z.object({ id: recordId() });
+
+/** Options edited as whole numbers (the rest of OPTION_DOCS' numbers are floats). */
+export const INT_OPTIONS = new Set(["host_subset_size", "max_attempts", "max_instances_per_host", "max_io_ops_per_host"]);
+export const BOOL_OPTIONS = new Set(["shuffle_best_same_weighed_hosts", "metrics_required", "restrict_isolated_hosts_to_isolated_images"]);
+export const LIST_OPTIONS = new Set(["isolated_hosts", "isolated_images"]);
+
+export interface KnownNames {
+  filters: readonly string[];
+  weighers: readonly string[];
+  prefilters: readonly string[];
+}
+
+function checkNames(
+  list: string[],
+  known: readonly string[],
+  field: string,
+  what: string,
+  ctx: z.RefinementCtx,
+) {
+  const seen = new Set<string>();
+  for (const name of list) {
+    if (!known.includes(name)) {
+      ctx.addIssue({ code: "custom", path: [field], message: `${field}: unknown ${what} "${name}" (known: ${known.join(", ")})` });
+    } else if (seen.has(name)) {
+      ctx.addIssue({ code: "custom", path: [field], message: `${field}: ${what} "${name}" is listed twice` });
+    }
+    seen.add(name);
+  }
+}
+
+/**
+ * The profile editor's form → { id, description, config } where config is in
+ * the scenario `config` format. Empty option fields are left out (Nova's
+ * default applies). `known` = the engine's FILTERS / WEIGHERS / PREFILTERS.
+ */
+export function profileSaveSchema(known: KnownNames) {
+  return z
+    .looseObject({
+      id: recordId(),
+      description: optionalText("description", 1000),
+      enabled_filters: stringArray("enabled_filters"),
+      placement_prefilters: stringArray("placement_prefilters"),
+      weighers_mode: z.enum(["all", "list"], { error: 'weighers_mode: must be "all" or "list"' }),
+      weighers: stringArray("weighers"),
+    })
+    .transform((d, ctx) => {
+      checkNames(d.enabled_filters, known.filters, "enabled_filters", "filter", ctx);
+      checkNames(d.placement_prefilters, known.prefilters, "placement_prefilters", "prefilter", ctx);
+      if (d.weighers_mode === "list") checkNames(d.weighers, known.weighers, "weighers", "weigher", ctx);
+      const config: ScenarioConfig = {
+        enabled_filters: d.enabled_filters,
+        weighers: d.weighers_mode === "all" ? "all" : d.weighers,
+      };
+      if (d.placement_prefilters.length) config.placement_prefilters = d.placement_prefilters;
+      const raw = d as Record<string, unknown>;
+      const cfg = config as Record<string, unknown>;
+      for (const opt of OPTION_DOCS) {
+        const key = opt.key as string;
+        const input = raw[key];
+        const v = typeof input === "string" ? input.trim() : "";
+        if (!v) continue; // Nova's default
+        if (BOOL_OPTIONS.has(key)) {
+          if (v !== "true" && v !== "false") {
+            ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be true or false` });
+          } else cfg[key] = v === "true";
+        } else if (LIST_OPTIONS.has(key)) {
+          cfg[key] = v.split(",").map((s) => s.trim()).filter(Boolean);
+        } else if (typeof opt.default === "number") {
+          let n: number;
+          if (INT_OPTIONS.has(key)) {
+            if (!/^[+-]?\d+$/.test(v)) {
+              ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be a whole number${opt.min !== undefined ? ` >= ${opt.min}` : ""}, got ${quoted(v)}` });
+              continue;
+            }
+            n = Number(v);
+          } else {
+            try {
+              n = pyFloat(v);
+            } catch {
+              ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be a number (e.g. -1.0), got ${quoted(v)}` });
+              continue;
+            }
+            if (!Number.isFinite(n)) {
+              ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be a finite number, got ${quoted(v)}` });
+              continue;
+            }
+          }
+          if (opt.min !== undefined && n < opt.min) {
+            ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be >= ${opt.min}, got ${v}` });
+            continue;
+          }
+          cfg[key] = n;
+        } else {
+          cfg[key] = v;
+        }
+      }
+      return { id: d.id, description: d.description, config };
+    });
+}

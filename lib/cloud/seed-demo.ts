@@ -1,0 +1,40 @@
+/**
+ * Seed the demo cloud (lib/cloud/demo-cloud.ts) into a database: through
+ * importCloud (validated, one transaction, replaces the cloud), then the
+ * demo scheduler profiles ("default" active, "stacking", "placement").
+ * Idempotent: does nothing when the database already has hosts, unless
+ * `force` (then the cloud is replaced and the demo profiles reset).
+ */
+import type { PrismaClient } from "@/lib/db";
+import { buildDemoCloud, DEMO_PROFILES } from "./demo-cloud";
+import { importCloud, type ImportSummary } from "./import-export";
+
+export interface SeedOptions {
+  hosts?: number;
+  seed?: number;
+  force?: boolean;
+}
+
+export type SeedResult =
+  | { seeded: false; existingHosts: number }
+  | ({ seeded: true; buildMs: number; totalMs: number } & ImportSummary);
+
+export async function seedDemoCloud(prisma: PrismaClient, opts: SeedOptions = {}): Promise<SeedResult> {
+  const t0 = performance.now();
+  const existingHosts = await prisma.computeHost.count();
+  if (existingHosts > 0 && !opts.force) return { seeded: false, existingHosts };
+  const doc = buildDemoCloud({ hosts: opts.hosts, seed: opts.seed });
+  const buildMs = performance.now() - t0;
+  const summary = await importCloud(prisma, doc, { profileName: "default" });
+  // the other demo profiles (inactive); "default" got its config from the document
+  await prisma.$transaction(
+    DEMO_PROFILES.map((p) =>
+      prisma.schedulerProfile.upsert({
+        where: { name: p.name },
+        create: { name: p.name, description: p.description, config: JSON.stringify(p.config), active: p.active },
+        update: { description: p.description, config: JSON.stringify(p.config) },
+      }),
+    ),
+  );
+  return { seeded: true, buildMs, totalMs: performance.now() - t0, ...summary };
+}

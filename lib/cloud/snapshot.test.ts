@@ -1,0 +1,140 @@
+/**
+ * loadCloudSnapshot at scale, and the UI read functions against it.
+ * Times are printed, not asserted (the machines are shared).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { exportCloud } from "./import-export";
+import * as q from "./queries";
+import { seedDemoCloud } from "./seed-demo";
+import { loadScenarioHost, loadSnapshot, ProfileNotFoundError } from "./snapshot";
+
+describe("snapshot of a 10,000-host cloud", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    const r = await seedDemoCloud(t.prisma, { hosts: 10000 });
+    if (r.seeded) {
+      console.log(
+        `seed 10,000 hosts: ${(r.totalMs / 1000).toFixed(2)} s (build ${r.buildMs.toFixed(0)} ms, validate ${r.validateMs.toFixed(0)} ms, ` +
+          `write ${r.writeMs.toFixed(0)} ms; ${r.instances} instances)`,
+      );
+    }
+  }, 180_000);
+  afterAll(async () => t?.cleanup());
+
+  it("loads every host, in order, with its instances", async () => {
+    const times: number[] = [];
+    let snap = await loadSnapshot(t.prisma);
+    times.push(snap.loadMs);
+    for (let i = 0; i < 2; i++) {
+      snap = await loadSnapshot(t.prisma);
+      times.push(snap.loadMs);
+    }
+    console.log(`loadSnapshot, 10,000 hosts: ${times.map((ms) => ms.toFixed(0)).join(" / ")} ms (cold / warm / warm)`);
+    const { scenario } = snap;
+    expect(scenario.hosts).toHaveLength(10000);
+    expect(scenario.hosts[0].name).toBe("cmp-a1-00001");
+    expect(scenario.hosts.at(-1)!.name).toBe("cmp-a3-02500");
+    const instances = scenario.hosts.reduce((s, h) => s + h.instances!.length, 0);
+    expect(instances).toBe(await t.prisma.instance.count({ where: { hostId: { not: null } } }));
+    expect(scenario.hosts.every((h) => h.num_instances === h.instances!.length)).toBe(true);
+    expect(snap.profileName).toBe("default");
+    expect(scenario.config!.enabled_filters).toContain("AggregateInstanceExtraSpecsFilter");
+    expect(scenario.aggregates!.find((a) => a.name === "az1")!.hosts).toHaveLength(4000);
+    // one host alone is the same object the snapshot has
+    expect(await loadScenarioHost(t.prisma, "cmp-a2-00017")).toEqual(scenario.hosts.find((h) => h.name === "cmp-a2-00017"));
+  });
+
+  it("takes the config of a named profile, and says when it does not exist", async () => {
+    const snap = await loadSnapshot(t.prisma, { profileName: "stacking" });
+    expect(snap.scenario.config!.ram_weight_multiplier).toBe(-1);
+    await expect(loadSnapshot(t.prisma, { profileName: "nope" })).rejects.toBeInstanceOf(ProfileNotFoundError);
+  });
+
+  it("pages, sorts and searches hosts in SQL", async () => {
+    const t0 = performance.now();
+    const page = await q.listHostsPage({ sort: "freeRamMb", dir: "desc", page: 3, pageSize: 25 }, t.prisma);
+    console.log(`listHostsPage (sorted by free RAM, page 3 of 25): ${(performance.now() - t0).toFixed(0)} ms`);
+    expect(page.total).toBe(10000);
+    expect(page.pages).toBe(400);
+    expect(page.rows).toHaveLength(25);
+    const free = page.rows.map((r) => r.freeRamMb);
+    expect([...free].sort((a, b) => b - a)).toEqual(free);
+    const p2 = await q.listHostsPage({ sort: "freeRamMb", dir: "desc", page: 2, pageSize: 25 }, t.prisma);
+    expect(p2.rows.at(-1)!.freeRamMb).toBeGreaterThanOrEqual(free[0]);
+
+    const found = await q.listHostsPage({ search: "A3-0249", pageSize: 50 }, t.prisma);
+    expect(found.rows.map((r) => r.name)).toEqual(Array.from({ length: 10 }, (_, i) => `cmp-a3-0249${i}`));
+    const az2 = await q.listHostsPage({ availabilityZone: "az2", pageSize: 1 }, t.prisma);
+    expect(az2.total).toBe(3500);
+    const disabled = await q.listHosts({ state: "disabled" }, t.prisma);
+    expect(disabled.length).toBeGreaterThan(0);
+    expect(disabled.every((h) => h.state === "disabled" && h.disabledReason)).toBe(true);
+    const gpu = await q.listHostsPage({ aggregate: "gpu-a40", pageSize: 5 }, t.prisma);
+    expect(gpu.rows.every((r) => r.aggregates.includes("gpu-a40") && r.availabilityZone === "az1")).toBe(true);
+  });
+
+  it("sums capacity per AZ, cell and aggregate consistently with the snapshot", async () => {
+    const { scenario } = await loadSnapshot(t.prisma);
+    const total = (k: "vcpus_used" | "memory_mb_used") => scenario.hosts.reduce((s, h) => s + (h[k] ?? 0), 0);
+    for (const rows of [await q.capacityByAvailabilityZone(undefined, t.prisma), await q.capacityByCell(t.prisma)]) {
+      expect(rows.reduce((s, r) => s + r.hosts, 0)).toBe(10000);
+      expect(rows.reduce((s, r) => s + r.vcpusUsed, 0)).toBe(total("vcpus_used"));
+      expect(rows.reduce((s, r) => s + r.memoryMbUsed, 0)).toBe(total("memory_mb_used"));
+    }
+    const byAz = await q.capacityByAvailabilityZone(undefined, t.prisma);
+    expect(byAz.map((r) => [r.name, r.hosts])).toEqual([
+      ["az1", 4000],
+      ["az2", 3500],
+      ["az3", 2500],
+    ]);
+    const byAgg = await q.capacityByAggregate(t.prisma);
+    expect(byAgg.find((r) => r.name === "gpu-a40")!.hosts).toBe(300);
+  });
+
+  it("exports the whole cloud (printed time)", async () => {
+    const t0 = performance.now();
+    const doc = await exportCloud(t.prisma);
+    console.log(`exportCloud, 10,000 hosts: ${(performance.now() - t0).toFixed(0)} ms (${doc.instances.length} instances listed)`);
+    expect(doc.hosts).toHaveLength(10000);
+  });
+});
+
+describe("read functions on a small cloud", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await seedDemoCloud(t.prisma, { hosts: 60 });
+  });
+  afterAll(async () => t?.cleanup());
+
+  it("getHost returns the details and the engine's view", async () => {
+    const h = await q.getHost("cmp-a1-001", t.prisma);
+    expect(h).not.toBeNull();
+    expect(h!.aggregates).toEqual(["az1", "gpu-a40"]);
+    expect(h!.traits).toContain("HW_GPU_API_VULKAN");
+    expect(h!.instances.length).toBe(h!.numInstances);
+    expect(h!.scenario).toMatchObject({ name: "cmp-a1-001", cell: "cell1", vcpus: h!.vcpus });
+    expect(await q.getHost("nope", t.prisma)).toBeNull();
+  });
+
+  it("lists the rest", async () => {
+    const aggs = await q.listAggregates(t.prisma);
+    expect(aggs[0]).toMatchObject({ name: "az1", availabilityZone: "az1" });
+    expect((await q.getAggregate("gpu-a40", t.prisma))!.hosts.length).toBeGreaterThanOrEqual(6);
+    const flavors = await q.listFlavors(t.prisma);
+    expect(flavors[0].name).toBe("m1.tiny");
+    expect((await q.getFlavor("gpu.xlarge", t.prisma))!.extraSpecs["aggregate_instance_extra_specs:gpu"]).toBe("true");
+    expect((await q.listImages(t.prisma)).length).toBe(5);
+    const groups = await q.listServerGroups(t.prisma);
+    expect(groups.find((g) => g.policy === "affinity")!.hosts).toHaveLength(1);
+    const inst = await q.listInstances({ host: "cmp-a1-001", pageSize: 2 }, t.prisma);
+    expect(inst.rows.every((i) => i.host === "cmp-a1-001")).toBe(true);
+    expect((await q.getActiveProfile(t.prisma))!.name).toBe("default");
+    expect((await q.listProfiles(t.prisma)).map((p) => p.name)).toEqual(["default", "placement", "stacking"]);
+    expect((await q.listRuns({}, t.prisma)).total).toBe(0);
+    expect(await q.getRun(1, t.prisma)).toBeNull();
+    expect((await q.cloudCounts(t.prisma)).hosts).toBe(60);
+  });
+});
