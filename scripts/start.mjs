@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm start`: install what is missing, generate the Prisma client, migrate,
+// seed an empty database, build when sources changed, then `next start`.
+// Plain Node on purpose: it runs before node_modules exists.
+//   PORT          default 3000
+//   DATABASE_URL  default file:data/schedscope.db (relative to the project root)
+//   BIND_HOST     passed to `next start -H` (default: all interfaces)
+import { databaseFilePath, UserError, bin, childEnv, fail, log, start } from "./lib/env.mjs";
+import {
+  checkDatabaseWritable,
+  checkPortFree,
+  ensureBuild,
+  ensureDependencies,
+  ensurePrismaClient,
+  migrate,
+  parsePort,
+  seedIfEmpty,
+} from "./lib/setup.mjs";
+
+async function main() {
+  const t0 = Date.now();
+  // 1. configuration: fail fast, one line, before any slow work
+  const port = parsePort(process.env.PORT);
+  const dbFile = databaseFilePath();
+  const dbUrl = `file:${dbFile}`;
+  checkDatabaseWritable(dbFile);
+  await checkPortFree(port);
+
+  // 2. setup (each step is skipped when already done)
+  ensureDependencies();
+  ensurePrismaClient();
+  migrate(dbUrl);
+  seedIfEmpty(dbUrl, dbFile);
+  ensureBuild(dbUrl);
+
+  // the build may have taken minutes: check the port again
+  await checkPortFree(port);
+
+  // 3. serve
+  log(`database ${dbFile}`);
+  log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s, starting http://localhost:${port}`);
+  const args = ["start", "-p", String(port)];
+  if (process.env.BIND_HOST) args.push("-H", process.env.BIND_HOST);
+  const child = start(bin("next"), args, {
+    env: childEnv({ DATABASE_URL: dbUrl, PORT: String(port), NODE_ENV: "production" }),
+  });
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(sig, () => child.kill(sig));
+  }
+  child.on("exit", (code, signal) => {
+    process.exit(code ?? (signal ? 0 : 1));
+  });
+}
+
+main().catch((err) => {
+  if (err instanceof UserError) fail(err.message);
+  process.stderr.write(`error: ${err && err.message ? err.message : err}\n`);
+  process.exit(typeof err?.exitCode === "number" && err.exitCode > 0 ? err.exitCode : 1);
+});

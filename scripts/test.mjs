@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite, from a fresh clone or a warm tree.
+//   1. install what is missing, generate the Prisma client, find Chromium
+//   2. vitest run (unit + integration + conformance: **/*.test.ts)
+//   3. build the app (skipped when sources are unchanged) against a fresh
+//      temporary SQLite database (migrated + seeded), then Playwright e2e
+//      tests (e2e/*.spec.ts) against `next start` on a free port
+// Prints "N passed, M failed[, K skipped]" last; exits non-zero on any failure.
+// Env: CHROMIUM_PATH (browser), SKIP_E2E=1 (unit/integration only).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { ROOT, UserError, bin, childEnv, exists, fail, log } from "./lib/env.mjs";
+import {
+  ensureBuild,
+  ensureDependencies,
+  ensurePrismaClient,
+  freePort,
+  migrate,
+  seedIfEmpty,
+} from "./lib/setup.mjs";
+
+const APT_HINT = "apt-get update && apt-get install -y --no-install-recommends chromium";
+
+function chromiumCandidates() {
+  return [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+}
+
+function findChromium() {
+  if (process.env.CHROMIUM_PATH && !exists(process.env.CHROMIUM_PATH)) {
+    throw new UserError(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`);
+  }
+  const found = chromiumCandidates().find((p) => exists(p));
+  if (found) return found;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!isRoot) {
+    throw new UserError(`Chromium not found for the e2e tests: run \`sudo sh -c '${APT_HINT}'\` or set CHROMIUM_PATH`);
+  }
+  log(`Chromium not found: installing Debian's chromium (${APT_HINT})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium"]]) {
+    const r = spawnSync("apt-get", args, { stdio: "inherit", env });
+    if (r.status !== 0) throw new UserError(`installing Chromium failed (apt-get ${args.join(" ")}); run: ${APT_HINT}`);
+  }
+  const after = chromiumCandidates().find((p) => exists(p));
+  if (!after) throw new UserError(`Chromium still missing after apt-get; run: ${APT_HINT}`);
+  return after;
+}
+
+const NOVA_HINT = "apt-get update && apt-get install -y --no-install-recommends python3-nova";
+
+/**
+ * The Nova reference (../shared/nova-reference) runs real Nova code from
+ * Debian's python3-nova; the import/export round-trip tests ask it.
+ */
+function ensureNovaReference() {
+  const probe = () => spawnSync("/usr/bin/python3", ["-c", "import nova.scheduler.filters"], { stdio: "ignore" }).status === 0;
+  if (probe()) return;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!isRoot) throw new UserError(`python3-nova is missing for the Nova reference tests: run \`sudo sh -c '${NOVA_HINT}'\``);
+  log(`python3-nova not found: installing it (${NOVA_HINT})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "python3-nova"]]) {
+    const r = spawnSync("apt-get", args, { stdio: "inherit", env });
+    if (r.status !== 0) throw new UserError(`installing python3-nova failed (apt-get ${args.join(" ")}); run: ${NOVA_HINT}`);
+  }
+  if (!probe()) throw new UserError(`python3-nova still not importable after apt-get; run: ${NOVA_HINT}`);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** Run a step; returns its exit code (never throws for a test failure). */
+function step(name, cmd, args, env) {
+  log(name);
+  const r = spawnSync(cmd, args, { cwd: ROOT, env, stdio: "inherit" });
+  if (r.error) {
+    process.stderr.write(`error: ${name}: ${r.error.message}\n`);
+    return 1;
+  }
+  return r.status ?? 1;
+}
+
+async function main() {
+  const t0 = Date.now();
+  const e2e = process.env.SKIP_E2E !== "1";
+  ensureDependencies();
+  ensurePrismaClient();
+  ensureNovaReference();
+  const chromium = e2e ? findChromium() : null;
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-test-"));
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  let failedSteps = [];
+
+  try {
+    // ---- vitest -----------------------------------------------------------
+    const vitestJson = path.join(tmp, "vitest.json");
+    const unitEnv = childEnv({ DATABASE_URL: `file:${path.join(tmp, "unit.db")}`, CI: process.env.CI ?? "" });
+    const vitestCode = step("vitest run (unit, integration, conformance)", bin("vitest"), [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestJson}`,
+    ], unitEnv);
+    const v = readJson(vitestJson);
+    if (v) {
+      totals.passed += v.numPassedTests ?? 0;
+      totals.failed += v.numFailedTests ?? 0;
+      totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+      // a suite that fails to load counts as a failure even with 0 failed tests
+      if (vitestCode !== 0 && (v.numFailedTests ?? 0) === 0) totals.failed += Math.max(1, v.numFailedTestSuites ?? 0);
+    } else if (vitestCode !== 0) {
+      totals.failed += 1;
+    }
+    if (vitestCode !== 0) failedSteps.push("vitest");
+
+    // ---- e2e --------------------------------------------------------------
+    if (e2e) {
+      const dbFile = path.join(tmp, "e2e.db");
+      const dbUrl = `file:${dbFile}`;
+      log(`e2e database ${dbFile}: migrate + seed`);
+      migrate(dbUrl);
+      seedIfEmpty(dbUrl, dbFile, { fallbackSeed: path.join(ROOT, "e2e", "fixtures", "seed-fixture.ts") });
+      ensureBuild(dbUrl);
+      const port = await freePort();
+      const pwJson = path.join(tmp, "playwright.json");
+      const pwCode = step(`playwright e2e (next start on 127.0.0.1:${port}, ${chromium})`, bin("playwright"), ["test"], childEnv({
+        DATABASE_URL: dbUrl,
+        E2E_PORT: String(port),
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: pwJson,
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+      }));
+      const p = readJson(pwJson);
+      if (p?.stats) {
+        totals.passed += (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
+        totals.failed += p.stats.unexpected ?? 0;
+        totals.skipped += p.stats.skipped ?? 0;
+        if (pwCode !== 0 && (p.stats.unexpected ?? 0) === 0) totals.failed += 1;
+      } else if (pwCode !== 0) {
+        totals.failed += 1;
+      }
+      if (pwCode !== 0) failedSteps.push("playwright");
+    } else {
+      log("SKIP_E2E=1: skipping the build and the browser tests");
+    }
+  } catch (err) {
+    failedSteps.push("setup");
+    totals.failed += 1;
+    const msg = err instanceof UserError || typeof err?.exitCode === "number" ? err.message : err?.stack || err;
+    process.stderr.write(`error: ${msg}\n`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const secs = ((Date.now() - t0) / 1000).toFixed(0);
+  if (failedSteps.length) log(`failed: ${failedSteps.join(", ")} (${secs}s)`);
+  else log(`all green (${secs}s)`);
+  const line = `${totals.passed} passed, ${totals.failed} failed` + (totals.skipped ? `, ${totals.skipped} skipped` : "");
+  process.stdout.write(`${line}\n`);
+  process.exit(failedSteps.length || totals.failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  if (err instanceof UserError) fail(err.message);
+  process.stderr.write(`error: ${err?.message || err}\n`);
+  process.exit(1);
+});
