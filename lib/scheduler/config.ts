@@ -78,7 +78,7 @@ export const OPTION_DOCS: OptionDoc[] = [
   { key: 'shuffle_best_same_weighed_hosts', default: false, help: 'Shuffle hosts that tie for the best weight (spreads ironic nodes).' },
   { key: 'max_attempts', default: 3, min: 1, help: 'Attempts per instance: the chosen host plus max_attempts - 1 alternates from its cell.' },
   { key: 'max_instances_per_host', default: 50, min: 1, help: 'NumInstancesFilter: hosts with this many instances are full.' },
-  { key: 'max_io_ops_per_host', default: 8, min: 1, help: 'IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.' },
+  { key: 'max_io_ops_per_host', default: 8, min: 0, help: 'IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.' },
   { key: 'ram_weight_multiplier', default: 1.0, help: 'RAMWeigher: > 0 spreads by free RAM, < 0 stacks.' },
   { key: 'cpu_weight_multiplier', default: 1.0, help: 'CPUWeigher: > 0 spreads by free vCPUs, < 0 stacks.' },
   { key: 'disk_weight_multiplier', default: 1.0, help: 'DiskWeigher: > 0 spreads by free disk, < 0 stacks.' },
@@ -134,10 +134,11 @@ export function resolveConfig(c: ScenarioConfig = {}, known?: { filters: Set<str
   const placementPrefilters = c.placement_prefilters ? [...c.placement_prefilters] : [];
   if (known) {
     enabledFilters.forEach((f, i) => {
-      if (!known.filters.has(f)) throw new NovaError('ValueError', `config.enabled_filters[${i}]: unknown filter "${f}"`);
+      // The reference looks classes up in a dict: an unknown name is a KeyError.
+      if (!known.filters.has(f)) throw new NovaError('KeyError', `config.enabled_filters[${i}]: unknown filter "${f}"`);
     });
     weighers.forEach((w, i) => {
-      if (!known.weighers.has(w)) throw new NovaError('ValueError', `config.weighers[${i}]: unknown weigher "${w}"`);
+      if (!known.weighers.has(w)) throw new NovaError('KeyError', `config.weighers[${i}]: unknown weigher "${w}"`);
     });
     placementPrefilters.forEach((p, i) => {
       if (!known.prefilters.has(p)) throw new NovaError('ValueError', `config.placement_prefilters[${i}]: unknown prefilter "${p}"`);

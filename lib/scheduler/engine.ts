@@ -112,10 +112,12 @@ class Scheduler {
       current = this.runStage(p as PlacementPrefilter, 'placement', current, index, funnel);
     }
     if (restricted()) return { passed: current, funnel };
+    // BaseFilterHandler: a filter runs (and shows) even on no hosts; the
+    // loop stops after the first filter that leaves none.
     for (const f of this.filters) {
-      if (!current.length) break;
       if (f.runOncePerRequest && index > 0) continue;
       current = this.runStage(f, 'filter', current, index, funnel);
+      if (!current.length) break;
     }
     return { passed: current, funnel };
   }

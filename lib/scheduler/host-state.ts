@@ -12,11 +12,14 @@ import {
   canonicalizeHvType,
   canonicalizeVmMode,
 } from './nova-fields';
-import { NovaError, pyFloat, pyJsonDumps, pyStr, pyStrip, type PyValue } from './python';
+import { NovaError, pyFloat, pyJsonDumps, pyStrAt, pyStrip, pyValueAt, type PyValue } from './python';
 import type { Scenario, ScenarioAggregate, ScenarioHost } from './scenario';
 
 export interface Aggregate {
   name: string;
+  /** id and hosts as the scenario gives them (they show in str(aggregate)). */
+  id: number;
+  hosts: string[];
   /** str(k): str(v), availability_zone folded in as Nova does. */
   metadata: Map<string, string>;
 }
@@ -122,7 +125,7 @@ export class HostState {
    * object), which filters parse back. The text is made only when asked for;
    * parsing it back gives the scenario's object, so that is kept as is.
    */
-  cpuInfoSource: Record<string, unknown> = {};
+  cpuInfoSource: PyValue = {};
   private cpuInfoText: string | undefined;
   get cpuInfo(): string {
     if (this.cpuInfoText === undefined) this.cpuInfoText = pyJsonDumps(this.cpuInfoSource);
@@ -143,6 +146,8 @@ export class HostState {
   service: HostService = { disabled: false, disabled_reason: null, up: true, forced_down: false };
   /** name -> value as Nova stores it (an int). */
   metrics = new Map<string, number>();
+  /** How many metrics the host reported (duplicates included). */
+  metricsReported = 0;
   instances = new Set<string>();
   stats: Record<string, string> = {};
   aggregates!: AggregateView;
@@ -173,11 +178,12 @@ function float(v: unknown, field: string): number {
 }
 
 export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
-  return aggs.map((a) => {
+  return aggs.map((a, i) => {
     const metadata = new Map<string, string>();
-    for (const [k, v] of Object.entries(a.metadata ?? {})) metadata.set(String(k), pyStr(v as never));
+    const md = a.metadata ?? {};
+    for (const k of Object.keys(md)) metadata.set(k, pyStrAt(md, k));
     if (a.availability_zone) metadata.set('availability_zone', a.availability_zone);
-    return { name: a.name, metadata };
+    return { name: a.name, id: a.id ?? i + 1, hosts: a.hosts ?? [], metadata };
   });
 }
 
@@ -236,7 +242,7 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   }
   s.hypervisorType = h.hypervisor_type ?? 'QEMU';
   s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
-  s.cpuInfoSource = h.cpu_info ?? {};
+  s.cpuInfoSource = h.cpu_info ? pyValueAt(h, 'cpu_info') : {};
   s.supportedInstances = (h.supported_instances ?? []).map((spec, j) => {
     if (!Array.isArray(spec) || spec.length < 3) {
       throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
@@ -247,14 +253,16 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
     if (!hv) HV_SPECS.set(key, (hv = [canonicalizeArch(spec[0]), canonicalizeHvType(spec[1]), canonicalizeVmMode(spec[2])]));
     return hv;
   });
+  // str() of the scenario's numbers: "3.0" would make Nova's int() fail.
   s.stats = {
-    num_instances: String(h.num_instances ?? 0),
-    io_workload: String(h.num_io_ops ?? 0),
-    failed_builds: String(h.failed_builds ?? 0),
+    num_instances: h.num_instances === undefined ? '0' : pyStrAt(h, 'num_instances'),
+    io_workload: h.num_io_ops === undefined ? '0' : pyStrAt(h, 'num_io_ops'),
+    failed_builds: h.failed_builds === undefined ? '0' : pyStrAt(h, 'failed_builds'),
   };
   s.numInstances = int(s.stats.num_instances, `${f}.num_instances`);
   s.numIoOps = int(s.stats.io_workload, `${f}.num_io_ops`);
   s.failedBuilds = int(s.stats.failed_builds, `${f}.failed_builds`);
+  s.metricsReported = h.metrics?.length ?? 0;
   for (const m of h.metrics ?? []) {
     if (!MONITOR_METRIC_TYPES.has(m.name)) {
       throw new NovaError('ValueError', `${f}.metrics: '${m.name}' is not a valid metric name`);

@@ -3,9 +3,9 @@
  * are typed and validated (an invalid value fails the whole request with
  * ValueError), legacy names are mapped, unknown properties are dropped.
  */
-import { IMAGE_META_FIELDS, LEGACY_IMAGE_PROPERTIES } from './image-meta-fields';
+import { IMAGE_META_FIELDS, IMAGE_META_FIELD_ORDER, LEGACY_IMAGE_PROPERTIES } from './image-meta-fields';
 import { canonicalizeArch, canonicalizeHvType, canonicalizeVmMode } from './nova-fields';
-import { NovaError, PyValue, pyInt, pyStr } from './python';
+import { NovaError, PyObject, PyValue, pyInt, pyStr, pyStrAt, pyStrip } from './python';
 
 export type ImageProps = Map<string, PyValue>;
 
@@ -66,36 +66,127 @@ export function versionIntToStr(v: number): string {
   return parts.join('.');
 }
 
-function coerce(key: string, raw: unknown): PyValue {
+// Enums whose coerce() lower-cases first (and maps legacy spellings).
+const LOWERING_ENUMS: Record<string, Record<string, string>> = {
+  os_type: {},
+  hw_scsi_model: { lsilogicsas: 'lsisas1068', paravirtual: 'vmpvscsi' },
+  hw_vif_model: {
+    virtuale1000: 'e1000',
+    virtuale1000e: 'e1000e',
+    virtualpcnet32: 'pcnet',
+    virtualsriovethernetcard: 'sriov',
+    virtualvmxnet: 'vmxnet',
+    virtualvmxnet3: 'vmxnet3',
+  },
+};
+
+function noLower(key: string, raw: unknown): NovaError {
+  const type = typeof raw === 'boolean' ? 'bool' : typeof raw === 'number' ? (Number.isInteger(raw) ? 'int' : 'float') : typeof raw;
+  return new NovaError('AttributeError', `${key}: '${type}' object has no attribute 'lower'`);
+}
+
+/** Python int() of a JSON value: numbers truncate, booleans are 0/1, text must be an integer. */
+function pyIntOf(raw: unknown, str: string): number {
+  if (typeof raw === 'boolean') return raw ? 1 : 0;
+  if (typeof raw === 'number') return Math.trunc(raw);
+  return pyInt(str);
+}
+
+/** hardware.parse_cpu_spec: "0-3,^2,5" -> {0, 1, 3, 5}; raises Invalid. */
+function parseCpuSpec(spec: string): number[] {
+  const ids = new Set<number>();
+  const reject = new Set<number>();
+  const int = (t: string, what: string) => {
+    try {
+      return pyInt(t);
+    } catch {
+      throw new NovaError('Invalid', `Invalid ${what} expression '${spec}'`);
+    }
+  };
+  for (let rule of spec.split(',')) {
+    rule = pyStrip(rule);
+    if (!rule.length) continue;
+    const dash = rule.indexOf('-');
+    if (dash >= 0) {
+      let a = rule.slice(0, dash);
+      const neg = a.startsWith('^');
+      if (neg) a = a.slice(1);
+      const start = int(a, 'range');
+      const end = int(rule.slice(dash + 1), 'range');
+      if (start > end) throw new NovaError('Invalid', `Invalid range expression '${rule}'`);
+      for (let i = start; i <= end; i++) (neg ? reject : ids).add(i);
+    } else if (rule[0] === '^') reject.add(int(rule.slice(1), 'exclusion'));
+    else ids.add(int(rule, 'inclusion'));
+  }
+  return [...ids].filter((i) => !reject.has(i)).sort((a, b) => a - b);
+}
+
+/**
+ * Type an image property as its Nova field's coerce() does; `text` is str()
+ * of the value as Nova sees it. Invalid values raise (ValueError, or
+ * AttributeError where Nova calls .lower() on a non-string).
+ */
+function coerce(key: string, raw: unknown, text?: string): PyValue {
   const field = IMAGE_META_FIELDS[key];
-  const str = typeof raw === 'string' ? raw : pyStr(raw as PyValue);
+  const str = text ?? (typeof raw === 'string' ? raw : pyStr(raw as PyValue));
   switch (field.kind) {
     case 'arch':
-      return canonicalizeArch(str);
     case 'hv_type':
-      return canonicalizeHvType(str);
     case 'vm_mode':
-      return canonicalizeVmMode(str);
-    case 'enum':
-      if (!field.values!.includes(str)) throw new NovaError('ValueError', `Field value ${str} is invalid`);
-      return str;
+      if (typeof raw !== 'string') throw noLower(key, raw);
+      return field.kind === 'arch' ? canonicalizeArch(str) : field.kind === 'hv_type' ? canonicalizeHvType(str) : canonicalizeVmMode(str);
+    case 'enum': {
+      let v = str;
+      const lowering = LOWERING_ENUMS[key];
+      if (lowering) {
+        if (typeof raw !== 'string') throw noLower(key, raw);
+        v = raw.toLowerCase();
+        v = lowering[v] ?? v;
+      } else if (typeof raw !== 'string') {
+        // `value not in valid_values`: no number or bool is one of the strings
+        throw new NovaError('ValueError', `Field value ${str} is invalid`);
+      }
+      if (!field.values!.includes(v)) throw new NovaError('ValueError', `Field value ${v} is invalid`);
+      return v;
+    }
     case 'int':
-      return typeof raw === 'number' ? Math.trunc(raw) : pyInt(str);
+      return pyIntOf(raw, str);
     case 'bool':
       return typeof raw === 'boolean' ? raw : TRUE_STRINGS.has(str.trim().toLowerCase());
     case 'string':
       if (key === 'img_hv_requested_version') parseVersionPredicate(str);
       return str;
     default:
-      return raw as PyValue;
+      // list fields (img_mappings, img_block_device_mapping): a JSON scalar is no list
+      throw new NovaError('ValueError', `A list is required in field ${key}, not ${typeof raw}`);
   }
 }
 
-/** ImageMetaProps.from_dict: legacy names first, then current names win. */
+/** ImageMetaProps._set_numa_mem / _set_numa_cpus: "hw_numa_mem.0", ".1", ... */
+function numaList(properties: Record<string, unknown>, key: 'hw_numa_mem' | 'hw_numa_cpus'): PyValue | undefined {
+  const items: string[] = [];
+  for (let cell = 0; cell < 128 && `${key}.${cell}` in properties; cell++) {
+    const raw = properties[`${key}.${cell}`];
+    if (key === 'hw_numa_mem') items.push(String(pyIntOf(raw, pyStrAt(properties, `${key}.${cell}`))));
+    else {
+      if (typeof raw !== 'string') throw new NovaError('AttributeError', `${key}.${cell}: '${typeof raw}' object has no attribute 'split'`);
+      const cpus = parseCpuSpec(raw);
+      items.push(cpus.length ? `CoercedSet({${cpus.join(', ')}})` : 'CoercedSet()');
+    }
+  }
+  if (!items.length) return undefined;
+  return new PyObject('CoercedList', `[${items.join(', ')}]`, `image:${key}`);
+}
+
+/**
+ * ImageMetaProps.from_dict: legacy names first, then current names (in
+ * Nova's field order, so the first invalid one decides the error), then
+ * trait:NAME=required.
+ */
 export function buildImageProps(properties: Record<string, unknown> = {}): ImageProps {
   const props: ImageProps = new Map();
   for (const [legacy, current] of Object.entries(LEGACY_IMAGE_PROPERTIES)) {
-    if (legacy in properties) props.set(current, coerce(current, properties[legacy]));
+    if (legacy in properties) props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy)));
   }
   const adapter = properties['vmware_adaptertype'];
   if (adapter === 'ide') props.set('hw_disk_bus', 'ide');
@@ -103,9 +194,14 @@ export function buildImageProps(properties: Record<string, unknown> = {}): Image
     props.set('hw_disk_bus', 'scsi');
     props.set('hw_scsi_model', coerce('hw_scsi_model', adapter));
   }
-  for (const key of Object.keys(IMAGE_META_FIELDS)) {
+  for (const key of IMAGE_META_FIELD_ORDER) {
+    if (key === 'hw_numa_mem' || key === 'hw_numa_cpus') {
+      const v = numaList(properties, key);
+      if (v !== undefined) props.set(key, v);
+      continue;
+    }
     if (key === 'traits_required' || !(key in properties)) continue;
-    props.set(key, coerce(key, properties[key]));
+    props.set(key, coerce(key, properties[key], pyStrAt(properties, key)));
   }
   const traits = Object.entries(properties)
     .filter(([k, v]) => k.startsWith('trait:') && String(v) === 'required')

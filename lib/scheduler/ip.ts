@@ -72,33 +72,78 @@ export interface ParsedNetwork {
   last: bigint;
 }
 
-/** netaddr.IPNetwork("addr/prefix"), "addr/netmask" or a bare address. */
-export function parseNetwork(text: string): ParsedNetwork {
+const PY_INT = /^[\s\x1c-\x1f\x85]*[+-]?\d(?:_?\d)*[\s\x1c-\x1f\x85]*$/u;
+
+/** inet_pton: strict dotted quad (no leading zeros) or an IPv6 text. */
+function pton(version: 4 | 6, s: string): bigint | null {
+  if (version === 4) return s.split('.').every((p) => p === '0' || !p.startsWith('0')) ? parseV4(s) : null;
+  return parseV6(s);
+}
+
+/** netaddr.strategy.ipv4.expand_partial_address ("10.1" -> "10.1.0.0"). */
+function expandPartial(s: string): string | null {
+  if (s.includes(':')) return null;
+  const parts = s.includes('.') ? s.split('.') : [s];
+  if (!parts.every((p) => PY_INT.test(p))) return null;
+  const tokens = parts.map((p) => String(Number(p.replace(/_/g, '').trim())));
+  if (tokens.length < 1 || tokens.length > 4) return null;
+  while (tokens.length < 4) tokens.push('0');
+  return tokens.join('.');
+}
+
+const notNetwork = (text: string) => new NovaError('AddrFormatError', `invalid IPNetwork ${text}`);
+
+/** netaddr.ip.parse_ip_network for one IP version (netaddr 0.8). */
+function parseForVersion(version: 4 | 6, text: string): ParsedNetwork {
+  const width = version === 4 ? 32 : 128;
   const slash = text.indexOf('/');
-  const addrText = slash < 0 ? text : text.slice(0, slash);
-  let ip: ParsedIp;
-  try {
-    ip = parseIp(addrText);
-  } catch {
-    throw new NovaError('AddrFormatError', `invalid IPNetwork ${text}`);
+  const val1 = slash < 0 ? text : text.slice(0, slash);
+  const val2 = slash < 0 ? undefined : text.slice(slash + 1);
+  let value = pton(version, val1);
+  if (value === null && version === 4) {
+    const expanded = expandPartial(val1);
+    value = expanded === null ? null : pton(4, expanded);
   }
-  const bits = ip.version === 4 ? 32 : 128;
-  let prefix = bits;
-  if (slash >= 0) {
-    const p = text.slice(slash + 1);
-    if (/^\d+$/.test(p) && Number(p) <= bits) prefix = Number(p);
+  if (value === null) throw notNetwork(text);
+  let prefix = width;
+  if (val2 !== undefined) {
+    if (PY_INT.test(val2)) prefix = Number(val2.replace(/_/g, '').trim());
     else {
-      const mask = ip.version === 4 ? parseV4(p) : null;
-      if (mask === null) throw new NovaError('AddrFormatError', `invalid IPNetwork ${text}`);
-      const ones = mask.toString(2).replace(/0+$/, '');
-      if (ones.includes('0')) throw new NovaError('AddrFormatError', `invalid IPNetwork ${text}`);
-      prefix = mask === 0n ? 0 : ones.length;
+      // A netmask or hostmask; IPAddress() refuses any text with a '/'.
+      if (val2.includes('/')) {
+        throw new NovaError('ValueError', 'IPAddress() does not support netmasks or subnet prefixes! See documentation for details.');
+      }
+      const mask = pton(version, val2);
+      if (mask === null) throw notNetwork(text);
+      const max = (1n << BigInt(width)) - 1n;
+      const isPow2 = (x: bigint) => (x & (x - 1n)) === 0n;
+      const ones = (x: bigint) => x.toString(2).replace(/0/g, '').length;
+      if (isPow2((mask ^ max) + 1n)) prefix = ones(mask);
+      else if (isPow2(mask + 1n)) prefix = width - ones(mask);
+      else throw notNetwork(text);
     }
   }
-  const hostBits = BigInt(bits - prefix);
-  const first = (ip.value >> hostBits) << hostBits;
-  const last = first + (1n << hostBits) - 1n;
-  return { version: ip.version, first, last };
+  if (!(prefix >= 0 && prefix <= width)) throw notNetwork(text);
+  const hostBits = BigInt(width - prefix);
+  const first = (value >> hostBits) << hostBits;
+  return { version, first, last: first + (1n << hostBits) - 1n };
+}
+
+/**
+ * netaddr.IPNetwork(text) as SimpleCIDRAffinityFilter builds it from
+ * build_near_host_ip + cidr: "addr/prefix", "addr/netmask", "addr/hostmask",
+ * a bare or partial IPv4 address ("10.1/16"). IPv4 is tried first, then
+ * IPv6; a second '/' raises ValueError, anything else AddrFormatError.
+ */
+export function parseNetwork(text: string): ParsedNetwork {
+  for (const version of [4, 6] as const) {
+    try {
+      return parseForVersion(version, text);
+    } catch (e) {
+      if (!(e instanceof NovaError) || e.novaName !== 'AddrFormatError') throw e;
+    }
+  }
+  throw notNetwork(text);
 }
 
 export function networkContains(net: ParsedNetwork, ip: ParsedIp): boolean {

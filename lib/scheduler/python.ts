@@ -24,7 +24,25 @@ export class PyFloat {
 
 /** A netaddr.IPAddress: equal to no string, printed as the address. */
 export class PyIPAddress {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** (version, value), how netaddr orders addresses. */
+    readonly parsed?: { version: number; value: bigint },
+  ) {}
+}
+
+/**
+ * Any other Python object a filter can reach (a Nova object, a datetime,
+ * PciDeviceStats): printed as `text`, truthy as Python says, equal only to
+ * itself (`id` stands for its identity), ordered against nothing.
+ */
+export class PyObject {
+  constructor(
+    readonly typeName: string,
+    readonly text: string,
+    readonly id: string,
+    readonly truthy = true,
+  ) {}
 }
 
 export type PyValue =
@@ -34,6 +52,7 @@ export type PyValue =
   | null
   | PyFloat
   | PyIPAddress
+  | PyObject
   | PyValue[]
   | { [key: string]: PyValue };
 
@@ -130,6 +149,7 @@ export function pyRepr(v: PyValue | undefined): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pyFloatRepr(v);
   if (v instanceof PyFloat) return pyFloatRepr(v.value);
   if (v instanceof PyIPAddress) return `IPAddress('${v.text}')`;
+  if (v instanceof PyObject) return v.text;
   if (Array.isArray(v)) return '[' + v.map(pyRepr).join(', ') + ']';
   return '{' + Object.entries(v).map(([k, x]) => `${pyStrRepr(k)}: ${pyRepr(x)}`).join(', ') + '}';
 }
@@ -147,6 +167,7 @@ export function pyJsonDumps(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pyFloatRepr(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v instanceof PyFloat) return pyFloatRepr(v.value);
   if (Array.isArray(v)) return '[' + v.map(pyJsonDumps).join(', ') + ']';
   return '{' + Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyJsonDumps(k)}: ${pyJsonDumps(x)}`).join(', ') + '}';
 }
@@ -159,6 +180,7 @@ export function pyTruthy(v: PyValue | undefined): boolean {
   if (typeof v === 'boolean') return v;
   if (v instanceof PyFloat) return v.value !== 0;
   if (v instanceof PyIPAddress) return true;
+  if (v instanceof PyObject) return v.truthy;
   if (Array.isArray(v)) return v.length > 0;
   return Object.keys(v).length > 0;
 }
@@ -177,6 +199,7 @@ function typeName(v: PyValue): string {
   if (typeof v === 'number') return 'int';
   if (v instanceof PyFloat) return 'float';
   if (v instanceof PyIPAddress) return 'IPAddress';
+  if (v instanceof PyObject) return v.typeName;
   if (Array.isArray(v)) return 'list';
   return 'dict';
 }
@@ -189,11 +212,15 @@ export function pyEq(a: PyValue, b: PyValue): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a === b;
   if (a === null || b === null) return a === b;
   if (a instanceof PyIPAddress && b instanceof PyIPAddress) return a.text === b.text;
+  if (a instanceof PyObject || b instanceof PyObject) {
+    return a instanceof PyObject && b instanceof PyObject && a.id === b.id;
+  }
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((x, i) => pyEq(x, b[i]));
   }
   if (typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b) &&
-      !(a instanceof PyFloat) && !(b instanceof PyFloat) && !(a instanceof PyIPAddress) && !(b instanceof PyIPAddress)) {
+      !(a instanceof PyFloat) && !(b instanceof PyFloat) && !(a instanceof PyIPAddress) && !(b instanceof PyIPAddress) &&
+      !(a instanceof PyObject) && !(b instanceof PyObject)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     return ka.length === kb.length && ka.every((k) => k in b && pyEq(a[k], b[k]));
@@ -210,6 +237,13 @@ export function pyCompare(a: PyValue, b: PyValue, op: string): number {
     return na < nb ? -1 : na > nb ? 1 : na === nb ? 0 : NaN;
   }
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof PyIPAddress && b instanceof PyIPAddress) {
+    // netaddr orders addresses by (version, value)
+    const x = a.parsed ?? { version: 0, value: 0n };
+    const y = b.parsed ?? { version: 0, value: 0n };
+    if (x.version !== y.version) return x.version < y.version ? -1 : 1;
+    return x.value < y.value ? -1 : x.value > y.value ? 1 : 0;
+  }
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       if (!pyEq(a[i], b[i])) return pyCompare(a[i], b[i], op);
@@ -220,4 +254,166 @@ export function pyCompare(a: PyValue, b: PyValue, op: string): number {
     'TypeError',
     `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
   );
+}
+
+/**
+ * json.loads(): like JSON.parse, plus what Python's json module also accepts
+ * (NaN, Infinity, -Infinity); numbers with a fraction or exponent come back
+ * as PyFloat. Raises JSONDecodeError.
+ */
+export function pyJsonLoads(text: string): PyValue {
+  let i = 0;
+  const fail = (what: string): never => {
+    throw new NovaError('JSONDecodeError', `${what}: line 1 column ${i + 1} (char ${i})`);
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+  const value = (): PyValue => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const obj: { [key: string]: PyValue } = {};
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return obj;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('Expecting property name enclosed in double quotes');
+        const k = str();
+        ws();
+        if (text[i] !== ':') fail("Expecting ':' delimiter");
+        i++;
+        obj[k] = value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return obj;
+        }
+        fail("Expecting ',' delimiter");
+      }
+    }
+    if (c === '[') {
+      i++;
+      const arr: PyValue[] = [];
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return arr;
+      }
+      for (;;) {
+        arr.push(value());
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return arr;
+        }
+        fail("Expecting ',' delimiter");
+      }
+    }
+    if (c === '"') return str();
+    for (const [word, v] of [['null', null], ['true', true], ['false', false], ['NaN', new PyFloat(NaN)], ['Infinity', new PyFloat(Infinity)], ['-Infinity', new PyFloat(-Infinity)]] as const) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
+    }
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (!m) return fail('Expecting value');
+    i += m[0].length;
+    return m[1] || m[2] ? new PyFloat(Number(m[0])) : Number(m[0]);
+  };
+  const str = (): string => {
+    // The JSON string grammar is the same as JavaScript's: let it decode.
+    const start = i;
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') i++;
+      else if (text.charCodeAt(i) < 0x20) fail('Invalid control character at');
+      i++;
+    }
+    if (i >= text.length) fail('Unterminated string starting at');
+    i++;
+    try {
+      return JSON.parse(text.slice(start, i)) as string;
+    } catch {
+      return fail('Invalid \\escape');
+    }
+  };
+  const v = value();
+  ws();
+  if (i < text.length) fail('Extra data');
+  return v;
+}
+
+// ---------------------------------------------------------------------------
+// Floats written as floats. JSON "2.0" is a Python float (str() "2.0") but a
+// JavaScript 2 (String() "2"). Where Nova applies str() to a scenario value
+// (aggregate metadata, extra specs, hints, server group rules, cpu_info,
+// image properties), the difference shows. parseJson() notes which
+// properties held such a number; pyStrAt() prints them as Python would.
+
+const FLOAT_TOKENS = new WeakMap<object, Set<string>>();
+const NUMBER_OR_STRING = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * JSON.parse for scenario documents, remembering which numbers were written
+ * with a fraction or an exponent and have an integral value (those are the
+ * ones String() prints differently from Python's str()).
+ */
+export function parseJson(text: string): unknown {
+  const nonce = `f${Math.random().toString(36).slice(2)}:`;
+  const tag = `\u0000${nonce}`; // what the escaped marker below decodes to
+  let found = false;
+  const marked = text.replace(NUMBER_OR_STRING, (tok) => {
+    if (tok[0] === '"' || !/[.eE]/.test(tok) || !Number.isInteger(Number(tok))) return tok;
+    found = true;
+    return `"\\u0000${nonce}${tok}"`;
+  });
+  if (!found) return JSON.parse(text);
+  return JSON.parse(marked, function (this: object, key: string, value: unknown) {
+    if (typeof value === 'string' && value.startsWith(tag)) {
+      let keys = FLOAT_TOKENS.get(this);
+      if (!keys) FLOAT_TOKENS.set(this, (keys = new Set()));
+      keys.add(key);
+      return Number(value.slice(tag.length));
+    }
+    return value;
+  });
+}
+
+/** Was holder[key] written as a float (parseJson)? */
+export function isFloatToken(holder: object, key: string | number): boolean {
+  return FLOAT_TOKENS.get(holder)?.has(String(key)) ?? false;
+}
+
+/** The Python value of holder[key]: a PyFloat where the JSON had a float. */
+export function pyValueAt(holder: object, key: string | number): PyValue {
+  const v = (holder as Record<string, PyValue>)[key as string];
+  if (typeof v === 'number' && isFloatToken(holder, key)) return new PyFloat(v);
+  if (v !== null && typeof v === 'object' && !(v instanceof PyFloat) && !(v instanceof PyIPAddress) && !(v instanceof PyObject)) {
+    if (Array.isArray(v)) return v.map((_, i) => pyValueAt(v, i));
+    return Object.fromEntries(Object.keys(v).map((k) => [k, pyValueAt(v, k)]));
+  }
+  return v;
+}
+
+/** str(holder[key]) as the Nova reference computes it from the scenario. */
+export function pyStrAt(holder: object, key: string | number): string {
+  const v = (holder as Record<string, PyValue>)[key as string];
+  if (typeof v === 'string') return v;
+  return pyStr(pyValueAt(holder, key));
 }

@@ -6,7 +6,7 @@
 import type { HostState } from './host-state';
 import { buildImageProps, type ImageProps } from './image-meta';
 import { stableUuid } from './nova-uuid';
-import { NovaError, pyStr, type PyValue } from './python';
+import { NovaError, pyStrAt } from './python';
 import type { Scenario, ServerGroupPolicy } from './scenario';
 
 export interface ExtraSpec {
@@ -67,9 +67,11 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
   const req = scenario.request;
   const f = req.flavor;
   const image = req.image ?? {};
+  const extraSpecs = f.extra_specs ?? {};
   const hints = new Map<string, string[]>();
-  for (const [k, v] of Object.entries(req.scheduler_hints ?? {})) {
-    hints.set(k, Array.isArray(v) ? v.map((x) => pyStr(x as PyValue)) : [pyStr(v as PyValue)]);
+  const rawHints = req.scheduler_hints ?? {};
+  for (const [k, v] of Object.entries(rawHints)) {
+    hints.set(k, Array.isArray(v) ? v.map((_, i) => pyStrAt(v, i)) : [pyStrAt(rawHints, k)]);
   }
   let instanceGroup: InstanceGroup | null = null;
   const ref = req.server_group;
@@ -87,7 +89,8 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
       }
     }
     const rules: Record<string, string> = {};
-    for (const [k, v] of Object.entries(g.rules ?? {})) rules[k] = pyStr(v as PyValue);
+    const rawRules = g.rules ?? {};
+    for (const k of Object.keys(rawRules)) rules[k] = pyStrAt(rawRules, k);
     instanceGroup = {
       uuid: g.uuid || stableUuid(`sg-${g.name}`),
       name: g.name,
@@ -106,7 +109,7 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
       rootGb: int(f.root_gb ?? 0, 'request.flavor.root_gb'),
       ephemeralGb: int(f.ephemeral_gb ?? 0, 'request.flavor.ephemeral_gb'),
       swap: int(f.swap ?? 0, 'request.flavor.swap'),
-      extraSpecs: Object.entries(f.extra_specs ?? {}).map(([key, value]) => ({ key: String(key), value: pyStr(value as PyValue) })),
+      extraSpecs: Object.keys(extraSpecs).map((key) => ({ key, value: pyStrAt(extraSpecs, key) })),
     },
     imageId: image.id ?? stableUuid('image'),
     imageProps: buildImageProps(image.properties ?? {}),

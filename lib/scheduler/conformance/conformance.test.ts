@@ -7,6 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schedule } from '../engine';
+import { parseJson } from '../python';
+import type { Scenario } from '../scenario';
 import { toResult } from '../result';
 import { firstDisagreement } from './compare';
 
@@ -19,7 +21,7 @@ const names = readdirSync(dir)
 describe('conformance with Nova', () => {
   it('has a few hundred fixtures', () => expect(names.length).toBeGreaterThanOrEqual(200));
   it.each(names)('%s', (name) => {
-    const scenario = JSON.parse(readFileSync(path.join(dir, `${name}.scenario.json`), 'utf8'));
+    const scenario = parseJson(readFileSync(path.join(dir, `${name}.scenario.json`), 'utf8')) as Scenario;
     const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), 'utf8'));
     const actual = JSON.parse(JSON.stringify(toResult(schedule(scenario))));
     expect(firstDisagreement(expected, actual)).toBeNull();

@@ -1,7 +1,7 @@
 import type { HostState } from '../host-state';
 import { hostAttribute } from '../host-attributes';
 import type { FilterFactory } from '../plugin';
-import { NovaError, pyCompare, pyEq, pyRepr, pyTruthy, type PyValue } from '../python';
+import { NovaError, PyFloat, pyCompare, pyEq, pyJsonLoads, pyRepr, pyTruthy, type PyValue } from '../python';
 import { getSchedulerHint } from '../request-spec';
 
 /**
@@ -16,6 +16,8 @@ function compareAll(args: PyValue[], op: string): boolean {
   if (args.length < 2) return false;
   const [first, ...rest] = args;
   if (op === 'in') return rest.some((r) => pyEq(first, r));
+  // Nova builds the list of failures: every comparison runs (and may raise).
+  let all = true;
   for (const r of rest) {
     let ok: boolean;
     if (op === '=') ok = pyEq(first, r);
@@ -23,9 +25,9 @@ function compareAll(args: PyValue[], op: string): boolean {
       const c = pyCompare(first, r, op);
       ok = op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0;
     }
-    if (!ok) return false;
+    if (!ok) all = false;
   }
-  return true;
+  return all;
 }
 
 function parseString(s: string, host: HostState): PyValue | undefined {
@@ -49,8 +51,9 @@ const COMMANDS = new Set(['=', '<', '>', 'in', '<=', '>=', 'not', 'or', 'and']);
 
 export function evaluateQuery(query: Query, host: HostState): PyValue {
   if (!pyTruthy(query)) return true;
-  if (typeof query === 'number' || typeof query === 'boolean') {
-    throw new NovaError('TypeError', `'${typeof query === 'number' ? 'int' : 'bool'}' object is not subscriptable`);
+  if (typeof query === 'number' || typeof query === 'boolean' || query instanceof PyFloat) {
+    const type = typeof query === 'number' ? 'int' : typeof query === 'boolean' ? 'bool' : 'float';
+    throw new NovaError('TypeError', `'${type}' object is not subscriptable`);
   }
   let cmd: PyValue;
   let args: PyValue[];
@@ -63,7 +66,7 @@ export function evaluateQuery(query: Query, host: HostState): PyValue {
   } else {
     throw new NovaError('KeyError', '0');
   }
-  if (Array.isArray(cmd) || (cmd !== null && typeof cmd === 'object')) throw new NovaError('TypeError', `unhashable type: '${Array.isArray(cmd) ? 'list' : 'dict'}'`);
+  if (Array.isArray(cmd) || (cmd !== null && typeof cmd === 'object' && !(cmd instanceof PyFloat))) throw new NovaError('TypeError', `unhashable type: '${Array.isArray(cmd) ? 'list' : 'dict'}'`);
   if (typeof cmd !== 'string' || !COMMANDS.has(cmd)) throw new NovaError('KeyError', pyRepr(cmd));
   const cooked: PyValue[] = [];
   for (const raw of args) {
@@ -93,14 +96,11 @@ export const JsonFilter: FilterFactory = () => {
     prepare(spec) {
       const hint = getSchedulerHint(spec, 'query');
       query = null;
-      if (!hint) return;
+      // `if not query`: an empty string or an empty list means no query.
+      if (hint === undefined || !pyTruthy(hint)) return;
       if (Array.isArray(hint)) throw new NovaError('TypeError', 'the JSON object must be str, bytes or bytearray, not list');
       text = hint;
-      try {
-        query = JSON.parse(hint) as Query;
-      } catch (e) {
-        throw new NovaError('JSONDecodeError', `scheduler_hints.query: not valid JSON (${(e as Error).message})`);
-      }
+      query = pyJsonLoads(hint);
     },
     check(host) {
       if (query === null) return null;

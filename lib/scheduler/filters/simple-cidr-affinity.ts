@@ -1,6 +1,6 @@
 import { networkContains, parseNetwork, type ParsedNetwork } from '../ip';
 import type { FilterFactory } from '../plugin';
-import { NovaError } from '../python';
+import { NovaError, pyTruthy } from '../python';
 import { getSchedulerHint } from '../request-spec';
 
 /** SimpleCIDRAffinityFilter: host IP within build_near_host_ip + cidr (default /24). */
@@ -14,11 +14,11 @@ export const SimpleCIDRAffinityFilter: FilterFactory = () => {
       const cidr = getSchedulerHint(spec, 'cidr', '/24');
       const addr = getSchedulerHint(spec, 'build_near_host_ip');
       net = null;
-      if (addr) {
+      if (addr !== undefined && pyTruthy(addr)) {
         if (Array.isArray(addr) || Array.isArray(cidr)) {
           throw new NovaError('TypeError', 'build_near_host_ip and cidr hints take one value each');
         }
-        text = addr + cidr;
+        text = (addr as string) + cidr;
         net = parseNetwork(text);
       }
     },
