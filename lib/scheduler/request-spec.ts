@@ -57,6 +57,12 @@ export function getSchedulerHint(spec: RequestSpec, name: string, dflt?: string)
   return v.length === 1 ? v[0] : v;
 }
 
+/** A hint of instance uuids (same_host, different_host) as a list; [] when absent. */
+export function hintUuids(spec: RequestSpec, name: string): string[] {
+  const hint = getSchedulerHint(spec, name);
+  return !hint ? [] : typeof hint === 'string' ? [hint] : hint;
+}
+
 function int(v: unknown, field: string): number {
   if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
   if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);

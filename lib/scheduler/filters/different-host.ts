@@ -1,5 +1,5 @@
 import type { FilterFactory } from '../plugin';
-import { getSchedulerHint } from '../request-spec';
+import { hintUuids } from '../request-spec';
 
 /** DifferentHostFilter: avoid hosts running any instance in the different_host hint. */
 export const DifferentHostFilter: FilterFactory = () => {
@@ -8,8 +8,7 @@ export const DifferentHostFilter: FilterFactory = () => {
     name: 'DifferentHostFilter',
     runOncePerRequest: true,
     prepare(spec) {
-      const hint = getSchedulerHint(spec, 'different_host');
-      uuids = !hint ? [] : typeof hint === 'string' ? [hint] : hint;
+      uuids = hintUuids(spec, 'different_host');
     },
     check(host) {
       for (const u of uuids) if (host.instances.has(u)) return `running instance ${u} (different_host hint)`;

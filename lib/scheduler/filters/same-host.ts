@@ -1,5 +1,5 @@
 import type { FilterFactory } from '../plugin';
-import { getSchedulerHint } from '../request-spec';
+import { hintUuids } from '../request-spec';
 
 /** SameHostFilter: only hosts running an instance in the same_host hint. */
 export const SameHostFilter: FilterFactory = () => {
@@ -8,8 +8,7 @@ export const SameHostFilter: FilterFactory = () => {
     name: 'SameHostFilter',
     runOncePerRequest: true,
     prepare(spec) {
-      const hint = getSchedulerHint(spec, 'same_host');
-      uuids = !hint ? [] : typeof hint === 'string' ? [hint] : hint;
+      uuids = hintUuids(spec, 'same_host');
     },
     check(host) {
       if (!uuids.length) return null;
