@@ -178,13 +178,13 @@ export const STACKING_PROFILE_CONFIG: ScenarioConfig = { ...DEFAULT_PROFILE_CONF
 /** "placement": the default profile with the Placement prefilters on (Schedscope extension). */
 export const PLACEMENT_PROFILE_CONFIG: ScenarioConfig = {
   ...DEFAULT_PROFILE_CONFIG,
-  placement_prefilters: ["compute_disabled", "availability_zone", "tenant_aggregates", "resources", "traits"],
+  placement_prefilters: ["compute_status", "availability_zone", "tenant_aggregates", "resources", "traits"],
 };
 
 export const DEMO_PROFILES: { name: string; description: string; config: ScenarioConfig; active: boolean }[] = [
   { name: "default", description: "Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers", config: DEFAULT_PROFILE_CONFIG, active: true },
   { name: "stacking", description: "As default, but ram_weight_multiplier = -1.0: fill hosts up before using empty ones", config: STACKING_PROFILE_CONFIG, active: false },
-  { name: "placement", description: "As default, plus the Placement prefilters (compute_disabled, availability_zone, tenant_aggregates, resources, traits)", config: PLACEMENT_PROFILE_CONFIG, active: false },
+  { name: "placement", description: "As default, plus the Placement prefilters (compute_status, availability_zone, tenant_aggregates, resources, traits)", config: PLACEMENT_PROFILE_CONFIG, active: false },
 ];
 
 // ---------------------------------------------------------------------------

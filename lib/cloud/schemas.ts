@@ -19,6 +19,7 @@
  * store them.
  */
 import { z } from "zod";
+import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
 
 // ---------------------------------------------------------------------------
 // Messages
@@ -283,58 +284,12 @@ export const InstanceSchema = z.looseObject(
 // ---------------------------------------------------------------------------
 // Config
 
-export const PLACEMENT_PREFILTERS = [
-  "compute_disabled",
-  "availability_zone",
-  "tenant_aggregates",
-  "resources",
-  "traits",
-  "image_type",
-  "isolate_aggregates",
-] as const;
-
+/** Names from the engine (lib/scheduler/names.ts, dependency-free): one list, no drift. */
+export const PLACEMENT_PREFILTERS = PREFILTER_NAMES;
 /** Nova Zed's filter classes (nova.scheduler.filters.all_filters()). */
-export const NOVA_FILTERS = [
-  "AggregateImagePropertiesIsolation",
-  "AggregateInstanceExtraSpecsFilter",
-  "AggregateIoOpsFilter",
-  "AggregateMultiTenancyIsolation",
-  "AggregateNumInstancesFilter",
-  "AggregateTypeAffinityFilter",
-  "AllHostsFilter",
-  "AvailabilityZoneFilter",
-  "ComputeCapabilitiesFilter",
-  "ComputeFilter",
-  "DifferentHostFilter",
-  "ImagePropertiesFilter",
-  "IoOpsFilter",
-  "IsolatedHostsFilter",
-  "JsonFilter",
-  "MetricsFilter",
-  "NUMATopologyFilter",
-  "NumInstancesFilter",
-  "PciPassthroughFilter",
-  "SameHostFilter",
-  "ServerGroupAffinityFilter",
-  "ServerGroupAntiAffinityFilter",
-  "SimpleCIDRAffinityFilter",
-] as const;
-
-/** Nova Zed's weighers in all_weighers() order, then newer Nova's opt-in ones. */
-export const NOVA_WEIGHERS = [
-  "CrossCellWeigher",
-  "MetricsWeigher",
-  "CPUWeigher",
-  "BuildFailureWeigher",
-  "ServerGroupSoftAffinityWeigher",
-  "ServerGroupSoftAntiAffinityWeigher",
-  "RAMWeigher",
-  "DiskWeigher",
-  "PCIWeigher",
-  "IoOpsWeigher",
-  "HypervisorVersionWeigher",
-  "NumInstancesWeigher",
-] as const;
+export const NOVA_FILTERS = FILTER_NAMES;
+/** Zed's ten weighers plus HypervisorVersionWeigher and NumInstancesWeigher (2024.1). */
+export const NOVA_WEIGHERS = WEIGHER_NAMES;
 
 const multiplier = () => finiteNumber().optional();
 const nonNegMultiplier = () => nonNegNumber().optional();

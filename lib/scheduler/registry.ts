@@ -3,6 +3,7 @@
  * file, one line here and a test. Unknown names fail fast, naming the option.
  */
 import { NovaError } from './python';
+import type { FilterName, PrefilterName, WeigherName } from './names';
 import type { FilterFactory, PrefilterFactory, WeigherFactory } from './plugin';
 import { AggregateImagePropertiesIsolation } from './filters/aggregate-image-properties-isolation';
 import { AggregateInstanceExtraSpecsFilter } from './filters/aggregate-instance-extra-specs';
@@ -45,7 +46,7 @@ import { ResourcesPrefilter } from './prefilters/resources';
 import { TenantAggregatesPrefilter } from './prefilters/tenant-aggregates';
 import { TraitsPrefilter } from './prefilters/traits';
 
-export const FILTERS: Record<string, FilterFactory> = {
+export const FILTERS: Record<FilterName, FilterFactory> = {
   AllHostsFilter,
   ComputeFilter,
   AvailabilityZoneFilter,
@@ -71,7 +72,7 @@ export const FILTERS: Record<string, FilterFactory> = {
   NUMATopologyFilter,
 };
 
-export const WEIGHERS: Record<string, WeigherFactory> = {
+export const WEIGHERS: Record<WeigherName, WeigherFactory> = {
   RAMWeigher,
   CPUWeigher,
   DiskWeigher,
@@ -87,7 +88,7 @@ export const WEIGHERS: Record<string, WeigherFactory> = {
 };
 
 /** Placement prefilters, in the order Nova's request filters run. */
-export const PREFILTERS: Record<string, PrefilterFactory> = {
+export const PREFILTERS: Record<PrefilterName, PrefilterFactory> = {
   compute_status: ComputeStatusPrefilter,
   availability_zone: AvailabilityZonePrefilter,
   tenant_aggregates: TenantAggregatesPrefilter,

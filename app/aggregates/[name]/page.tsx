@@ -1,0 +1,145 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { removeAggregateMetadata, saveAggregateMetadata } from "@/app/aggregates/actions";
+import {
+  AggregateZoneForm,
+  DeleteAggregateForm,
+  RemoveHostButton,
+  RenameAggregateForm,
+} from "@/components/aggregates/aggregate-forms";
+import { HostPicker } from "@/components/aggregates/host-picker";
+import { KvEditor } from "@/components/forms/kv-editor";
+import { fmtInt, decodeParam } from "@/components/ui/format";
+import { Pager } from "@/components/ui/pager";
+import { getAggregateDetail } from "@/lib/cloud/views";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ name: string }>;
+type SP = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { name } = await params;
+  return { title: `Aggregate ${decodeParam(name)}` };
+}
+
+export default async function AggregatePage({ params, searchParams }: { params: Params; searchParams: Promise<SP> }) {
+  const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
+  const name = decodeParam(raw);
+  const hq = one(sp.hq).trim();
+  const agg = await getAggregateDetail(name, { hq, hpage: Number(one(sp.hpage)) || 1 });
+  if (!agg) notFound();
+  const href = `/aggregates/${encodeURIComponent(agg.name)}`;
+  const entries = [
+    ...(agg.availabilityZone !== null ? [{ key: "availability_zone", value: agg.availabilityZone }] : []),
+    ...agg.metadata,
+  ];
+
+  return (
+    <section>
+      <p className="breadcrumb">
+        <Link href="/aggregates">Aggregates</Link> / {agg.name}
+      </p>
+      <div className="page-head">
+        <h1>{agg.name}</h1>
+        <span className="muted">
+          {fmtInt(agg.hostCount)} host{agg.hostCount === 1 ? "" : "s"} · zone {agg.availabilityZone ?? "none"}
+        </span>
+      </div>
+      {one(sp.created) ? (
+        <p className="notice ok" role="status">
+          Aggregate {agg.name} created. Add metadata and hosts below.
+        </p>
+      ) : null}
+      {one(sp.renamed) ? (
+        <p className="notice ok" role="status">
+          Aggregate renamed to {agg.name}.
+        </p>
+      ) : null}
+
+      <section className="panel settings" aria-labelledby="settings-h">
+        <h2 id="settings-h">Settings</h2>
+        <div className="settings-grid">
+          <RenameAggregateForm id={agg.id} name={agg.name} />
+          <AggregateZoneForm id={agg.id} name={agg.name} zone={agg.availabilityZone} />
+          <DeleteAggregateForm id={agg.id} name={agg.name} hosts={agg.hostCount} />
+        </div>
+        <p className="muted small">UUID {agg.uuid ?? "—"}</p>
+      </section>
+
+      <KvEditor
+        kind="aggregate"
+        title="Metadata"
+        noun="metadata"
+        entries={entries}
+        hidden={{ id: agg.id, aggregate_name: agg.name }}
+        saveAction={saveAggregateMetadata}
+        removeAction={removeAggregateMetadata}
+        emptyText="No metadata. Keys the scheduler reads: availability_zone, filter_tenant_id, instance_type, max_instances_per_host, max_io_ops_per_host, *_weight_multiplier, image properties; any other key is matched against flavors' aggregate_instance_extra_specs."
+      />
+
+      <section aria-labelledby="hosts-h">
+        <h2 id="hosts-h">Hosts ({fmtInt(agg.hostCount)})</h2>
+        <div className="grid-2 wide-left">
+          <div>
+            <Form action={href} className="filter-bar" role="search" aria-label="Filter this aggregate's hosts">
+              <div className="field">
+                <label htmlFor="hq">Filter hosts in {agg.name}</label>
+                <input id="hq" name="hq" type="search" defaultValue={hq} placeholder="part of a host name" />
+              </div>
+              <button type="submit" className="btn">
+                Filter
+              </button>
+              {hq ? (
+                <Link className="btn" href={href}>
+                  Clear
+                </Link>
+              ) : null}
+            </Form>
+            {agg.members.rows.length ? (
+              <table className="data-table">
+                <caption>
+                  Hosts in {agg.name}
+                  {hq ? ` matching “${hq}” (${fmtInt(agg.members.matching)})` : ""}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Host</th>
+                    <th scope="col">Cell</th>
+                    <th scope="col">State</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {agg.members.rows.map((h) => (
+                    <tr key={h.id}>
+                      <th scope="row">
+                        <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
+                      </th>
+                      <td>{h.cell}</td>
+                      <td>
+                        <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
+                      </td>
+                      <td>
+                        <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <p className="empty">{hq ? "No host of this aggregate matches." : "No hosts yet: add some with the search on the right."}</p>
+            )}
+            <Pager basePath={href} params={{ hq }} page={agg.members.page} pages={agg.members.pages} pageParam="hpage" label="Aggregate host pages" />
+          </div>
+          <HostPicker aggregateId={agg.id} aggregateName={agg.name} />
+        </div>
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
+import { fmtInt } from "@/components/ui/format";
+import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
+import { listAggregates } from "@/lib/cloud/views";
+
+export const metadata: Metadata = { title: "Aggregates" };
+export const dynamic = "force-dynamic";
+
+type SP = Record<string, string | string[] | undefined>;
+
+export default async function AggregatesPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
+  const aggregates = await listAggregates();
+  return (
+    <section>
+      <h1>Aggregates</h1>
+      <p className="lead">
+        Host aggregates group hosts; their availability zone and metadata are what AvailabilityZoneFilter, the Aggregate*
+        filters and the weighers&apos; per-aggregate multipliers read.
+      </p>
+      {deleted ? (
+        <p className="notice ok" role="status">
+          Aggregate {deleted} deleted.
+        </p>
+      ) : null}
+      <section className="panel" aria-labelledby="new-agg">
+        <h2 id="new-agg">New aggregate</h2>
+        <CreateAggregateForm />
+      </section>
+      {aggregates.length ? (
+        <table className="data-table">
+          <caption>Host aggregates ({aggregates.length})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Availability zone</th>
+              <th scope="col" className="num">
+                Hosts
+              </th>
+              <th scope="col">Metadata (read by)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {aggregates.map((a) => (
+              <tr key={a.id}>
+                <th scope="row">
+                  <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
+                </th>
+                <td>{a.availabilityZone ?? <span className="muted">—</span>}</td>
+                <td className="num">{fmtInt(a.hosts)}</td>
+                <td>
+                  {a.metadata.length ? (
+                    <ul className="chips">
+                      {a.metadata.map((m) => (
+                        <li key={m.key}>
+                          <code>
+                            {m.key}={m.value}
+                          </code>{" "}
+                          <span className="muted small">{describeMetadataKey(m.key).reader}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="muted">none</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="empty">No aggregates yet.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import {
+  ActivateProfileButton,
+  CreateProfileForm,
+  DeleteProfileButton,
+  ProfileEditor,
+  type Catalogue,
+} from "@/components/config/profile-editor";
+import { fmtDate } from "@/components/ui/format";
+import { FILTER_DOCS, PREFILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
+import { listProfiles } from "@/lib/cloud/views";
+import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, PREFILTERS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";
+
+export const metadata: Metadata = { title: "Config" };
+export const dynamic = "force-dynamic";
+
+type SP = Record<string, string | string[] | undefined>;
+
+const catalogue: Catalogue = {
+  filters: Object.keys(FILTERS).map((name) => ({ name, doc: FILTER_DOCS[name] ?? "" })),
+  weighers: Object.keys(WEIGHERS).map((name) => ({
+    name,
+    doc: WEIGHER_DOCS[name]?.doc ?? "",
+    multiplier: WEIGHER_DOCS[name]?.multiplier ?? "",
+  })),
+  prefilters: Object.keys(PREFILTERS).map((name) => ({ name, doc: PREFILTER_DOCS[name] ?? "" })),
+  options: OPTION_DOCS,
+  defaultFilters: DEFAULT_ENABLED_FILTERS,
+  allWeighers: ZED_ALL_WEIGHERS,
+};
+
+export default async function ConfigPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const profiles = await listProfiles();
+  const wanted = typeof sp.profile === "string" ? sp.profile : null;
+  const selected = profiles.find((p) => p.name === wanted) ?? profiles.find((p) => p.active) ?? profiles[0] ?? null;
+  return (
+    <section>
+      <h1>Scheduler configuration</h1>
+      <p className="lead">
+        Named profiles of nova.conf&apos;s [filter_scheduler] options. The active one is what scheduling runs use.
+      </p>
+      {typeof sp.deleted === "string" ? (
+        <p className="notice ok" role="status">
+          Profile {sp.deleted} deleted.
+        </p>
+      ) : null}
+      {sp.created && selected ? (
+        <p className="notice ok" role="status">
+          Profile {selected.name} created.
+        </p>
+      ) : null}
+      <div className="grid-2 wide-right">
+        <div>
+          <table className="data-table profile-table">
+            <caption>Profiles ({profiles.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {profiles.map((p) => (
+                <tr key={p.id} aria-current={selected?.id === p.id ? "true" : undefined} className={selected?.id === p.id ? "selected" : undefined}>
+                  <th scope="row">
+                    <Link href={`/config?profile=${encodeURIComponent(p.name)}`} aria-label={`Edit profile ${p.name}`}>
+                      {p.name}
+                    </Link>
+                    {p.description ? <div className="muted small">{p.description}</div> : null}
+                  </th>
+                  <td>{p.active ? <span className="state state-up">active</span> : <span className="muted">inactive</span>}</td>
+                  <td className="actions">
+                    {!p.active ? (
+                      <div className="stack-actions">
+                        <ActivateProfileButton id={p.id} name={p.name} />
+                        <DeleteProfileButton id={p.id} name={p.name} />
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <section className="panel" aria-labelledby="new-profile">
+            <h2 id="new-profile">New profile</h2>
+            <CreateProfileForm profiles={profiles.map((p) => p.name)} />
+          </section>
+        </div>
+        <div>
+          {selected ? (
+            <>
+              <div className="page-head">
+                <h2>
+                  Profile {selected.name} {selected.active ? <span className="state state-up">active</span> : null}
+                </h2>
+                <span className="muted small">updated {fmtDate(selected.updatedAt)}</span>
+              </div>
+              {selected.configError ? (
+                <p className="notice bad" role="alert">
+                  The stored {selected.configError}; saving replaces it.
+                </p>
+              ) : null}
+              <ProfileEditor
+                key={selected.id}
+                profile={{ id: selected.id, name: selected.name, description: selected.description, active: selected.active, config: selected.config }}
+                catalogue={catalogue}
+              />
+            </>
+          ) : (
+            <p className="empty">No profile yet: create one (the scheduler then uses Nova&apos;s defaults).</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

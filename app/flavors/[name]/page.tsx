@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { removeExtraSpec, saveExtraSpec } from "@/app/flavors/actions";
+import { DeleteFlavorForm, FlavorForm } from "@/components/flavors/flavor-forms";
+import { KvEditor } from "@/components/forms/kv-editor";
+import { fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
+import { getFlavorDetail } from "@/lib/cloud/views";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ name: string }>;
+type SP = Record<string, string | string[] | undefined>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { name } = await params;
+  return { title: `Flavor ${decodeParam(name)}` };
+}
+
+export default async function FlavorPage({ params, searchParams }: { params: Params; searchParams: Promise<SP> }) {
+  const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
+  const f = await getFlavorDetail(decodeParam(raw));
+  if (!f) notFound();
+  return (
+    <section>
+      <p className="breadcrumb">
+        <Link href="/flavors">Flavors</Link> / {f.name}
+      </p>
+      <div className="page-head">
+        <h1>{f.name}</h1>
+        <span className="muted">
+          {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instances)} instances
+        </span>
+      </div>
+      {sp.created ? (
+        <p className="notice ok" role="status">
+          Flavor {f.name} created. Add extra specs below.
+        </p>
+      ) : null}
+      {sp.renamed ? (
+        <p className="notice ok" role="status">
+          Flavor saved as {f.name}.
+        </p>
+      ) : null}
+      <KvEditor
+        kind="flavor"
+        title="Extra specs"
+        noun="extra spec"
+        entries={f.extraSpecs}
+        hidden={{ id: f.id, flavor_name: f.name }}
+        saveAction={saveExtraSpec}
+        removeAction={removeExtraSpec}
+        emptyText="No extra specs: every host that fits the sizes passes the extra-spec filters."
+      />
+      <section className="panel" aria-labelledby="sizes-h">
+        <h2 id="sizes-h">Sizes</h2>
+        <FlavorForm
+          flavor={{
+            id: f.id,
+            name: f.name,
+            flavorid: f.flavorid,
+            vcpus: f.vcpus,
+            memoryMb: f.memoryMb,
+            rootGb: f.rootGb,
+            ephemeralGb: f.ephemeralGb,
+            swap: f.swap,
+            isPublic: f.isPublic,
+            description: f.description,
+          }}
+        />
+      </section>
+      <section className="panel danger-zone" aria-labelledby="del-h">
+        <h2 id="del-h">Delete</h2>
+        <DeleteFlavorForm id={f.id} name={f.name} instances={f.instances} />
+      </section>
+    </section>
+  );
+}

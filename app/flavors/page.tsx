@@ -1,0 +1,86 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { FlavorForm } from "@/components/flavors/flavor-forms";
+import { fmtInt, fmtMb } from "@/components/ui/format";
+import { describeExtraSpec } from "@/lib/cloud/extra-specs";
+import { listFlavors } from "@/lib/cloud/views";
+
+export const metadata: Metadata = { title: "Flavors" };
+export const dynamic = "force-dynamic";
+
+type SP = Record<string, string | string[] | undefined>;
+
+export default async function FlavorsPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
+  const flavors = await listFlavors();
+  return (
+    <section>
+      <h1>Flavors</h1>
+      <p className="lead">
+        A flavor&apos;s sizes are what the resource filters check; its extra specs are matched by
+        AggregateInstanceExtraSpecsFilter, ComputeCapabilitiesFilter and the traits prefilter.
+      </p>
+      {deleted ? (
+        <p className="notice ok" role="status">
+          Flavor {deleted} deleted.
+        </p>
+      ) : null}
+      <table className="data-table">
+        <caption>Flavors ({flavors.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">ID</th>
+            <th scope="col" className="num">vCPUs</th>
+            <th scope="col" className="num">RAM</th>
+            <th scope="col" className="num">Disk (root + eph.)</th>
+            <th scope="col">Extra specs</th>
+            <th scope="col" className="num">Instances</th>
+          </tr>
+        </thead>
+        <tbody>
+          {flavors.map((f) => (
+            <tr key={f.id}>
+              <th scope="row">
+                <Link href={`/flavors/${encodeURIComponent(f.name)}`}>{f.name}</Link>
+                {!f.isPublic ? <span className="tag">private</span> : null}
+              </th>
+              <td>
+                <code>{f.flavorid ?? "—"}</code>
+              </td>
+              <td className="num">{f.vcpus}</td>
+              <td className="num">{fmtMb(f.memoryMb)}</td>
+              <td className="num">
+                {f.rootGb} + {f.ephemeralGb} GB
+              </td>
+              <td>
+                {f.extraSpecs.length ? (
+                  <ul className="chips">
+                    {f.extraSpecs.map((s) => {
+                      const info = describeExtraSpec(s.key, s.value);
+                      return (
+                        <li key={s.key} title={info.readers.join(", ") || "not read by the scheduler"} className={info.error ? "bad" : undefined}>
+                          <code>
+                            {s.key}={s.value}
+                          </code>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                ) : (
+                  <span className="muted">none</span>
+                )}
+              </td>
+              <td className="num">{fmtInt(f.instances)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <section className="panel" aria-labelledby="new-flavor">
+        <h2 id="new-flavor">New flavor</h2>
+        <FlavorForm />
+      </section>
+    </section>
+  );
+}

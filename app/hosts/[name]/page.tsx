@@ -1,0 +1,248 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ServiceForm } from "@/components/hosts/service-form";
+import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
+import { UsageBar } from "@/components/ui/usage-bar";
+import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
+import { getHostDetail } from "@/lib/cloud/views";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ name: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { name } = await params;
+  return { title: `Host ${decodeParam(name)}` };
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export default async function HostPage({ params }: { params: Params }) {
+  const { name: raw } = await params;
+  const name = decodeParam(raw);
+  const h = await getHostDetail(name);
+  if (!h) notFound();
+
+  const vcpuCap = h.vcpus * h.cpuAllocationRatio;
+  const ramCap = h.memoryMb * h.ramAllocationRatio;
+  const diskCap = h.localGb * h.diskAllocationRatio;
+  const supported = parseJson<string[][]>(h.supportedInstances, []);
+  const cpuInfo = parseJson<Record<string, unknown>>(h.cpuInfo, {});
+
+  return (
+    <section>
+      <p className="breadcrumb">
+        <Link href="/hosts">Hosts</Link> / {h.name}
+      </p>
+      <div className="page-head">
+        <h1>{h.name}</h1>
+        <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
+      </div>
+      <p className="muted">
+        Cell {h.cell.name} · zone {h.zones.join(", ")}
+        {h.zoneIsDefault ? " (default zone: in no zone aggregate)" : ""} · node {h.hypervisorHostname} ·{" "}
+        {h.hypervisorType} {h.hypervisorVersion} · IP {h.hostIp ?? "not set"}
+      </p>
+
+      <div className="grid-2">
+        <section className="panel" aria-labelledby="res-h">
+          <h2 id="res-h">Resources</h2>
+          <UsageBar
+            label="vCPU"
+            used={h.vcpusUsed}
+            total={vcpuCap}
+            detail={`${fmtInt(h.vcpus)} physical × ratio ${fmt1(h.cpuAllocationRatio)}; ${fmtInt(h.reservedVcpus)} reserved`}
+          />
+          <UsageBar
+            label="RAM"
+            used={h.memoryMbUsed}
+            total={ramCap}
+            unit="MB"
+            detail={`${fmtMb(h.memoryMb)} × ratio ${fmt1(h.ramAllocationRatio)}; ${fmtMb(h.reservedMemoryMb)} reserved${h.freeRamMb !== null ? `; free_ram_mb override ${fmtInt(h.freeRamMb)}` : ""}`}
+          />
+          <UsageBar
+            label="Disk"
+            used={h.localGbUsed}
+            total={diskCap}
+            unit="GB"
+            detail={`${fmtGb(h.localGb)} × ratio ${fmt1(h.diskAllocationRatio)}; ${fmtInt(h.reservedDiskGb)} GB reserved${h.diskAvailableLeast !== null ? `; disk_available_least ${fmtInt(h.diskAvailableLeast)} GB` : ""}`}
+          />
+          <dl className="facts">
+            <dt>Instances</dt>
+            <dd>{fmtInt(h.numInstances)} (stats) · {fmtInt(h._count.instances)} instance records</dd>
+            <dt>I/O operations</dt>
+            <dd>{fmtInt(h.numIoOps)}</dd>
+            <dt>Failed builds</dt>
+            <dd>{fmtInt(h.failedBuilds)}</dd>
+          </dl>
+        </section>
+
+        <section className="panel" aria-labelledby="svc-h">
+          <h2 id="svc-h">Compute service</h2>
+          {!h.serviceUp || h.forcedDown ? (
+            <p className="warn-text">
+              The service is {h.forcedDown ? "forced down" : "down (not reporting)"}: ComputeFilter rejects this host whatever
+              its enabled state.
+            </p>
+          ) : null}
+          <ServiceForm host={h.name} disabled={h.serviceDisabled} reason={h.disabledReason} />
+        </section>
+      </div>
+
+      <section aria-labelledby="agg-h">
+        <h2 id="agg-h">Aggregates ({h.aggregates.length})</h2>
+        {h.aggregates.length ? (
+          <table className="data-table">
+            <caption>Aggregates of {h.name} and the metadata the scheduler reads from them</caption>
+            <thead>
+              <tr>
+                <th scope="col">Aggregate</th>
+                <th scope="col">Zone</th>
+                <th scope="col">Metadata</th>
+              </tr>
+            </thead>
+            <tbody>
+              {h.aggregates.map(({ aggregate: a }) => (
+                <tr key={a.id}>
+                  <th scope="row">
+                    <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
+                  </th>
+                  <td>{a.availabilityZone ?? "—"}</td>
+                  <td>
+                    {a.metadata.length ? (
+                      <ul className="chips">
+                        {a.metadata.map((m) => (
+                          <li key={m.key} title={describeMetadataKey(m.key).reader}>
+                            <code>
+                              {m.key}={m.value}
+                            </code>
+                          </li>
+                        ))}
+                      </ul>
+                    ) : (
+                      <span className="muted">none</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="empty">In no aggregate (zone: the default availability zone).</p>
+        )}
+      </section>
+
+      <div className="grid-2">
+        <section aria-labelledby="traits-h">
+          <h2 id="traits-h">Traits ({h.traits.length})</h2>
+          {h.traits.length ? (
+            <ul className="chips">
+              {h.traits.map((t) => (
+                <li key={t.id}>
+                  <code>{t.name}</code>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No Placement traits.</p>
+          )}
+          <h2 id="metrics-h">Metrics ({h.metrics.length})</h2>
+          {h.metrics.length ? (
+            <table className="data-table compact-table" aria-labelledby="metrics-h">
+              <thead>
+                <tr>
+                  <th scope="col">Metric</th>
+                  <th scope="col" className="num">
+                    Value
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {h.metrics.map((m) => (
+                  <tr key={m.id}>
+                    <th scope="row">
+                      <code>{m.name}</code>
+                    </th>
+                    <td className="num">{m.value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="muted">No monitor metrics.</p>
+          )}
+        </section>
+        <section aria-labelledby="hw-h">
+          <h2 id="hw-h">Hypervisor</h2>
+          <dl className="facts">
+            <dt>Supported instances</dt>
+            <dd>{supported.length ? supported.map((s) => s.join(" / ")).join(", ") : "none listed"}</dd>
+            <dt>CPU</dt>
+            <dd>
+              {[cpuInfo.vendor, cpuInfo.model, cpuInfo.arch].filter(Boolean).join(" · ") || "—"}
+              {Array.isArray(cpuInfo.features) ? (
+                <div className="muted small">features: {(cpuInfo.features as string[]).join(", ")}</div>
+              ) : null}
+            </dd>
+            <dt>Allocation ratios</dt>
+            <dd>
+              cpu {fmt1(h.cpuAllocationRatio)} · ram {fmt1(h.ramAllocationRatio)} · disk {fmt1(h.diskAllocationRatio)}
+            </dd>
+            <dt>UUID</dt>
+            <dd>
+              <code>{h.uuid ?? "—"}</code>
+            </dd>
+          </dl>
+        </section>
+      </div>
+
+      <section aria-labelledby="inst-h">
+        <h2 id="inst-h">Instances ({fmtInt(h._count.instances)})</h2>
+        {h.instances.length ? (
+          <table className="data-table">
+            <caption>
+              Instances on {h.name}
+              {h._count.instances > h.instances.length ? ` (first ${h.instances.length})` : ""} ·{" "}
+              <Link href={`/instances?host=${encodeURIComponent(h.name)}`}>manage</Link>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">UUID</th>
+                <th scope="col">Flavor</th>
+                <th scope="col">Image</th>
+                <th scope="col">Project</th>
+                <th scope="col">Server group</th>
+              </tr>
+            </thead>
+            <tbody>
+              {h.instances.map((i) => (
+                <tr key={i.id}>
+                  <th scope="row">{i.name ?? "—"}</th>
+                  <td>
+                    <code className="small">{i.uuid}</code>
+                  </td>
+                  <td>{i.flavor ? <Link href={`/flavors/${encodeURIComponent(i.flavor.name)}`}>{i.flavor.name}</Link> : "—"}</td>
+                  <td>{i.image?.name ?? i.image?.uuid ?? "—"}</td>
+                  <td>
+                    <code className="small">{i.projectId ?? "—"}</code>
+                  </td>
+                  <td>{i.serverGroup ? `${i.serverGroup.name} (${i.serverGroup.policy})` : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">No instance records on this host.</p>
+        )}
+      </section>
+    </section>
+  );
+}

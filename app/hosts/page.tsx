@@ -1,0 +1,198 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { DensityFrame, DensityToggle } from "@/components/ui/density";
+import { fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
+import { MiniBar } from "@/components/ui/usage-bar";
+import { Pager, queryString } from "@/components/ui/pager";
+import {
+  HOST_PAGE_SIZES,
+  HOST_SORTS,
+  HOST_STATES,
+  listCellNames,
+  listHostsPage,
+  type HostSort,
+  type HostStateFilter,
+} from "@/lib/cloud/views";
+
+export const metadata: Metadata = { title: "Hosts" };
+// Always read the database at request time, never at build time.
+export const dynamic = "force-dynamic";
+
+type SP = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+
+const STATE_LABELS: Record<HostStateFilter, string> = {
+  up: "up",
+  disabled: "disabled",
+  down: "down",
+  "forced-down": "forced down",
+  problem: "disabled, down or forced down",
+};
+
+const COLUMNS: { sort: HostSort; label: string; num?: boolean }[] = [
+  { sort: "name", label: "Name" },
+  { sort: "cell", label: "Cell" },
+  { sort: "vcpus", label: "vCPUs", num: true },
+  { sort: "vcpu_usage", label: "vCPU used", num: true },
+  { sort: "ram", label: "RAM", num: true },
+  { sort: "ram_usage", label: "RAM used", num: true },
+  { sort: "disk", label: "Disk", num: true },
+  { sort: "disk_usage", label: "Disk used", num: true },
+  { sort: "instances", label: "Instances", num: true },
+  { sort: "state", label: "State" },
+];
+
+export default async function HostsPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const q = one(sp.q).trim();
+  const sortRaw = one(sp.sort);
+  const sort: HostSort = sortRaw in HOST_SORTS ? (sortRaw as HostSort) : "position";
+  const dir = one(sp.dir) === "desc" ? "desc" : "asc";
+  const stateRaw = one(sp.state);
+  const state = stateRaw in HOST_STATES ? (stateRaw as HostStateFilter) : undefined;
+  const cell = one(sp.cell) || undefined;
+  const size = Number(one(sp.size)) || 50;
+  const pageNum = Number(one(sp.page)) || 1;
+
+  const [result, cells] = await Promise.all([
+    listHostsPage({ q, sort, dir, page: pageNum, size, state, cell }),
+    listCellNames(),
+  ]);
+  const base = { q, sort: sort === "position" ? undefined : sort, dir: dir === "asc" ? undefined : dir, state, cell, size: result.size === 50 ? undefined : result.size };
+  const sortHref = (s: HostSort) => {
+    const nextDir = sort === s && dir === "asc" ? "desc" : "asc";
+    return `/hosts${queryString({ ...base, sort: s, dir: nextDir === "asc" ? undefined : nextDir })}`;
+  };
+  const first = (result.page - 1) * result.size + 1;
+  const last = Math.min(result.total, result.page * result.size);
+  const filtered = Boolean(q || state || cell);
+
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Hosts</h1>
+        <DensityToggle />
+      </div>
+      <Form action="/hosts" className="filter-bar" role="search" aria-label="Filter hosts">
+        <div className="field">
+          <label htmlFor="host-q">Search hosts</label>
+          <input id="host-q" name="q" type="search" defaultValue={q} placeholder="name, hypervisor hostname or IP" />
+        </div>
+        <div className="field">
+          <label htmlFor="host-state">State</label>
+          <select id="host-state" name="state" defaultValue={state ?? ""}>
+            <option value="">any</option>
+            {(Object.keys(HOST_STATES) as HostStateFilter[]).map((s) => (
+              <option key={s} value={s}>
+                {STATE_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="host-cell">Cell</label>
+          <select id="host-cell" name="cell" defaultValue={cell ?? ""}>
+            <option value="">any</option>
+            {cells.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="host-size">Per page</label>
+          <select id="host-size" name="size" defaultValue={String(result.size)}>
+            {HOST_PAGE_SIZES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        {sort !== "position" ? <input type="hidden" name="sort" value={sort} /> : null}
+        {dir === "desc" ? <input type="hidden" name="dir" value="desc" /> : null}
+        <button type="submit" className="btn primary">
+          Search
+        </button>
+        {filtered ? (
+          <Link href="/hosts" className="btn">
+            Clear
+          </Link>
+        ) : null}
+      </Form>
+
+      <p className="muted" role="status">
+        {result.total === 0
+          ? "No host matches."
+          : `${fmtInt(result.total)} compute host${result.total === 1 ? "" : "s"}${filtered ? " match" : ""} · showing ${fmtInt(first)}–${fmtInt(last)}, sorted by ${HOST_SORTS[sort].label} (${dir === "asc" ? "ascending" : "descending"})`}
+      </p>
+
+      {result.total > 0 ? (
+        <DensityFrame>
+          <div className="table-scroll">
+            <table className="data-table" aria-label="Compute hosts">
+              <thead>
+                <tr>
+                  {COLUMNS.map((c) => (
+                    <th
+                      key={c.sort}
+                      scope="col"
+                      className={c.num ? "num" : undefined}
+                      aria-sort={sort === c.sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
+                    >
+                      <Link href={sortHref(c.sort)} className="sort-link" scroll={false}>
+                        {c.label}
+                        <span aria-hidden="true" className="sort-mark">
+                          {sort === c.sort ? (dir === "asc" ? "▲" : "▼") : "↕"}
+                        </span>
+                      </Link>
+                    </th>
+                  ))}
+                  <th scope="col">Zone</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.rows.map((h) => (
+                  <tr key={h.id}>
+                    <th scope="row">
+                      <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
+                    </th>
+                    <td>{h.cell}</td>
+                    <td className="num">{fmtInt(h.vcpus)}</td>
+                    <td className="num">
+                      <MiniBar used={h.vcpusUsed} total={h.vcpuCapacity} /> {fmtInt(h.vcpusUsed)} / {fmtInt(h.vcpuCapacity)}{" "}
+                      <span className="muted">({pct(h.vcpusUsed, h.vcpuCapacity)})</span>
+                    </td>
+                    <td className="num">{fmtMb(h.memoryMb)}</td>
+                    <td className="num">
+                      <MiniBar used={h.memoryMbUsed} total={h.ramCapacity} /> {pct(h.memoryMbUsed, h.ramCapacity)}
+                    </td>
+                    <td className="num">{fmtGb(h.localGb)}</td>
+                    <td className="num">
+                      <MiniBar used={h.localGbUsed} total={h.diskCapacity} /> {pct(h.localGbUsed, h.diskCapacity)}
+                    </td>
+                    <td className="num">{fmtInt(h.numInstances)}</td>
+                    <td>
+                      <span className={`state state-${h.state.replace(/\s+/g, "-")}`} title={h.disabledReason ?? undefined}>
+                        {h.state}
+                      </span>
+                    </td>
+                    <td>{h.zones}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </DensityFrame>
+      ) : (
+        <p className="empty">
+          {filtered ? "No host matches these filters." : <>No hosts yet. Seed the demo cloud with <code>npm run seed</code>.</>}
+        </p>
+      )}
+      <Pager basePath="/hosts" params={base} page={result.page} pages={result.pages} label="Host pages" />
+      <p className="muted small">Capacity = total × allocation ratio; used as the compute nodes report it. Query {result.ms.toFixed(0)} ms.</p>
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+"use server";
+
+import { randomUUID } from "node:crypto";
+import { redirect } from "next/navigation";
+import { formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { ImageIdSchema, ImagePropertyRemoveSchema, ImagePropertySchema, ImageSchema } from "@/lib/cloud/form-schemas";
+
+const PATHS = ["/images", "/instances"];
+
+async function imageById(tx: Tx, id: number) {
+  const im = await tx.image.findUnique({ where: { id } });
+  if (!im) throw new MutationError(null, "this image no longer exists (deleted meanwhile?)");
+  return im;
+}
+
+export async function createImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return mutate(
+    "image.create",
+    ImageSchema,
+    formToObject(form),
+    async (tx, d) => {
+      const uuid = d.uuid ?? randomUUID();
+      const clash = await tx.image.findUnique({ where: { uuid }, select: { id: true } });
+      if (clash) throw new MutationError("uuid", `uuid: an image with id ${uuid} already exists`);
+      const im = await tx.image.create({ data: { uuid, name: d.name } });
+      return { uuid: im.uuid };
+    },
+    { revalidate: PATHS, message: "Image created." },
+  );
+}
+
+export async function updateImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await mutate(
+    "image.update",
+    ImageSchema,
+    formToObject(form),
+    async (tx, d) => {
+      if (d.id === undefined) throw new MutationError("id", "id: is required");
+      const im = await imageById(tx, d.id);
+      const uuid = d.uuid ?? im.uuid;
+      if (uuid !== im.uuid) {
+        const clash = await tx.image.findUnique({ where: { uuid }, select: { id: true } });
+        if (clash) throw new MutationError("uuid", `uuid: an image with id ${uuid} already exists`);
+      }
+      await tx.image.update({ where: { id: im.id }, data: { uuid, name: d.name } });
+      return { uuid, old: im.uuid };
+    },
+    { revalidate: PATHS, message: "Image saved." },
+  );
+  if (result.ok && result.data.uuid !== result.data.old) redirect(`/images?edit=${encodeURIComponent(result.data.uuid)}`);
+  return result;
+}
+
+export async function deleteImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await mutate(
+    "image.delete",
+    ImageIdSchema,
+    formToObject(form),
+    async (tx, d) => {
+      const im = await imageById(tx, d.id);
+      await tx.image.delete({ where: { id: im.id } });
+      return { uuid: im.uuid, label: im.name ?? im.uuid };
+    },
+    { revalidate: PATHS, message: "Image deleted." },
+  );
+  if (result.ok) redirect(`/images?deleted=${encodeURIComponent(result.data.label)}`);
+  return result;
+}
+
+export async function saveImageProperty(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const input = formToObject(form);
+  const editing = typeof input.original_key === "string" && input.original_key !== "";
+  return mutate(
+    "image.property.save",
+    ImagePropertySchema,
+    input,
+    async (tx, d) => {
+      const im = await imageById(tx, d.id);
+      const original = d.original_key?.trim() || null;
+      if (original !== d.key) {
+        const clash = await tx.imageProperty.findUnique({ where: { imageId_key: { imageId: im.id, key: d.key } } });
+        if (clash) throw new MutationError("key", `key: "${d.key}" is already set on this image; change its value in its row`);
+        if (original) await tx.imageProperty.deleteMany({ where: { imageId: im.id, key: original } });
+      }
+      const value = d.json ? JSON.stringify(JSON.parse(d.value)) : d.value;
+      await tx.imageProperty.upsert({
+        where: { imageId_key: { imageId: im.id, key: d.key } },
+        create: { imageId: im.id, key: d.key, value, json: d.json },
+        update: { value, json: d.json },
+      });
+      return { key: d.key };
+    },
+    { revalidate: PATHS, message: editing ? `Saved ${String(input.key ?? "").trim()}.` : `Added ${String(input.key ?? "").trim()}.` },
+  );
+}
+
+export async function removeImageProperty(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const input = formToObject(form);
+  return mutate(
+    "image.property.remove",
+    ImagePropertyRemoveSchema,
+    input,
+    async (tx, d) => {
+      const im = await imageById(tx, d.id);
+      const { count } = await tx.imageProperty.deleteMany({ where: { imageId: im.id, key: d.key } });
+      if (!count) throw new MutationError(null, `property "${d.key}" is not set on this image`);
+      return { key: d.key };
+    },
+    { revalidate: PATHS, message: `Removed ${String(input.key ?? "")}.` },
+  );
+}

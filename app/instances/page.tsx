@@ -1,0 +1,146 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
+import { fmtInt } from "@/components/ui/format";
+import { Pager } from "@/components/ui/pager";
+import { getInstance, instanceFormChoices, listInstancesPage } from "@/lib/cloud/views";
+
+export const metadata: Metadata = { title: "Instances" };
+export const dynamic = "force-dynamic";
+
+type SP = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+
+export default async function InstancesPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const q = one(sp.q).trim();
+  const host = one(sp.host).trim();
+  const editUuid = one(sp.edit);
+  const [list, choices, editing] = await Promise.all([
+    listInstancesPage({ q, host, page: Number(one(sp.page)) || 1 }),
+    instanceFormChoices(),
+    editUuid ? getInstance(editUuid) : Promise.resolve(null),
+  ]);
+  const params = { q, host };
+  return (
+    <section>
+      <h1>Instances</h1>
+      <p className="lead">
+        Instances are the members of server groups and the targets of same_host / different_host hints.
+      </p>
+      {one(sp.deleted) ? (
+        <p className="notice ok" role="status">
+          Instance {one(sp.deleted)} deleted.
+        </p>
+      ) : null}
+      <Form action="/instances" className="filter-bar" role="search" aria-label="Filter instances">
+        <div className="field">
+          <label htmlFor="inst-q">Search instances</label>
+          <input id="inst-q" name="q" type="search" defaultValue={q} placeholder="uuid, name or project" />
+        </div>
+        <div className="field">
+          <label htmlFor="inst-host">On host</label>
+          <input id="inst-host" name="host" type="search" defaultValue={host} placeholder="exact host name" />
+        </div>
+        <button type="submit" className="btn primary">
+          Search
+        </button>
+        {q || host ? (
+          <Link href="/instances" className="btn">
+            Clear
+          </Link>
+        ) : null}
+      </Form>
+
+      {editing ? (
+        <section className="panel" id="edit" aria-labelledby="edit-h">
+          <div className="page-head">
+            <h2 id="edit-h">Edit instance {editing.name ?? editing.uuid}</h2>
+            <Link href="/instances" className="btn small">
+              Close
+            </Link>
+          </div>
+          <InstanceForm
+            key={editing.id}
+            choices={choices}
+            instance={{
+              id: editing.id,
+              uuid: editing.uuid,
+              name: editing.name,
+              host: editing.host?.name ?? null,
+              flavor: editing.flavor?.name ?? null,
+              image: editing.image?.uuid ?? null,
+              projectId: editing.projectId,
+              serverGroup: editing.serverGroup?.uuid ?? null,
+            }}
+          />
+          <DeleteInstanceForm id={editing.id} label={editing.name ?? editing.uuid} />
+        </section>
+      ) : editUuid ? (
+        <p className="notice bad" role="alert">
+          No instance has uuid {editUuid}.
+        </p>
+      ) : null}
+
+      <p className="muted" role="status">
+        {fmtInt(list.total)} instance{list.total === 1 ? "" : "s"}
+        {q || host ? " match" : ""}
+        {list.pages > 1 ? ` · page ${list.page} of ${list.pages}` : ""}
+      </p>
+      {list.rows.length ? (
+        <table className="data-table nowrap-table">
+          <caption className="visually-hidden">Instances</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">UUID</th>
+              <th scope="col">Host</th>
+              <th scope="col">Flavor</th>
+              <th scope="col">Image</th>
+              <th scope="col">Project</th>
+              <th scope="col">Server group</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.rows.map((i) => (
+              <tr key={i.id}>
+                <th scope="row">{i.name ?? <span className="muted">—</span>}</th>
+                <td>
+                  <code className="small">{i.uuid}</code>
+                </td>
+                <td>{i.host ? <Link href={`/hosts/${encodeURIComponent(i.host.name)}`}>{i.host.name}</Link> : <span className="muted">none</span>}</td>
+                <td>{i.flavor?.name ?? "—"}</td>
+                <td>{i.image?.name ?? i.image?.uuid ?? "—"}</td>
+                <td>
+                  <code className="small">{i.projectId ?? "—"}</code>
+                </td>
+                <td>{i.serverGroup?.name ?? "—"}</td>
+                <td>
+                  <Link
+                    href={`/instances?${new URLSearchParams({ ...(q ? { q } : {}), ...(host ? { host } : {}), edit: i.uuid })}#edit`}
+                    className="btn small"
+                    aria-label={`Edit ${i.name ?? i.uuid}`}
+                  >
+                    Edit
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="empty">No instance matches.</p>
+      )}
+      <Pager basePath="/instances" params={params} page={list.page} pages={list.pages} label="Instance pages" />
+
+      <section className="panel" aria-labelledby="new-inst">
+        <h2 id="new-inst">New instance</h2>
+        <InstanceForm choices={choices} />
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,217 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CapacityCharts } from "@/components/overview/capacity-charts";
+import { fmtDate, fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
+import { capacityOverview, cloudCounts, latestRuns, problemHosts, type CapacityRow } from "@/lib/cloud/views";
+
+export const metadata: Metadata = { title: "Overview" };
+export const dynamic = "force-dynamic";
+
+function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: string; caption: string }) {
+  return (
+    <table className="data-table capacity-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{group}</th>
+          <th scope="col" className="num">Hosts</th>
+          <th scope="col" className="num">vCPU used / total</th>
+          <th scope="col" className="num">RAM used / total</th>
+          <th scope="col" className="num">Disk used / total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <th scope="row">{r.name}</th>
+            <td className="num">{fmtInt(r.hosts)}</td>
+            <td className="num">
+              {fmtInt(r.vcpuUsed)} / {fmtInt(r.vcpuTotal)} <span className="muted">({pct(r.vcpuUsed, r.vcpuTotal)})</span>
+            </td>
+            <td className="num">
+              {fmtMb(r.ramUsedMb)} / {fmtMb(r.ramTotalMb)} <span className="muted">({pct(r.ramUsedMb, r.ramTotalMb)})</span>
+            </td>
+            <td className="num">
+              {fmtGb(r.diskUsedGb)} / {fmtGb(r.diskTotalGb)} <span className="muted">({pct(r.diskUsedGb, r.diskTotalGb)})</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CapacitySection({ id, title, group, rows }: { id: string; title: string; group: string; rows: CapacityRow[] }) {
+  return (
+    <section aria-labelledby={id} className="capacity-section">
+      <h2 id={id}>{title}</h2>
+      {rows.length ? (
+        <>
+          <CapacityCharts rows={rows} group={group.toLowerCase()} />
+          <CapacityTable rows={rows} group={group} caption={`${title}: used, total after allocation ratios`} />
+        </>
+      ) : (
+        <p className="muted">None.</p>
+      )}
+    </section>
+  );
+}
+
+export default async function OverviewPage() {
+  const [counts, capacity, problems, runs] = await Promise.all([cloudCounts(), capacityOverview(), problemHosts(25), latestRuns(10)]);
+  const total = capacity.byCell.reduce(
+    (a, r) => ({
+      vcpuUsed: a.vcpuUsed + r.vcpuUsed,
+      vcpuTotal: a.vcpuTotal + r.vcpuTotal,
+      ramUsedMb: a.ramUsedMb + r.ramUsedMb,
+      ramTotalMb: a.ramTotalMb + r.ramTotalMb,
+      diskUsedGb: a.diskUsedGb + r.diskUsedGb,
+      diskTotalGb: a.diskTotalGb + r.diskTotalGb,
+    }),
+    { vcpuUsed: 0, vcpuTotal: 0, ramUsedMb: 0, ramTotalMb: 0, diskUsedGb: 0, diskTotalGb: 0 },
+  );
+  return (
+    <section>
+      <h1>Overview</h1>
+      <p className="lead">
+        The cloud the scheduler sees: capacity after allocation ratios, hosts out of rotation, and the latest scheduling
+        runs.
+      </p>
+      {counts.hosts === 0 ? (
+        <p className="empty">
+          No hosts yet. Seed the demo cloud with <code>npm run seed</code>.
+        </p>
+      ) : null}
+      <ul className="stat-cards" aria-label="Cloud summary">
+        <li>
+          <Link href="/hosts">
+            <strong>{fmtInt(counts.hosts)}</strong> hosts
+          </Link>
+        </li>
+        <li>
+          <strong>{pct(total.vcpuUsed, total.vcpuTotal)}</strong> vCPU used
+          <span className="muted small">
+            {fmtInt(total.vcpuUsed)} / {fmtInt(total.vcpuTotal)}
+          </span>
+        </li>
+        <li>
+          <strong>{pct(total.ramUsedMb, total.ramTotalMb)}</strong> RAM used
+          <span className="muted small">
+            {fmtMb(total.ramUsedMb)} / {fmtMb(total.ramTotalMb)}
+          </span>
+        </li>
+        <li>
+          <strong>{pct(total.diskUsedGb, total.diskTotalGb)}</strong> disk used
+          <span className="muted small">
+            {fmtGb(total.diskUsedGb)} / {fmtGb(total.diskTotalGb)}
+          </span>
+        </li>
+        <li>
+          <Link href="/hosts?state=problem">
+            <strong>{fmtInt(problems.total)}</strong> hosts out of rotation
+          </Link>
+        </li>
+        <li>
+          <Link href="/aggregates">
+            <strong>{fmtInt(counts.aggregates)}</strong> aggregates
+          </Link>
+        </li>
+        <li>
+          <Link href="/instances">
+            <strong>{fmtInt(counts.instances)}</strong> instances
+          </Link>
+        </li>
+        <li>
+          <Link href="/runs">
+            <strong>{fmtInt(counts.runs)}</strong> scheduling runs
+          </Link>
+        </li>
+      </ul>
+
+      <CapacitySection id="cap-az" title="Capacity by availability zone" group="Zone" rows={capacity.byZone} />
+      <CapacitySection id="cap-cell" title="Capacity by cell" group="Cell" rows={capacity.byCell} />
+      <CapacitySection id="cap-agg" title="Capacity by aggregate" group="Aggregate" rows={capacity.byAggregate} />
+
+      <div className="grid-2">
+        <section aria-labelledby="problems-h">
+          <h2 id="problems-h">Hosts disabled or down ({fmtInt(problems.total)})</h2>
+          {problems.rows.length ? (
+            <>
+              <table className="data-table">
+                <caption className="visually-hidden">Hosts disabled or down, with the reason</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Host</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Reason</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {problems.rows.map((h) => (
+                    <tr key={h.name}>
+                      <th scope="row">
+                        <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
+                      </th>
+                      <td>
+                        <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
+                      </td>
+                      <td>{h.reason ?? <span className="muted">no reason given</span>}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {problems.total > problems.rows.length ? (
+                <p>
+                  <Link href="/hosts?state=problem">All {fmtInt(problems.total)} hosts out of rotation →</Link>
+                </p>
+              ) : null}
+            </>
+          ) : (
+            <p className="muted">Every compute service is up and enabled.</p>
+          )}
+        </section>
+        <section aria-labelledby="runs-h">
+          <h2 id="runs-h">Latest scheduling runs</h2>
+          {runs.length ? (
+            <table className="data-table">
+              <caption className="visually-hidden">Latest scheduling runs</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Flavor × n</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.map((r) => (
+                  <tr key={r.id}>
+                    <th scope="row">
+                      <Link href={`/runs/${r.id}`}>#{r.id}</Link>
+                    </th>
+                    <td className="small">{fmtDate(r.createdAt)}</td>
+                    <td>
+                      {r.flavorName} × {r.numInstances}
+                      {r.profileName ? <div className="muted small">profile {r.profileName}</div> : null}
+                    </td>
+                    <td>
+                      {r.error ? (
+                        <span className="state state-down">{r.error}</span>
+                      ) : (
+                        <span>{r.chosenHosts.length ? r.chosenHosts.join(", ") : "—"}</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="muted">
+              No scheduling runs yet. <Link href="/schedule">Schedule a request</Link> to see one here.
+            </p>
+          )}
+        </section>
+      </div>
+    </section>
+  );
+}

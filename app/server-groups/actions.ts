@@ -1,0 +1,86 @@
+"use server";
+
+import { randomUUID } from "node:crypto";
+import { redirect } from "next/navigation";
+import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { ServerGroupFormSchema, ServerGroupIdSchema } from "@/lib/cloud/form-schemas";
+
+const PATHS = ["/server-groups", "/instances"];
+
+export async function createServerGroup(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return mutate(
+    "server_group.create",
+    ServerGroupFormSchema,
+    formToObject(form),
+    async (tx, d) => {
+      const uuid = d.uuid ?? randomUUID();
+      if (await tx.serverGroup.findUnique({ where: { uuid }, select: { id: true } })) {
+        throw new MutationError("uuid", `uuid: a server group with uuid ${uuid} already exists`);
+      }
+      const last = await tx.serverGroup.aggregate({ _max: { position: true } });
+      const g = await tx.serverGroup.create({
+        data: {
+          uuid,
+          name: d.name,
+          policy: d.policy,
+          rules: JSON.stringify(d.max_server_per_host !== null ? { max_server_per_host: d.max_server_per_host } : {}),
+          projectId: d.project_id,
+          position: (last._max.position ?? -1) + 1,
+        },
+      });
+      return { uuid: g.uuid };
+    },
+    { revalidate: PATHS, message: "Server group created." },
+  );
+}
+
+export async function updateServerGroup(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await mutate(
+    "server_group.update",
+    ServerGroupFormSchema,
+    formToObject(form),
+    async (tx, d) => {
+      if (d.id === undefined) throw new MutationError("id", "id: is required");
+      const g = await tx.serverGroup.findUnique({ where: { id: d.id } });
+      if (!g) throw new MutationError(null, "this server group no longer exists (deleted meanwhile?)");
+      const uuid = d.uuid ?? g.uuid;
+      if (uuid !== g.uuid && (await tx.serverGroup.findUnique({ where: { uuid }, select: { id: true } }))) {
+        throw new MutationError("uuid", `uuid: a server group with uuid ${uuid} already exists`);
+      }
+      let rules: Record<string, unknown> = {};
+      try {
+        rules = JSON.parse(g.rules) as Record<string, unknown>;
+      } catch {
+        rules = {};
+      }
+      if (d.max_server_per_host !== null) rules.max_server_per_host = d.max_server_per_host;
+      else delete rules.max_server_per_host;
+      await tx.serverGroup.update({
+        where: { id: g.id },
+        data: { uuid, name: d.name, policy: d.policy, rules: JSON.stringify(rules), projectId: d.project_id },
+      });
+      return { uuid, old: g.uuid };
+    },
+    { revalidate: PATHS, message: "Server group saved." },
+  );
+  if (result.ok && result.data.uuid !== result.data.old) redirect(`/server-groups?edit=${encodeURIComponent(result.data.uuid)}`);
+  return result;
+}
+
+export async function deleteServerGroup(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await mutate(
+    "server_group.delete",
+    ServerGroupIdSchema,
+    formToObject(form),
+    async (tx, d) => {
+      const g = await tx.serverGroup.findUnique({ where: { id: d.id } });
+      if (!g) throw new MutationError(null, "this server group no longer exists (deleted meanwhile?)");
+      // members stay, outside any group (Instance.serverGroupId is SET NULL)
+      await tx.serverGroup.delete({ where: { id: g.id } });
+      return { name: g.name };
+    },
+    { revalidate: PATHS, message: "Server group deleted; its members are in no group now." },
+  );
+  if (result.ok) redirect(`/server-groups?deleted=${encodeURIComponent(result.data.name)}`);
+  return result;
+}

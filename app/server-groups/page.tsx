@@ -1,0 +1,103 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
+import { listServerGroups } from "@/lib/cloud/views";
+
+export const metadata: Metadata = { title: "Server groups" };
+export const dynamic = "force-dynamic";
+
+type SP = Record<string, string | string[] | undefined>;
+
+export default async function ServerGroupsPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const editUuid = typeof sp.edit === "string" ? sp.edit : null;
+  const groups = await listServerGroups();
+  const editing = editUuid ? groups.find((g) => g.uuid === editUuid) ?? null : null;
+  return (
+    <section>
+      <h1>Server groups</h1>
+      <p className="lead">
+        A server group&apos;s policy places its members together or apart; its members are instances (set an
+        instance&apos;s group on the <Link href="/instances">instances</Link> page).
+      </p>
+      {typeof sp.deleted === "string" ? (
+        <p className="notice ok" role="status">
+          Server group {sp.deleted} deleted; its members are in no group now.
+        </p>
+      ) : null}
+      <table className="data-table">
+        <caption>Server groups ({groups.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Policy</th>
+            <th scope="col">Rules</th>
+            <th scope="col">Project</th>
+            <th scope="col">Members (hosts)</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((g) => (
+            <tr key={g.id}>
+              <th scope="row">
+                {g.name}
+                <div className="muted small">
+                  <code>{g.uuid}</code>
+                </div>
+              </th>
+              <td>{g.policy}</td>
+              <td>{g.maxServerPerHost !== null ? <code>max_server_per_host={g.maxServerPerHost}</code> : <span className="muted">—</span>}</td>
+              <td>
+                <code className="small">{g.projectId ?? "—"}</code>
+              </td>
+              <td>
+                {g.memberCount ? (
+                  <details>
+                    <summary>
+                      {g.memberCount} member{g.memberCount === 1 ? "" : "s"} on{" "}
+                      {new Set(g.members.map((m) => m.host ?? "no host")).size} host(s)
+                    </summary>
+                    <ul className="plain small">
+                      {g.members.map((m) => (
+                        <li key={m.uuid}>
+                          {m.name ?? m.uuid} →{" "}
+                          {m.host ? <Link href={`/hosts/${encodeURIComponent(m.host)}`}>{m.host}</Link> : <span className="muted">no host</span>}
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                ) : (
+                  <span className="muted">no members</span>
+                )}
+              </td>
+              <td>
+                <Link href={`/server-groups?edit=${encodeURIComponent(g.uuid)}#edit`} className="btn small" aria-label={`Edit ${g.name}`}>
+                  Edit
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editing ? (
+        <section className="panel" id="edit" aria-labelledby="edit-h">
+          <div className="page-head">
+            <h2 id="edit-h">Edit server group {editing.name}</h2>
+            <Link href="/server-groups" className="btn small">
+              Close
+            </Link>
+          </div>
+          <ServerGroupForm key={editing.id} group={editing} />
+          <DeleteServerGroupForm id={editing.id} name={editing.name} members={editing.memberCount} />
+        </section>
+      ) : null}
+      <section className="panel" aria-labelledby="new-sg">
+        <h2 id="new-sg">New server group</h2>
+        <ServerGroupForm />
+      </section>
+    </section>
+  );
+}

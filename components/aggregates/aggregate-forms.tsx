@@ -1,0 +1,90 @@
+"use client";
+
+import {
+  createAggregate,
+  deleteAggregate,
+  removeAggregateHost,
+  renameAggregate,
+  setAggregateZone,
+} from "@/app/aggregates/actions";
+import { ConfirmSubmit, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+
+export function CreateAggregateForm() {
+  const form = useServerForm(createAggregate);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Create aggregate">
+      <Field form={form} name="name" label="Name" required maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="availability_zone"
+        label="Availability zone (optional)"
+        maxLength={255}
+        autoComplete="off"
+        hint="Sets the zone of every host in it."
+      />
+      <SubmitButton form={form}>Create aggregate</SubmitButton>
+      <FormStatus form={form} shownFields={["name", "availability_zone"]} />
+    </form>
+  );
+}
+
+export function RenameAggregateForm({ id, name }: { id: number; name: string }) {
+  const form = useServerForm(renameAggregate);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Rename aggregate">
+      <input type="hidden" name="id" value={id} />
+      <Field form={form} name="name" label="Name" defaultValue={name} required maxLength={255} autoComplete="off" />
+      <SubmitButton form={form}>Rename</SubmitButton>
+      <FormStatus form={form} shownFields={["name"]} />
+    </form>
+  );
+}
+
+export function AggregateZoneForm({ id, name, zone }: { id: number; name: string; zone: string | null }) {
+  const form = useServerForm(setAggregateZone);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Availability zone">
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="aggregate_name" value={name} />
+      <Field
+        form={form}
+        name="availability_zone"
+        label="Availability zone"
+        defaultValue={zone ?? ""}
+        maxLength={255}
+        autoComplete="off"
+        hint="AvailabilityZoneFilter. Empty: the hosts fall back to the default zone."
+      />
+      <SubmitButton form={form}>Set zone</SubmitButton>
+      <FormStatus form={form} shownFields={["availability_zone"]} />
+    </form>
+  );
+}
+
+export function DeleteAggregateForm({ id, name, hosts }: { id: number; name: string; hosts: number }) {
+  const form = useServerForm(deleteAggregate);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete aggregate">
+      <input type="hidden" name="id" value={id} />
+      <ConfirmSubmit form={form} question={`Delete aggregate ${name}${hosts ? ` (its ${hosts} hosts stay, outside it)` : ""}?`}>
+        Delete aggregate
+      </ConfirmSubmit>
+      <FormStatus form={form} shownFields={[]} />
+    </form>
+  );
+}
+
+export function RemoveHostButton({ id, aggregateName, host }: { id: number; aggregateName: string; host: string }) {
+  const form = useServerForm(removeAggregateHost);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="aggregate_name" value={aggregateName} />
+      <input type="hidden" name="host" value={host} />
+      <SubmitButton form={form} className="btn small" pendingText="Removing…" aria-label={`Remove ${host} from the aggregate`}>
+        Remove
+      </SubmitButton>
+      <FormStatus form={form} shownFields={[]} className="inline-status" />
+    </form>
+  );
+}

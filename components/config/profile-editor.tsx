@@ -1,0 +1,251 @@
+"use client";
+
+/**
+ * The scheduler profile editor (/config): placement prefilters, filters and
+ * weighers enabled and ordered, the weighers' multipliers and every other
+ * option, each with Nova's default and meaning (OPTION_DOCS). Saved through
+ * the saveProfile server action, which validates with profileSaveSchema.
+ */
+import { useState } from "react";
+import { activateProfile, createProfile, deleteProfile, saveProfile } from "@/app/config/actions";
+import {
+  ConfirmSubmit,
+  Field,
+  FormStatus,
+  SelectField,
+  SubmitButton,
+  TextAreaField,
+  useServerForm,
+  type ServerForm,
+} from "@/components/forms/form-kit";
+import { BOOL_OPTIONS, INT_OPTIONS, LIST_OPTIONS } from "@/lib/cloud/form-schemas";
+import type { OptionDoc } from "@/lib/scheduler/config";
+import { OrderedList, type Known } from "./ordered-list";
+
+export interface ProfileData {
+  id: number;
+  name: string;
+  description: string | null;
+  active: boolean;
+  config: Record<string, unknown>;
+}
+
+export interface Catalogue {
+  filters: Known[];
+  weighers: (Known & { multiplier: string })[];
+  prefilters: Known[];
+  options: OptionDoc[];
+  defaultFilters: string[];
+  allWeighers: string[];
+}
+
+const shownDefault = (v: unknown) => (v === null ? "none" : Array.isArray(v) ? (v.length ? v.join(", ") : "empty") : v === "" ? "empty" : String(v));
+
+function optionText(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (Array.isArray(v)) return v.join(", ");
+  return String(v);
+}
+
+function OptionField({ doc, form, value }: { doc: OptionDoc; form: ServerForm; value: unknown }) {
+  const key = doc.key as string;
+  const hint = (
+    <>
+      {doc.help} <span className="default">Nova default: {shownDefault(doc.default)}</span>
+    </>
+  );
+  if (BOOL_OPTIONS.has(key)) {
+    return (
+      <SelectField form={form} name={key} label={key} hint={hint} defaultValue={value === undefined || value === null ? "" : String(value)}>
+        <option value="">Nova default ({String(doc.default)})</option>
+        <option value="true">true</option>
+        <option value="false">false</option>
+      </SelectField>
+    );
+  }
+  return (
+    <Field
+      form={form}
+      name={key}
+      label={key}
+      hint={hint}
+      defaultValue={optionText(value)}
+      placeholder={LIST_OPTIONS.has(key) ? "comma separated" : `default ${shownDefault(doc.default)}`}
+      inputMode={INT_OPTIONS.has(key) ? "numeric" : typeof doc.default === "number" ? "decimal" : undefined}
+      autoComplete="off"
+      spellCheck={false}
+    />
+  );
+}
+
+export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; catalogue: Catalogue }) {
+  const form = useServerForm(saveProfile);
+  const cfg = profile.config;
+  const [filters, setFilters] = useState<string[]>(
+    Array.isArray(cfg.enabled_filters) ? (cfg.enabled_filters as string[]) : catalogue.defaultFilters,
+  );
+  const [prefilters, setPrefilters] = useState<string[]>(
+    Array.isArray(cfg.placement_prefilters) ? (cfg.placement_prefilters as string[]) : [],
+  );
+  const [weighersMode, setWeighersMode] = useState<"all" | "list">(Array.isArray(cfg.weighers) ? "list" : "all");
+  const [weighers, setWeighers] = useState<string[]>(Array.isArray(cfg.weighers) ? (cfg.weighers as string[]) : catalogue.allWeighers);
+
+  const multiplierKeys = new Set(catalogue.weighers.map((w) => w.multiplier));
+  const optionByKey = new Map(catalogue.options.map((o) => [o.key as string, o]));
+  const metricsKeys = ["metrics_weight_setting", "metrics_required", "metrics_weight_of_unavailable"];
+  const selectionKeys = ["host_subset_size", "shuffle_best_same_weighed_hosts", "max_attempts"];
+  const filterKeys = catalogue.options
+    .map((o) => o.key as string)
+    .filter((k) => !multiplierKeys.has(k) && !metricsKeys.includes(k) && !selectionKeys.includes(k));
+  const shownFields = ["description", "enabled_filters", "placement_prefilters", "weighers", "weighers_mode", ...catalogue.options.map((o) => o.key as string)];
+  const activeWeighers = weighersMode === "all" ? catalogue.allWeighers : weighers;
+
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="profile-editor" aria-label={`Edit profile ${profile.name}`}>
+      <input type="hidden" name="id" value={profile.id} />
+      <input type="hidden" name="weighers_mode" value={weighersMode} />
+      <TextAreaField form={form} name="description" label="Description" defaultValue={profile.description ?? ""} rows={2} />
+
+      <fieldset className="panel">
+        <legend>Placement prefilters</legend>
+        <p className="muted small">Run before the filters, in this order (Placement&apos;s request filters).</p>
+        <OrderedList
+          name="placement_prefilters"
+          label="Enabled placement prefilters, in order"
+          noun="prefilter"
+          items={prefilters}
+          onChange={setPrefilters}
+          known={catalogue.prefilters}
+          errors={form.errors("placement_prefilters")}
+        />
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>Filters</legend>
+        <p className="muted small">
+          [filter_scheduler] enabled_filters: every host must pass each, in this order (cheap, selective filters first).
+        </p>
+        <OrderedList
+          name="enabled_filters"
+          label="Enabled filters, in order"
+          noun="filter"
+          items={filters}
+          onChange={setFilters}
+          known={catalogue.filters}
+          errors={form.errors("enabled_filters")}
+        />
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>Weighers and multipliers</legend>
+        <div className="radio-row" role="radiogroup" aria-label="Weighers">
+          <label>
+            <input type="radio" name="_weighers_choice" checked={weighersMode === "all"} onChange={() => setWeighersMode("all")} /> all
+            (Nova Zed&apos;s {catalogue.allWeighers.length} weighers)
+          </label>
+          <label>
+            <input type="radio" name="_weighers_choice" checked={weighersMode === "list"} onChange={() => setWeighersMode("list")} /> these
+            weighers, in order
+          </label>
+        </div>
+        {weighersMode === "list" ? (
+          <OrderedList
+            name="weighers"
+            label="Enabled weighers, in order"
+            noun="weigher"
+            items={weighers}
+            onChange={setWeighers}
+            known={catalogue.weighers}
+            errors={form.errors("weighers")}
+          />
+        ) : null}
+        <div className="option-grid">
+          {catalogue.weighers.map((w) => {
+            const doc = optionByKey.get(w.multiplier);
+            if (!doc) return null;
+            return (
+              <div key={w.name} className={activeWeighers.includes(w.name) ? "" : "inactive"}>
+                <OptionField doc={doc} form={form} value={cfg[w.multiplier]} />
+                {!activeWeighers.includes(w.name) ? <span className="muted small">{w.name} is not enabled.</span> : null}
+              </div>
+            );
+          })}
+          {metricsKeys.map((k) => {
+            const doc = optionByKey.get(k);
+            return doc ? <OptionField key={k} doc={doc} form={form} value={cfg[k]} /> : null;
+          })}
+        </div>
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>Host selection</legend>
+        <div className="option-grid">
+          {selectionKeys.map((k) => {
+            const doc = optionByKey.get(k);
+            return doc ? <OptionField key={k} doc={doc} form={form} value={cfg[k]} /> : null;
+          })}
+        </div>
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>Filter options</legend>
+        <div className="option-grid">
+          {filterKeys.map((k) => (
+            <OptionField key={k} doc={optionByKey.get(k)!} form={form} value={cfg[k]} />
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="form-actions sticky-actions">
+        <SubmitButton form={form}>Save profile</SubmitButton>
+        <FormStatus form={form} shownFields={shownFields} success={`Profile ${profile.name} saved.`} />
+      </div>
+    </form>
+  );
+}
+
+export function CreateProfileForm({ profiles }: { profiles: string[] }) {
+  const form = useServerForm(createProfile);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="stack" aria-label="Create profile">
+      <Field form={form} name="name" label="Name" required maxLength={100} autoComplete="off" />
+      <SelectField form={form} name="copy_from" label="Start from" defaultValue="">
+        <option value="">Nova&apos;s defaults</option>
+        {profiles.map((p) => (
+          <option key={p} value={p}>
+            a copy of {p}
+          </option>
+        ))}
+      </SelectField>
+      <Field form={form} name="description" label="Description (optional)" maxLength={1000} autoComplete="off" />
+      <SubmitButton form={form}>Create profile</SubmitButton>
+      <FormStatus form={form} shownFields={["name", "copy_from", "description"]} />
+    </form>
+  );
+}
+
+export function ActivateProfileButton({ id, name }: { id: number; name: string }) {
+  const form = useServerForm(activateProfile);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
+      <input type="hidden" name="id" value={id} />
+      <SubmitButton form={form} className="btn small" pendingText="Activating…" aria-label={`Activate ${name}`}>
+        Activate
+      </SubmitButton>
+      <FormStatus form={form} shownFields={[]} className="inline-status" />
+    </form>
+  );
+}
+
+export function DeleteProfileButton({ id, name }: { id: number; name: string }) {
+  const form = useServerForm(deleteProfile);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
+      <input type="hidden" name="id" value={id} />
+      <ConfirmSubmit form={form} question={`Delete profile ${name}?`} className="btn small danger" aria-label={`Delete ${name}`}>
+        Delete
+      </ConfirmSubmit>
+      <FormStatus form={form} shownFields={[]} className="inline-status" />
+    </form>
+  );
+}

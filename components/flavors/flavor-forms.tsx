@@ -1,0 +1,65 @@
+"use client";
+
+import { createFlavor, deleteFlavor, updateFlavor } from "@/app/flavors/actions";
+import { CheckboxField, ConfirmSubmit, Field, FormStatus, SubmitButton, TextAreaField, useServerForm } from "@/components/forms/form-kit";
+
+export interface FlavorValues {
+  id: number;
+  name: string;
+  flavorid: string | null;
+  vcpus: number;
+  memoryMb: number;
+  rootGb: number;
+  ephemeralGb: number;
+  swap: number;
+  isPublic: boolean;
+  description: string | null;
+}
+
+const FIELDS = ["name", "flavorid", "vcpus", "memory_mb", "root_gb", "ephemeral_gb", "swap", "is_public", "description"];
+
+/** Create (no `flavor`) or edit a flavor's sizes. */
+export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
+  const form = useServerForm(flavor ? updateFlavor : createFlavor);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="form-grid" aria-label={flavor ? "Edit flavor" : "Create flavor"}>
+      {flavor ? <input type="hidden" name="id" value={flavor.id} /> : null}
+      <Field form={form} name="name" label="Name" defaultValue={flavor?.name} required maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="flavorid"
+        label="Flavor ID (optional)"
+        defaultValue={flavor?.flavorid ?? ""}
+        maxLength={255}
+        autoComplete="off"
+      />
+      <Field form={form} name="vcpus" label="vCPUs" defaultValue={flavor?.vcpus} inputMode="numeric" required />
+      <Field form={form} name="memory_mb" label="RAM (MB)" defaultValue={flavor?.memoryMb} inputMode="numeric" required />
+      <Field form={form} name="root_gb" label="Root disk (GB)" defaultValue={flavor?.rootGb ?? 0} inputMode="numeric" />
+      <Field form={form} name="ephemeral_gb" label="Ephemeral disk (GB)" defaultValue={flavor?.ephemeralGb ?? 0} inputMode="numeric" />
+      <Field form={form} name="swap" label="Swap (MB)" defaultValue={flavor?.swap ?? 0} inputMode="numeric" />
+      <CheckboxField form={form} name="is_public" label="Public" defaultChecked={flavor?.isPublic ?? true} />
+      <TextAreaField form={form} name="description" label="Description" defaultValue={flavor?.description ?? ""} rows={2} className="span-all" />
+      <div className="form-actions span-all">
+        <SubmitButton form={form}>{flavor ? "Save flavor" : "Create flavor"}</SubmitButton>
+        <FormStatus form={form} shownFields={FIELDS} />
+      </div>
+    </form>
+  );
+}
+
+export function DeleteFlavorForm({ id, name, instances }: { id: number; name: string; instances: number }) {
+  const form = useServerForm(deleteFlavor);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete flavor">
+      <input type="hidden" name="id" value={id} />
+      <ConfirmSubmit
+        form={form}
+        question={`Delete flavor ${name}?${instances ? ` Its ${instances} instances keep running, with no flavor record.` : ""}`}
+      >
+        Delete flavor
+      </ConfirmSubmit>
+      <FormStatus form={form} shownFields={[]} />
+    </form>
+  );
+}

@@ -1,0 +1,373 @@
+"use client";
+
+/**
+ * The small kit every edit form uses: useServerForm (React 19 useActionState
+ * around a server action that returns an ActionResult), Field (label + input
+ * + hint + error, wired with aria-invalid / aria-describedby), FormStatus
+ * (role=status on success, role=alert on failure) and SubmitButton
+ * (disabled with "Saving…" while pending).
+ */
+import {
+  startTransition,
+  useActionState,
+  useEffect,
+  useId,
+  useRef,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
+import type { ActionResult } from "@/lib/actions/mutation";
+
+export type FormAction = (prev: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+export interface ServerForm {
+  state: ActionResult | null;
+  pending: boolean;
+  formRef: React.RefObject<HTMLFormElement | null>;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+  /** Messages on one field (from the last submission). */
+  errors: (field: string) => string[] | undefined;
+}
+
+/**
+ * Submits through useActionState without React's automatic form reset, so a
+ * rejected submission keeps what the operator typed; `resetOnSuccess` clears
+ * the form after a successful one (e.g. an "add" row). The clicked submit
+ * button's name/value is part of the data (intent buttons).
+ */
+export function useServerForm(action: FormAction, opts: { resetOnSuccess?: boolean; onSuccess?: () => void } = {}): ServerForm {
+  const [state, dispatch, pending] = useActionState<ActionResult | null, FormData>(action, null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const { resetOnSuccess, onSuccess } = opts;
+  useEffect(() => {
+    if (state?.ok) {
+      if (resetOnSuccess) formRef.current?.reset();
+      onSuccess?.();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  return {
+    state,
+    pending,
+    formRef,
+    onSubmit(e) {
+      e.preventDefault();
+      const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLElement | null;
+      const data = new FormData(e.currentTarget, submitter && submitter.getAttribute("name") ? submitter : undefined);
+      startTransition(() => dispatch(data));
+    },
+    errors(field) {
+      return state && !state.ok ? state.fieldErrors[field] : undefined;
+    },
+  };
+}
+
+/** Field errors not attached to a visible field (e.g. "id", "_form"). */
+export function otherErrors(state: ActionResult | null, shown: string[]): string[] {
+  if (!state || state.ok) return [];
+  return Object.entries(state.fieldErrors)
+    .filter(([k]) => !shown.includes(k))
+    .flatMap(([, v]) => v);
+}
+
+export function FormStatus({
+  form,
+  shownFields,
+  success,
+  className,
+}: {
+  form: ServerForm;
+  /** Fields that show their own errors; the others are listed here. */
+  shownFields: string[];
+  success?: string;
+  className?: string;
+}) {
+  const { state, pending } = form;
+  if (pending) {
+    return (
+      <p className={`form-status pending ${className ?? ""}`} role="status">
+        Saving changes…
+      </p>
+    );
+  }
+  if (!state) return <p className={`form-status ${className ?? ""}`} role="status" aria-live="polite" />;
+  if (state.ok) {
+    return (
+      <p className={`form-status ok ${className ?? ""}`} role="status">
+        {state.message ?? success ?? "Saved."}
+      </p>
+    );
+  }
+  const others = otherErrors(state, shownFields);
+  const fieldCount = Object.keys(state.fieldErrors).length - others.length;
+  return (
+    <div className={`form-status bad ${className ?? ""}`} role="alert">
+      {state.formError ? <p>{state.formError}</p> : null}
+      {others.map((m) => (
+        <p key={m}>{m}</p>
+      ))}
+      {!state.formError && fieldCount > 0 ? <p>Not saved: fix the marked field{fieldCount > 1 ? "s" : ""}.</p> : null}
+      {!state.formError && fieldCount === 0 && others.length === 0 ? <p>Not saved.</p> : null}
+    </div>
+  );
+}
+
+export function SubmitButton({
+  form,
+  children,
+  pendingText = "Saving…",
+  className,
+  name,
+  value,
+  disabled,
+  ...rest
+}: {
+  form: Pick<ServerForm, "pending">;
+  children: ReactNode;
+  pendingText?: string;
+  className?: string;
+  name?: string;
+  value?: string;
+  disabled?: boolean;
+  "aria-label"?: string;
+  title?: string;
+}) {
+  return (
+    <button
+      type="submit"
+      className={className ?? "btn primary"}
+      disabled={form.pending || disabled}
+      aria-disabled={form.pending || disabled}
+      name={name}
+      value={value}
+      {...rest}
+    >
+      {form.pending ? pendingText : children}
+    </button>
+  );
+}
+
+type FieldBase = {
+  label: ReactNode;
+  name: string;
+  form: Pick<ServerForm, "errors">;
+  hint?: ReactNode;
+  /** Extra live text under the field (e.g. what a value means). */
+  live?: ReactNode;
+  /** Client-side message shown before submitting. */
+  clientError?: string | null;
+  className?: string;
+  visuallyHiddenLabel?: boolean;
+};
+
+function useFieldIds(name: string) {
+  const base = useId();
+  return { id: `${base}-${name}`, hintId: `${base}-${name}-hint`, errId: `${base}-${name}-err`, liveId: `${base}-${name}-live` };
+}
+
+function FieldShell({
+  ids,
+  label,
+  hint,
+  live,
+  messages,
+  className,
+  visuallyHiddenLabel,
+  children,
+}: {
+  ids: ReturnType<typeof useFieldIds>;
+  label: ReactNode;
+  hint?: ReactNode;
+  live?: ReactNode;
+  messages: string[];
+  className?: string;
+  visuallyHiddenLabel?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field ${messages.length ? "has-error" : ""} ${className ?? ""}`}>
+      <label htmlFor={ids.id} className={visuallyHiddenLabel ? "visually-hidden" : undefined}>
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <span className="hint" id={ids.hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {live ? (
+        <span className="live" id={ids.liveId} aria-live="polite">
+          {live}
+        </span>
+      ) : null}
+      {messages.length ? (
+        <span className="field-error" id={ids.errId}>
+          {messages.join(" ")}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function describedBy(ids: ReturnType<typeof useFieldIds>, hint: unknown, live: unknown, messages: string[]) {
+  return [hint ? ids.hintId : null, live ? ids.liveId : null, messages.length ? ids.errId : null].filter(Boolean).join(" ") || undefined;
+}
+
+function fieldMessages(form: Pick<ServerForm, "errors">, name: string, clientError?: string | null): string[] {
+  const server = form.errors(name) ?? [];
+  return clientError ? [clientError, ...server.filter((m) => m !== clientError)] : server;
+}
+
+export function Field({
+  label,
+  name,
+  form,
+  hint,
+  live,
+  clientError,
+  className,
+  visuallyHiddenLabel,
+  ...input
+}: FieldBase & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form">) {
+  const ids = useFieldIds(name);
+  const messages = fieldMessages(form, name, clientError);
+  return (
+    <FieldShell ids={ids} label={label} hint={hint} live={live} messages={messages} className={className} visuallyHiddenLabel={visuallyHiddenLabel}>
+      <input
+        id={ids.id}
+        name={name}
+        aria-invalid={messages.length ? true : undefined}
+        aria-describedby={describedBy(ids, hint, live, messages)}
+        {...input}
+      />
+    </FieldShell>
+  );
+}
+
+export function SelectField({
+  label,
+  name,
+  form,
+  hint,
+  live,
+  clientError,
+  className,
+  visuallyHiddenLabel,
+  children,
+  ...select
+}: FieldBase & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "form">) {
+  const ids = useFieldIds(name);
+  const messages = fieldMessages(form, name, clientError);
+  return (
+    <FieldShell ids={ids} label={label} hint={hint} live={live} messages={messages} className={className} visuallyHiddenLabel={visuallyHiddenLabel}>
+      <select
+        id={ids.id}
+        name={name}
+        aria-invalid={messages.length ? true : undefined}
+        aria-describedby={describedBy(ids, hint, live, messages)}
+        {...select}
+      >
+        {children}
+      </select>
+    </FieldShell>
+  );
+}
+
+export function TextAreaField({
+  label,
+  name,
+  form,
+  hint,
+  live,
+  clientError,
+  className,
+  visuallyHiddenLabel,
+  ...area
+}: FieldBase & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "form">) {
+  const ids = useFieldIds(name);
+  const messages = fieldMessages(form, name, clientError);
+  return (
+    <FieldShell ids={ids} label={label} hint={hint} live={live} messages={messages} className={className} visuallyHiddenLabel={visuallyHiddenLabel}>
+      <textarea
+        id={ids.id}
+        name={name}
+        aria-invalid={messages.length ? true : undefined}
+        aria-describedby={describedBy(ids, hint, live, messages)}
+        {...area}
+      />
+    </FieldShell>
+  );
+}
+
+export function CheckboxField({
+  label,
+  name,
+  form,
+  hint,
+  className,
+  ...input
+}: Omit<FieldBase, "live" | "clientError" | "visuallyHiddenLabel"> & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form" | "type">) {
+  const ids = useFieldIds(name);
+  const messages = fieldMessages(form, name);
+  return (
+    <div className={`field checkbox ${messages.length ? "has-error" : ""} ${className ?? ""}`}>
+      <input
+        type="checkbox"
+        id={ids.id}
+        name={name}
+        aria-invalid={messages.length ? true : undefined}
+        aria-describedby={describedBy(ids, hint, null, messages)}
+        {...input}
+      />
+      <label htmlFor={ids.id}>{label}</label>
+      {hint ? (
+        <span className="hint" id={ids.hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {messages.length ? (
+        <span className="field-error" id={ids.errId}>
+          {messages.join(" ")}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** A button that asks before submitting (delete). */
+export function ConfirmSubmit({
+  form,
+  children,
+  question,
+  className = "btn danger",
+  name,
+  value,
+  "aria-label": ariaLabel,
+}: {
+  form: Pick<ServerForm, "pending">;
+  children: ReactNode;
+  question: string;
+  className?: string;
+  name?: string;
+  value?: string;
+  "aria-label"?: string;
+}) {
+  return (
+    <button
+      type="submit"
+      className={className}
+      disabled={form.pending}
+      name={name}
+      value={value}
+      aria-label={ariaLabel}
+      onClick={(e) => {
+        if (!window.confirm(question)) e.preventDefault();
+      }}
+    >
+      {form.pending ? "Deleting…" : children}
+    </button>
+  );
+}

@@ -1,0 +1,131 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import { createInstance, deleteInstance, updateInstance } from "@/app/instances/actions";
+import { ConfirmSubmit, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import type { HostSearchResult } from "@/lib/cloud/views";
+
+export interface InstanceValues {
+  id: number;
+  uuid: string;
+  name: string | null;
+  host: string | null;
+  flavor: string | null;
+  image: string | null;
+  projectId: string | null;
+  serverGroup: string | null;
+}
+
+export interface Choices {
+  flavors: string[];
+  images: { uuid: string; name: string | null }[];
+  groups: { uuid: string; name: string; policy: string }[];
+}
+
+const FIELDS = ["name", "uuid", "host", "flavor", "image", "project_id", "server_group"];
+
+/** Host name input with server-side suggestions (works with 10,000 hosts). */
+function useHostSuggestions(text: string) {
+  const [q, setQ] = useState(text);
+  useEffect(() => {
+    const t = setTimeout(() => setQ(text.trim()), 200);
+    return () => clearTimeout(t);
+  }, [text]);
+  return useQuery({
+    queryKey: ["host-suggest", q],
+    queryFn: async ({ signal }): Promise<{ rows: HostSearchResult[]; total: number }> => {
+      const res = await fetch(`/api/hosts?${new URLSearchParams({ q, limit: "15" })}`, { signal });
+      if (!res.ok) throw new Error(`host search failed (${res.status})`);
+      return res.json();
+    },
+    enabled: q.length >= 2,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function InstanceForm({ instance, choices }: { instance?: InstanceValues; choices: Choices }) {
+  const form = useServerForm(instance ? updateInstance : createInstance, { resetOnSuccess: !instance });
+  const [host, setHost] = useState(instance?.host ?? "");
+  const suggestions = useHostSuggestions(host);
+  const listId = useId();
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="form-grid" aria-label={instance ? "Edit instance" : "Create instance"}>
+      {instance ? <input type="hidden" name="id" value={instance.id} /> : null}
+      <Field form={form} name="name" label="Name" defaultValue={instance?.name ?? ""} maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="host"
+        label="Host"
+        value={host}
+        onChange={(e) => setHost(e.target.value)}
+        list={listId}
+        autoComplete="off"
+        hint="Empty: on no host. Type 2+ characters for suggestions."
+      />
+      <datalist id={listId}>
+        {(suggestions.data?.rows ?? []).map((h) => (
+          <option key={h.id} value={h.name}>
+            {h.cell} · {h.state}
+          </option>
+        ))}
+      </datalist>
+      <SelectField form={form} name="flavor" label="Flavor" defaultValue={instance?.flavor ?? ""}>
+        <option value="">(none)</option>
+        {choices.flavors.map((f) => (
+          <option key={f} value={f}>
+            {f}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField form={form} name="image" label="Image" defaultValue={instance?.image ?? ""}>
+        <option value="">(none)</option>
+        {choices.images.map((im) => (
+          <option key={im.uuid} value={im.uuid}>
+            {im.name ?? im.uuid}
+          </option>
+        ))}
+      </SelectField>
+      <Field form={form} name="project_id" label="Project ID" defaultValue={instance?.projectId ?? ""} maxLength={255} autoComplete="off" />
+      <SelectField form={form} name="server_group" label="Server group" defaultValue={instance?.serverGroup ?? ""}>
+        <option value="">(none)</option>
+        {choices.groups.map((g) => (
+          <option key={g.uuid} value={g.uuid}>
+            {g.name} ({g.policy})
+          </option>
+        ))}
+      </SelectField>
+      <Field
+        form={form}
+        name="uuid"
+        label="UUID"
+        defaultValue={instance?.uuid ?? ""}
+        placeholder={instance ? undefined : "empty: generate one"}
+        maxLength={36}
+        autoComplete="off"
+        className="span-2"
+      />
+      <div className="form-actions span-all">
+        <SubmitButton form={form}>{instance ? "Save instance" : "Create instance"}</SubmitButton>
+        <FormStatus form={form} shownFields={FIELDS} />
+      </div>
+      <p className="muted small span-all">
+        A host&apos;s usage figures (vcpus_used, memory_mb_used, num_instances) are its compute node&apos;s own report and do
+        not change with these records; server group members and same_host/different_host hints do.
+      </p>
+    </form>
+  );
+}
+
+export function DeleteInstanceForm({ id, label }: { id: number; label: string }) {
+  const form = useServerForm(deleteInstance);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete instance">
+      <input type="hidden" name="id" value={id} />
+      <ConfirmSubmit form={form} question={`Delete instance ${label}?`}>
+        Delete instance
+      </ConfirmSubmit>
+      <FormStatus form={form} shownFields={[]} />
+    </form>
+  );
+}

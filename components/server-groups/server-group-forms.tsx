@@ -1,0 +1,77 @@
+"use client";
+
+import { useState } from "react";
+import { createServerGroup, deleteServerGroup, updateServerGroup } from "@/app/server-groups/actions";
+import { ConfirmSubmit, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+
+const POLICIES = [
+  ["affinity", "affinity — all members on one host (ServerGroupAffinityFilter)"],
+  ["anti-affinity", "anti-affinity — members on different hosts (ServerGroupAntiAffinityFilter)"],
+  ["soft-affinity", "soft-affinity — prefer one host (ServerGroupSoftAffinityWeigher)"],
+  ["soft-anti-affinity", "soft-anti-affinity — prefer different hosts (ServerGroupSoftAntiAffinityWeigher)"],
+] as const;
+
+export interface GroupValues {
+  id: number;
+  uuid: string;
+  name: string;
+  policy: string;
+  projectId: string | null;
+  maxServerPerHost: number | null;
+}
+
+const FIELDS = ["name", "policy", "max_server_per_host", "project_id", "uuid"];
+
+export function ServerGroupForm({ group }: { group?: GroupValues }) {
+  const form = useServerForm(group ? updateServerGroup : createServerGroup, { resetOnSuccess: !group });
+  const [policy, setPolicy] = useState(group?.policy ?? "anti-affinity");
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="form-grid" aria-label={group ? "Edit server group" : "Create server group"}>
+      {group ? <input type="hidden" name="id" value={group.id} /> : null}
+      <Field form={form} name="name" label="Name" defaultValue={group?.name} required maxLength={255} autoComplete="off" />
+      <SelectField form={form} name="policy" label="Policy" value={policy} onChange={(e) => setPolicy(e.target.value)}>
+        {POLICIES.map(([v, label]) => (
+          <option key={v} value={v}>
+            {label}
+          </option>
+        ))}
+      </SelectField>
+      <Field
+        form={form}
+        name="max_server_per_host"
+        label="Rule max_server_per_host"
+        defaultValue={group?.maxServerPerHost ?? ""}
+        inputMode="numeric"
+        hint={policy === "anti-affinity" ? "anti-affinity only: members allowed per host (empty = 1)" : "only for the anti-affinity policy"}
+      />
+      <Field form={form} name="project_id" label="Project ID" defaultValue={group?.projectId ?? ""} maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="uuid"
+        label="UUID"
+        defaultValue={group?.uuid ?? ""}
+        placeholder={group ? undefined : "empty: generate one"}
+        maxLength={36}
+        autoComplete="off"
+        className="span-2"
+      />
+      <div className="form-actions span-all">
+        <SubmitButton form={form}>{group ? "Save server group" : "Create server group"}</SubmitButton>
+        <FormStatus form={form} shownFields={FIELDS} />
+      </div>
+    </form>
+  );
+}
+
+export function DeleteServerGroupForm({ id, name, members }: { id: number; name: string; members: number }) {
+  const form = useServerForm(deleteServerGroup);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete server group">
+      <input type="hidden" name="id" value={id} />
+      <ConfirmSubmit form={form} question={`Delete server group ${name}?${members ? ` Its ${members} members stay, in no group.` : ""}`}>
+        Delete server group
+      </ConfirmSubmit>
+      <FormStatus form={form} shownFields={[]} />
+    </form>
+  );
+}

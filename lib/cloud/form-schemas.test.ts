@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { FILTERS, PREFILTERS, WEIGHERS } from "@/lib/scheduler";
+import {
+  AggregateCreateSchema,
+  AggregateMetadataSchema,
+  FlavorExtraSpecSchema,
+  FlavorSchema,
+  HostServiceSchema,
+  profileSaveSchema,
+  ServerGroupFormSchema,
+} from "./form-schemas";
+
+const known = { filters: Object.keys(FILTERS), weighers: Object.keys(WEIGHERS), prefilters: Object.keys(PREFILTERS) };
+const save = profileSaveSchema(known);
+
+function errors(r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+  const out: Record<string, string[]> = {};
+  for (const i of r.error?.issues ?? []) (out[i.path.join(".")] ??= []).push(i.message);
+  return out;
+}
+
+describe("profileSaveSchema", () => {
+  const base = { id: "1", weighers_mode: "all", enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"] };
+
+  it("builds the scenario config, leaving empty options to Nova's defaults", () => {
+    const r = save.safeParse({ ...base, ram_weight_multiplier: "-1.0", host_subset_size: "2", metrics_required: "false", isolated_hosts: "a, b", cpu_weight_multiplier: "" });
+    expect(r.success).toBe(true);
+    expect(r.data!.config).toEqual({
+      enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"],
+      weighers: "all",
+      ram_weight_multiplier: -1,
+      host_subset_size: 2,
+      metrics_required: false,
+      isolated_hosts: ["a", "b"],
+    });
+  });
+
+  it("a single repeated input is a one-item list; an ordered weigher list is kept", () => {
+    const r = save.safeParse({ id: "1", weighers_mode: "list", enabled_filters: "ComputeFilter", weighers: ["CPUWeigher", "RAMWeigher"], placement_prefilters: "traits" });
+    expect(r.data!.config).toMatchObject({ enabled_filters: ["ComputeFilter"], weighers: ["CPUWeigher", "RAMWeigher"], placement_prefilters: ["traits"] });
+  });
+
+  it("rejects unknown filter, weigher and prefilter names, and duplicates", () => {
+    const r = save.safeParse({ id: "1", weighers_mode: "list", enabled_filters: ["ComputeFilter", "RamFilter", "ComputeFilter"], weighers: ["FooWeigher"], placement_prefilters: ["compute_disabled"] });
+    const e = errors(r);
+    expect(e.enabled_filters).toEqual([
+      expect.stringMatching(/^enabled_filters: unknown filter "RamFilter"/),
+      'enabled_filters: filter "ComputeFilter" is listed twice',
+    ]);
+    expect(e.weighers[0]).toMatch(/^weighers: unknown weigher "FooWeigher"/);
+    expect(e.placement_prefilters[0]).toMatch(/^placement_prefilters: unknown prefilter "compute_disabled"/);
+  });
+
+  it("rejects negative soft-affinity multipliers and host_subset_size < 1", () => {
+    const e = errors(save.safeParse({ ...base, soft_affinity_weight_multiplier: "-1", soft_anti_affinity_weight_multiplier: "-0.1", pci_weight_multiplier: "-2", host_subset_size: "0", max_attempts: "1.5", ram_weight_multiplier: "x" }));
+    expect(e.soft_affinity_weight_multiplier).toEqual(["soft_affinity_weight_multiplier: must be >= 0, got -1"]);
+    expect(e.soft_anti_affinity_weight_multiplier).toEqual(["soft_anti_affinity_weight_multiplier: must be >= 0, got -0.1"]);
+    expect(e.pci_weight_multiplier).toEqual(["pci_weight_multiplier: must be >= 0, got -2"]);
+    expect(e.host_subset_size).toEqual(["host_subset_size: must be >= 1, got 0"]);
+    expect(e.max_attempts[0]).toMatch(/whole number/);
+    expect(e.ram_weight_multiplier[0]).toMatch(/must be a number/);
+  });
+});
+
+describe("form schemas", () => {
+  it("aggregate metadata: the rule of the reader, on the value field", () => {
+    expect(errors(AggregateMetadataSchema.safeParse({ id: "3", key: "ram_weight_multiplier", value: "abc" }))).toEqual({
+      value: ['value: ram_weight_multiplier must be a number (Python float() syntax, e.g. -1.0), got "abc"'],
+    });
+    expect(AggregateMetadataSchema.safeParse({ id: "3", key: "ssd", value: "true" }).success).toBe(true);
+    expect(errors(AggregateMetadataSchema.safeParse({ id: "3", key: "a/b", value: "1" })).key[0]).toMatch(/may only contain/);
+  });
+
+  it("flavor extra specs: malformed operator values", () => {
+    expect(errors(FlavorExtraSpecSchema.safeParse({ id: "1", key: "capabilities:hypervisor_type", value: "s==" }))).toEqual({
+      value: ["value: s== needs an operand"],
+    });
+    expect(FlavorExtraSpecSchema.safeParse({ id: "1", key: "aggregate_instance_extra_specs:ssd", value: "true" }).success).toBe(true);
+  });
+
+  it("flavors: sizes are whole numbers, names required", () => {
+    const e = errors(FlavorSchema.safeParse({ name: " ", vcpus: "0", memory_mb: "1.5" }));
+    expect(e.name).toEqual(["name: is required"]);
+    expect(e.vcpus).toEqual(["vcpus: must be a whole number >= 1, got 0"]);
+    expect(e.memory_mb).toEqual(['memory_mb: must be a whole number >= 1, got "1.5"']);
+    const ok = FlavorSchema.safeParse({ name: "x", vcpus: "2", memory_mb: "512", is_public: "on" });
+    expect(ok.data).toMatchObject({ vcpus: 2, memory_mb: 512, root_gb: 0, is_public: true, flavorid: null });
+  });
+
+  it("host service: a reason when disabling", () => {
+    expect(errors(HostServiceSchema.safeParse({ host: "h", disabled: "true", reason: "" })).reason[0]).toMatch(/required when disabling/);
+    expect(HostServiceSchema.safeParse({ host: "h", disabled: "false" }).success).toBe(true);
+  });
+
+  it("aggregates and server groups", () => {
+    expect(errors(AggregateCreateSchema.safeParse({ name: "x", availability_zone: "a:b" })).availability_zone[0]).toMatch(/':'/);
+    expect(AggregateCreateSchema.safeParse({ name: "x", availability_zone: "" }).data).toEqual({ name: "x", availability_zone: null });
+    expect(errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "affinity", max_server_per_host: "2" })).max_server_per_host[0]).toMatch(/only the anti-affinity/);
+    expect(errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "sideways" })).policy[0]).toMatch(/policy: must be one of/);
+  });
+});
