@@ -1,0 +1,112 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { prisma } from "@/lib/db";
+import { fmtCount, fmtMs } from "@/lib/runs/format";
+import { listRuns } from "@/lib/runs/queries";
+import { RerunButton } from "@/components/schedule/run-buttons";
+import "@/components/schedule/schedule.css";
+
+export const metadata: Metadata = { title: "Runs" };
+export const dynamic = "force-dynamic";
+
+const when = (d: Date) => d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC";
+
+/** "cmp-1 ×2, cmp-2" */
+function chosenText(hosts: string[]): string {
+  const counts = new Map<string, number>();
+  for (const h of hosts) counts.set(h, (counts.get(h) ?? 0) + 1);
+  return [...counts].map(([h, n]) => (n > 1 ? `${h} ×${n}` : h)).join(", ");
+}
+
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const sp = await searchParams;
+  const before = Number(Array.isArray(sp.before) ? sp.before[0] : sp.before);
+  const { runs, total, nextBefore } = await listRuns(prisma, { limit: 50, before: Number.isInteger(before) && before > 0 ? before : undefined });
+  return (
+    <section className="sc-page">
+      <h1>Runs</h1>
+      <p className="sc-lead">
+        Every trial scheduling, newest first ({fmtCount(total)} in all). Open one to see it exactly as it was computed, re-run it
+        against today&apos;s cloud and profile, or pick two to compare.
+      </p>
+      {runs.length === 0 ? (
+        <p className="empty">
+          No runs yet. <Link href="/schedule">Schedule a request</Link>.
+        </p>
+      ) : (
+        <>
+          <form id="compare-form" action="/runs/compare" method="get" className="sc-actions" style={{ margin: "0.5rem 0" }}>
+            <button type="submit" className="sc-btn sc-btn-secondary">
+              Compare A and B
+            </button>
+            <span className="sc-help">Pick run A and run B in the table.</span>
+          </form>
+          <div className="sc-table-wrap">
+            <table className="data-table sc-table" aria-label="Scheduling runs">
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Flavor</th>
+                  <th scope="col" className="num">Instances</th>
+                  <th scope="col">Profile</th>
+                  <th scope="col">Result</th>
+                  <th scope="col" className="num">Hosts</th>
+                  <th scope="col" className="num">Engine</th>
+                  <th scope="col">A</th>
+                  <th scope="col">B</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.map((r, i) => (
+                  <tr key={r.id}>
+                    <th scope="row">
+                      <Link href={`/runs/${r.id}`}>#{r.id}</Link>
+                    </th>
+                    <td className="sc-nowrap">{when(r.createdAt)}</td>
+                    <td>{r.flavorName}</td>
+                    <td className="num">{r.numInstances}</td>
+                    <td>{r.profileName ?? <span className="sc-muted">none</span>}</td>
+                    <td>
+                      {r.error ? (
+                        <span className="sc-bad">{r.error}</span>
+                      ) : (
+                        <span className="sc-host">{chosenText(r.chosenHosts)}</span>
+                      )}
+                      {r.committedAt ? (
+                        <>
+                          {" "}
+                          <span className="sc-badge sc-ok">committed</span>
+                        </>
+                      ) : null}
+                    </td>
+                    <td className="num">{fmtCount(r.hostCount)}</td>
+                    <td className="num sc-nowrap">{fmtMs(r.engineMs)}</td>
+                    <td>
+                      <input type="radio" name="a" value={r.id} form="compare-form" defaultChecked={i === 1} aria-label={`Run #${r.id} as A`} />
+                    </td>
+                    <td>
+                      <input type="radio" name="b" value={r.id} form="compare-form" defaultChecked={i === 0} aria-label={`Run #${r.id} as B`} />
+                    </td>
+                    <td className="sc-nowrap">
+                      <RerunButton runId={r.id} label="Re-run" />{" "}
+                      <Link href={`/schedule?from=${r.id}`} aria-label={`Edit the request of run #${r.id}`}>
+                        Edit
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {nextBefore && (
+            <p>
+              <Link href={`/runs?before=${nextBefore}`}>Older runs</Link>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

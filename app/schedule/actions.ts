@@ -1,0 +1,63 @@
+"use server";
+
+import { mutate, MutationError, type ActionResult } from "@/lib/actions/mutation";
+import { prisma } from "@/lib/db";
+import { rememberRun } from "@/lib/runs/cache";
+import { insertRun, prepareRun, resolveRequest, type PreparedRun } from "@/lib/runs/schedule";
+import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
+import { buildRunView, type RunMeta, type RunView } from "@/lib/runs/view";
+
+export interface ScheduleOutcome {
+  meta: RunMeta;
+  view: RunView;
+}
+
+/**
+ * Schedule the form's request against today's cloud and store the run.
+ * The cloud is read and the engine run before the write transaction (reads
+ * only), so the transaction mutate() opens holds the write lock only for
+ * the insert. Nothing to revalidate: the pages that list runs are dynamic,
+ * and revalidating would re-render /schedule for nothing.
+ */
+export async function scheduleAction(input: ScheduleFormInput): Promise<ActionResult<ScheduleOutcome>> {
+  const t0 = performance.now();
+  const parsed = ScheduleFormSchema.safeParse(input);
+  let prepared: PreparedRun | null = null;
+  let refused: MutationError | null = null;
+  if (parsed.success) {
+    try {
+      const request = await resolveRequest(prisma, parsed.data);
+      prepared = await prepareRun(prisma, request, parsed.data.profile);
+    } catch (e) {
+      if (!(e instanceof MutationError)) throw e;
+      refused = e;
+    }
+  }
+  const res = await mutate(
+    "schedule.run",
+    ScheduleFormSchema,
+    input,
+    async (tx) => {
+      if (refused) throw refused;
+      return insertRun(tx, prepared!);
+    },
+  );
+  if (!res.ok) return res;
+  const p = prepared!;
+  const { id, createdAt, storeMs } = res.data;
+  rememberRun(id, p.result, p.request);
+  const meta: RunMeta = {
+    id,
+    createdAt: createdAt.toISOString(),
+    profileName: p.profileName,
+    flavorName: p.request.flavor.name,
+    numInstances: p.request.num_instances ?? 1,
+    hostCount: p.scenario.hosts.length,
+    engineMs: p.result.timing.engine_ms,
+    committedAt: null,
+    committedInstances: null,
+    request: p.request,
+    timings: { ...p.timings, storeMs, totalMs: performance.now() - t0 },
+  };
+  return { ok: true, data: { meta, view: buildRunView(p.result, p.request) } };
+}

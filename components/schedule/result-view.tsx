@@ -1,0 +1,305 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
+import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
+import { FunnelChart } from "./funnel-chart";
+import { CommitButton, RerunButton } from "./run-buttons";
+import { useInstanceDetail } from "./use-run-data";
+import { MultipliersTable, WeighedTable } from "./weighed-table";
+import { effectiveWeighers, WeightsChart } from "./weights-chart";
+import { RejectedTable, WhyNotSearch } from "./why-not";
+
+function FunnelTable({ summary }: { summary: InstanceSummary }) {
+  return (
+    <div className="sc-table-wrap">
+      <table className="data-table sc-table" aria-label={`Funnel, instance ${summary.index + 1}`}>
+        <thead>
+          <tr>
+            <th scope="col">Stage</th>
+            <th scope="col" className="num">In</th>
+            <th scope="col" className="num">Out</th>
+            <th scope="col" className="num">Removed</th>
+            <th scope="col">Most common reasons</th>
+          </tr>
+        </thead>
+        <tbody>
+          {summary.funnel.map((f, i) => (
+            <tr key={i} className={f.out === 0 ? "sc-row-bad" : undefined}>
+              <th scope="row">{fmtStage(f.filter)}</th>
+              <td className="num">{fmtCount(f.in)}</td>
+              <td className="num">{fmtCount(f.out)}</td>
+              <td className="num">{fmtCount(f.removed)}</td>
+              <td className="sc-reason">
+                {f.reasons.map((r) => `${r.reason} × ${fmtCount(r.count)}`).join("; ")}
+                {f.otherReasons > 0 ? `${f.reasons.length ? "; " : ""}other reasons × ${fmtCount(f.otherReasons)}` : ""}
+              </td>
+            </tr>
+          ))}
+          {summary.funnel.length === 0 && (
+            <tr>
+              <td colSpan={5} className="sc-muted">
+                No filter ran at this instance{summary.index > 0 ? " (filters that run once per request only run for the first instance)" : ""}.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function InstancePanel({ runId, summary, detail0 }: { runId: number; summary: InstanceSummary; detail0: InstanceDetail | null }) {
+  const { data: detail, isLoading, error } = useInstanceDetail(runId, summary.index, detail0);
+  const n = summary.index + 1;
+  return (
+    <div className="sc-section">
+      <h3>Funnel</h3>
+      <p className="sc-help">
+        {fmtCount(summary.hostsIn)} hosts entered, {fmtCount(summary.survivors)} survived every filter.
+      </p>
+      <FunnelChart summary={summary} />
+      <FunnelTable summary={summary} />
+
+      <h3>Weights</h3>
+      {isLoading && <p className="sc-muted">Loading the weights of instance {n}…</p>}
+      {error && <p className="sc-bad">Could not load instance {n}: {(error as Error).message}</p>}
+      {detail && detail.chart.length === 0 && <p className="sc-muted">No host survived the filters: nothing was weighed.</p>}
+      {detail && detail.chart.length > 0 && detail.weigherNames.length === 0 && (
+        <p className="sc-muted">Only one host survived: Nova does not weigh a single host (weight 0).</p>
+      )}
+      {detail && detail.chart.length > 0 && (
+        <WeightsSection runId={runId} detail={detail} survivors={summary.survivors} />
+      )}
+
+      <h3>Hosts removed</h3>
+      {detail ? <RejectedTable runId={runId} index={summary.index} initial={detail.whyNot} /> : null}
+    </div>
+  );
+}
+
+function WeightsSection({ runId, detail, survivors }: { runId: number; detail: InstanceDetail; survivors: number }) {
+  const { drawn } = effectiveWeighers(detail.weigherNames, detail.chart);
+  const extra = detail.chart.length - Math.min(25, survivors);
+  return (
+    <>
+      {detail.weigherNames.length > 0 && (
+        <>
+          <p className="sc-help">
+            {survivors > detail.chart.length || extra > 0
+              ? `The top ${Math.min(25, survivors)} of ${fmtCount(survivors)} survivors${extra > 0 ? `, plus ${extra} alternate${extra === 1 ? "" : "s"} ranked lower` : ""}; the table below lists them all.`
+              : `All ${fmtCount(survivors)} survivors.`}
+          </p>
+          <WeightsChart rows={detail.chart} names={detail.weigherNames} index={detail.index} />
+          <h4 className="sc-visually-hidden">Multipliers</h4>
+          <MultipliersTable uses={detail.multipliers} index={detail.index} />
+        </>
+      )}
+      <div style={{ marginTop: "0.75rem" }}>
+        <WeighedTable runId={runId} index={detail.index} names={detail.weigherNames} drawn={drawn} initial={detail.table} />
+      </div>
+    </>
+  );
+}
+
+/** Tabs (arrow keys move between them) for up to 12 instances, else a select. */
+function InstanceSelector({ count, value, onChange, baseId }: { count: number; value: number; onChange: (i: number) => void; baseId: string }) {
+  const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  if (count > 12) {
+    return (
+      <div className="sc-field" style={{ maxWidth: "16rem", marginTop: "1rem" }}>
+        <label htmlFor={`${baseId}-sel`}>Instance</label>
+        <select id={`${baseId}-sel`} value={value} onChange={(e) => onChange(Number(e.target.value))}>
+          {Array.from({ length: count }, (_, i) => (
+            <option key={i} value={i}>
+              Instance {i + 1}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+  const onKey = (e: KeyboardEvent<HTMLButtonElement>, i: number) => {
+    let next = i;
+    if (e.key === "ArrowRight") next = (i + 1) % count;
+    else if (e.key === "ArrowLeft") next = (i - 1 + count) % count;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = count - 1;
+    else return;
+    e.preventDefault();
+    onChange(next);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div role="tablist" aria-label="Instances" className="sc-tabs">
+      {Array.from({ length: count }, (_, i) => (
+        <button
+          key={i}
+          ref={(el) => {
+            refs.current[i] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`${baseId}-tab-${i}`}
+          aria-selected={i === value}
+          aria-controls={`${baseId}-panel`}
+          tabIndex={i === value ? 0 : -1}
+          className="sc-tab"
+          onClick={() => onChange(i)}
+          onKeyDown={(e) => onKey(e, i)}
+        >
+          Instance {i + 1}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
+  if (view.error && view.diagnosis) {
+    const d = view.diagnosis;
+    return (
+      <section className="sc-panel sc-outcome-bad" aria-labelledby={`run-${meta.id}-outcome`}>
+        <h3 id={`run-${meta.id}-outcome`} className="sc-bad" style={{ marginTop: 0 }}>
+          {d.kind === "no-valid-host" ? "No valid host" : `Error: ${d.error}`}
+        </h3>
+        <p className="sc-diagnosis-summary">{d.summary}</p>
+        <p>
+          <b>{d.explanation}</b>
+        </p>
+        <h4 style={{ margin: "0.5rem 0 0" }}>What to change</h4>
+        <ul className="sc-advice" aria-label="What to change">
+          {d.advice.map((a, i) => (
+            <li key={i}>{a}</li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  const chosen = view.selections.map((s) => s.host);
+  return (
+    <section className="sc-panel sc-outcome-ok" aria-labelledby={`run-${meta.id}-outcome`}>
+      <h3 id={`run-${meta.id}-outcome`} style={{ marginTop: 0 }}>
+        Placement
+      </h3>
+      <ol className="sc-placement" aria-label="Placement">
+        {view.selections.map((s, i) => (
+          <li key={i}>
+            {view.selections.length > 1 ? `Instance ${i + 1}: ` : ""}
+            chosen host <b className="sc-host">{s.host}</b>
+            <span className="sc-chosen-tag">chosen</span>
+            {"; "}
+            {s.alternates.length ? (
+              <>
+                alternates{" "}
+                {s.alternates.map((a, k) => (
+                  <span key={a}>
+                    {k > 0 ? ", " : ""}
+                    <span className="sc-host">{a}</span>
+                  </span>
+                ))}
+              </>
+            ) : (
+              <span className="sc-muted">no alternates (no other host in the cell passed)</span>
+            )}
+          </li>
+        ))}
+      </ol>
+      <CommitButton meta={meta} chosen={chosen} />
+    </section>
+  );
+}
+
+/** A run's result: outcome, why-not search, and per instance the funnel, the weights and the removed hosts. */
+export function ResultView({ meta, view, showPermalink = true }: { meta: RunMeta; view: RunView; showPermalink?: boolean }) {
+  const [index, setIndex] = useState(0);
+  const baseId = useId();
+  const count = view.instances.length;
+  const summary = view.instances[Math.min(index, count - 1)];
+  const req = meta.request;
+  return (
+    <div className="sc-result" data-run-id={meta.id}>
+      <div className="sc-result-head">
+        <h2 id={`run-${meta.id}-title`} tabIndex={-1}>
+          Run #{meta.id}
+        </h2>
+        <div className="sc-links">
+          {showPermalink && <Link href={`/runs/${meta.id}`}>Open run #{meta.id}</Link>}
+          <a href={`/api/runs/${meta.id}`}>Result JSON</a>
+          <a href={`/api/runs/${meta.id}/snapshot`}>Scenario JSON</a>
+          <RerunButton runId={meta.id} />
+        </div>
+      </div>
+      <ul className="sc-meta" aria-label="Run details">
+        <li>
+          flavor <b>{meta.flavorName}</b> × {meta.numInstances}
+        </li>
+        {req.image?.name || req.image?.id ? (
+          <li>
+            image <b>{req.image.name ?? req.image.id}</b>
+          </li>
+        ) : null}
+        {req.availability_zone ? (
+          <li>
+            zone <b>{req.availability_zone}</b>
+          </li>
+        ) : null}
+        {req.project_id ? (
+          <li>
+            project <b>{req.project_id}</b>
+          </li>
+        ) : null}
+        {req.server_group ? (
+          <li>
+            server group <b>{req.server_group}</b>
+          </li>
+        ) : null}
+        {req.scheduler_hints && Object.keys(req.scheduler_hints).length ? (
+          <li>
+            hints <b>{Object.keys(req.scheduler_hints).join(", ")}</b>
+          </li>
+        ) : null}
+        <li>
+          profile <b>{meta.profileName ?? "(none: Nova defaults)"}</b>
+        </li>
+        <li>
+          <b>{fmtCount(meta.hostCount)}</b> hosts
+        </li>
+        <li>
+          engine <b>{fmtMs(meta.engineMs)}</b>
+        </li>
+        {meta.timings && (
+          <li title={`load ${fmtMs(meta.timings.loadMs)}, schedule ${fmtMs(meta.timings.scheduleMs)}, store ${fmtMs(meta.timings.storeMs)}`}>
+            server total <b>{fmtMs(meta.timings.totalMs)}</b>
+          </li>
+        )}
+        <li>{new Date(meta.createdAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" })}</li>
+      </ul>
+
+      <Outcome meta={meta} view={view} />
+
+      {count > 0 && (
+        <section className="sc-panel" aria-label="Why not host">
+          <h3 style={{ marginTop: 0 }}>Why not…?</h3>
+          <WhyNotSearch runId={meta.id} instances={count} />
+        </section>
+      )}
+
+      {count > 0 && summary && (
+        <>
+          {count > 1 && <InstanceSelector count={count} value={index} onChange={setIndex} baseId={baseId} />}
+          <div
+            className={count > 1 && count <= 12 ? "sc-tabpanel" : "sc-tabpanel sc-tabpanel-plain"}
+            role={count > 1 && count <= 12 ? "tabpanel" : "region"}
+            id={`${baseId}-panel`}
+            aria-labelledby={count > 1 && count <= 12 ? `${baseId}-tab-${index}` : undefined}
+            aria-label={count > 1 && count <= 12 ? undefined : `Instance ${index + 1}`}
+          >
+            <InstancePanel key={summary.index} runId={meta.id} summary={summary} detail0={view.detail0} />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { commitRunAction, rerunAction } from "@/app/runs/actions";
+import type { ActionResult } from "@/lib/actions/mutation";
+import type { CommitOutcome } from "@/lib/runs/commit";
+import type { RunMeta } from "@/lib/runs/view";
+
+function failureText(r: Extract<ActionResult, { ok: false }>): string {
+  const fields = Object.entries(r.fieldErrors ?? {}).map(([k, v]) => `${k === "_form" ? "" : `${k}: `}${v.join(", ")}`);
+  return [r.formError, ...fields].filter(Boolean).join(" ") || "The action failed.";
+}
+
+type Committed = NonNullable<RunMeta["committedInstances"]>;
+
+function CommittedList({ at, instances }: { at: string; instances: Committed }) {
+  return (
+    <div role="status">
+      <p className="sc-ok">
+        <b>Committed</b> {new Date(at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}:{" "}
+        {instances.length} instance{instances.length === 1 ? "" : "s"} placed.
+      </p>
+      <ul className="sc-placement" aria-label="Committed instances">
+        {instances.map((i) => (
+          <li key={i.uuid}>
+            {i.name} <code>{i.uuid}</code> on <span className="sc-host">{i.host}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * "Commit placement": creates the instances on the chosen hosts and consumes
+ * their resources (one transaction that re-checks capacity; a run commits once).
+ */
+export function CommitButton({ meta, chosen, onCommitted }: { meta: RunMeta; chosen: string[]; onCommitted?: (o: CommitOutcome) => void }) {
+  const [pending, start] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<{ at: string; instances: Committed } | null>(
+    meta.committedAt ? { at: meta.committedAt, instances: meta.committedInstances ?? [] } : null,
+  );
+  if (done) return <CommittedList at={done.at} instances={done.instances} />;
+  const hosts = [...new Set(chosen)];
+  return (
+    <div className="sc-actions">
+      <button
+        type="button"
+        className="sc-btn"
+        disabled={pending}
+        aria-busy={pending}
+        onClick={() => {
+          setError(null);
+          start(async () => {
+            const r = await commitRunAction(meta.id);
+            if (r.ok) {
+              const o = r.data;
+              setDone({ at: new Date(o.committedAt).toISOString(), instances: o.instances });
+              onCommitted?.(o);
+            } else setError(failureText(r));
+          });
+        }}
+      >
+        {pending ? "Committing…" : "Commit placement"}
+      </button>
+      <span className="sc-help">
+        Creates {chosen.length} instance{chosen.length === 1 ? "" : "s"} of {meta.flavorName} on {hosts.join(", ")} and uses
+        {hosts.length === 1 ? " its" : " their"} vCPUs, RAM and disk (capacity is checked again first).
+      </span>
+      {error && (
+        <p className="sc-form-error" role="alert" style={{ flexBasis: "100%" }}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Re-run a stored run against today's cloud and profile, then compare the two. */
+export function RerunButton({ runId, label = "Re-run against today's cloud" }: { runId: number; label?: string }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="sc-actions" style={{ display: "inline-flex" }}>
+      <button
+        type="button"
+        className="sc-btn sc-btn-secondary sc-btn-small"
+        disabled={pending}
+        aria-busy={pending}
+        aria-label={`${label} (run #${runId})`}
+        onClick={() => {
+          setError(null);
+          start(async () => {
+            const r = await rerunAction(runId);
+            if (r.ok) router.push(`/runs/compare?a=${r.data.previous}&b=${r.data.runId}`);
+            else setError(failureText(r));
+          });
+        }}
+      >
+        {pending ? "Re-running…" : label}
+      </button>
+      {error && (
+        <span className="sc-bad" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

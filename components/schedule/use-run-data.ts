@@ -1,0 +1,77 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import type { HostFate, InstanceDetail, Page, RejectedRow, WeighedRow } from "@/lib/runs/view";
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) {
+    let msg = `${res.status} ${res.statusText}`;
+    try {
+      msg = ((await res.json()) as { error?: string }).error ?? msg;
+    } catch {
+      // not JSON
+    }
+    throw new Error(msg);
+  }
+  return (await res.json()) as T;
+}
+
+function hostsUrl(runId: number, params: Record<string, string | number | undefined>): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") sp.set(k, String(v));
+  return `/api/runs/${runId}/hosts?${sp}`;
+}
+
+/** One instance's details (instance 0 comes with the page). */
+export function useInstanceDetail(runId: number, index: number, initial: InstanceDetail | null) {
+  return useQuery({
+    queryKey: ["run", runId, "detail", index],
+    queryFn: () => getJson<InstanceDetail>(hostsUrl(runId, { view: "detail", index })),
+    initialData: index === 0 && initial ? initial : undefined,
+    staleTime: Infinity,
+  });
+}
+
+export function useWeighedPage(runId: number, index: number, offset: number, limit: number, q: string, initial?: Page<WeighedRow>) {
+  const first = offset === 0 && !q && initial && initial.limit === limit;
+  return useQuery({
+    queryKey: ["run", runId, "weighed", index, offset, limit, q],
+    queryFn: () => getJson<Page<WeighedRow>>(hostsUrl(runId, { view: "weighed", index, offset, limit, q })),
+    initialData: first ? initial : undefined,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+export function useRejectedPage(runId: number, index: number, offset: number, limit: number, q: string, initial?: Page<RejectedRow>) {
+  const first = offset === 0 && !q && initial && initial.limit === limit;
+  return useQuery({
+    queryKey: ["run", runId, "rejected", index, offset, limit, q],
+    queryFn: () => getJson<Page<RejectedRow>>(hostsUrl(runId, { view: "rejected", index, offset, limit, q })),
+    initialData: first ? initial : undefined,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+export function useFates(runId: number, q: string) {
+  return useQuery({
+    queryKey: ["run", runId, "fate", q],
+    queryFn: () => getJson<{ hosts: HostFate[]; total: number }>(hostsUrl(runId, { view: "fate", q, limit: 10 })),
+    enabled: q.trim().length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+/** `value`, settled for `ms` (search boxes). */
+export function useDebounced<T>(value: T, ms = 200): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}

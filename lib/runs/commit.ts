@@ -1,0 +1,162 @@
+/**
+ * Commit placement: put a successful run's instances on its chosen hosts.
+ *
+ * ONE transaction that
+ *   1. claims the run (UPDATE ... WHERE committedAt IS NULL): a run commits
+ *      once. Being the transaction's first statement, it also takes SQLite's
+ *      write lock before anything is read, so a second committer (another
+ *      connection, another process) waits until this one is done and then
+ *      reads the hosts as this one left them: an IMMEDIATE transaction in effect;
+ *      in-process, the driver adapter runs interactive transactions one at a time;
+ *   2. re-reads the chosen hosts and re-checks capacity (free vCPU / RAM / disk
+ *      under the allocation ratios, service enabled and up) for everything
+ *      this run puts on each host;
+ *   3. consumes the resources (vcpus_used, memory_mb_used, local_gb_used,
+ *      num_instances; and the free_* overrides when set) and creates the
+ *      Instance rows (uuid, host, flavor, image, project, server group).
+ * Any failure rolls the whole thing back, including the claim.
+ *
+ * num_io_ops is not raised: it counts instances in a build/resize/migration
+ * task state, and a committed placement is a finished one.
+ */
+import { randomUUID } from "node:crypto";
+import { MutationError, type Tx } from "@/lib/actions/mutation";
+import type { PrismaClient } from "@/lib/db";
+import type { ScenarioRequest } from "@/lib/scheduler/scenario";
+import { capacityProblem, demandOf, type HostCapacity } from "./capacity";
+
+export interface CommittedInstance {
+  index: number;
+  uuid: string;
+  name: string;
+  host: string;
+}
+
+export interface CommitOutcome {
+  runId: number;
+  committedAt: Date;
+  instances: CommittedInstance[];
+}
+
+const HOST_SELECT = {
+  id: true,
+  name: true,
+  vcpus: true,
+  vcpusUsed: true,
+  memoryMb: true,
+  memoryMbUsed: true,
+  localGb: true,
+  localGbUsed: true,
+  freeRamMb: true,
+  freeDiskGb: true,
+  diskAvailableLeast: true,
+  reservedVcpus: true,
+  reservedMemoryMb: true,
+  reservedDiskGb: true,
+  cpuAllocationRatio: true,
+  ramAllocationRatio: true,
+  diskAllocationRatio: true,
+  serviceDisabled: true,
+  serviceUp: true,
+  forcedDown: true,
+} as const;
+
+export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome> {
+  const committedAt = new Date();
+  // 1. claim (first statement: takes the write lock)
+  const claimed = await tx.schedulingRun.updateMany({
+    where: { id: runId, committedAt: null, error: null },
+    data: { committedAt },
+  });
+  const run = await tx.schedulingRun.findUnique({
+    where: { id: runId },
+    select: { request: true, chosenHosts: true, error: true, committedAt: true, flavorName: true },
+  });
+  if (!run) throw new MutationError(null, `Run #${runId} does not exist.`);
+  if (claimed.count === 0) {
+    if (run.error) throw new MutationError(null, `Run #${runId} found no host (${run.error}): there is nothing to commit.`);
+    throw new MutationError(null, `Run #${runId} was already committed (${run.committedAt?.toISOString() ?? "earlier"}); it cannot be committed twice.`);
+  }
+  const request = JSON.parse(run.request) as ScenarioRequest;
+  const chosen = JSON.parse(run.chosenHosts) as string[];
+  if (!chosen.length) throw new MutationError(null, `Run #${runId} chose no host: there is nothing to commit.`);
+
+  // 2. re-check capacity for everything this run puts on each host
+  const perHost = new Map<string, number>();
+  for (const h of chosen) perHost.set(h, (perHost.get(h) ?? 0) + 1);
+  const hosts = await tx.computeHost.findMany({ where: { name: { in: [...perHost.keys()] } }, select: HOST_SELECT });
+  const byName = new Map(hosts.map((h) => [h.name, h]));
+  const problems: string[] = [];
+  for (const [name, count] of perHost) {
+    const h = byName.get(name);
+    if (!h) {
+      problems.push(`${name} no longer exists`);
+      continue;
+    }
+    const why = capacityProblem(h as HostCapacity, demandOf(request.flavor, count));
+    if (why) problems.push(`${name} cannot take ${count} × ${request.flavor.name} any more (${why})`);
+  }
+  if (problems.length) {
+    throw new MutationError(
+      null,
+      `Run #${runId} was not committed: ${problems.join("; ")}. Another placement may have used the room since this run; re-run it against today's cloud.`,
+    );
+  }
+
+  // 3. consume and create the instances
+  for (const [name, count] of perHost) {
+    const h = byName.get(name)!;
+    const d = demandOf(request.flavor, count);
+    await tx.computeHost.update({
+      where: { id: h.id },
+      data: {
+        vcpusUsed: { increment: d.vcpus },
+        memoryMbUsed: { increment: d.memoryMb },
+        localGbUsed: { increment: d.diskGb },
+        numInstances: { increment: count },
+        ...(h.freeRamMb !== null ? { freeRamMb: { decrement: d.memoryMb } } : {}),
+        ...(h.freeDiskGb !== null ? { freeDiskGb: { decrement: d.diskGb } } : {}),
+        ...(h.diskAvailableLeast !== null ? { diskAvailableLeast: { decrement: d.diskGb } } : {}),
+      },
+    });
+  }
+  const [flavor, image, group] = await Promise.all([
+    tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } }),
+    request.image?.id ? tx.image.findUnique({ where: { uuid: request.image.id }, select: { id: true } }) : null,
+    request.server_group
+      ? tx.serverGroup.findFirst({ where: { OR: [{ uuid: request.server_group }, { name: request.server_group }] }, select: { id: true } })
+      : null,
+  ]);
+  const instances: CommittedInstance[] = chosen.map((host, index) => ({
+    index,
+    uuid: randomUUID(),
+    name: `${request.flavor.name}-run${runId}-${index + 1}`,
+    host,
+  }));
+  await tx.instance.createMany({
+    data: instances.map((i) => ({
+      uuid: i.uuid,
+      name: i.name,
+      hostId: byName.get(i.host)!.id,
+      flavorId: flavor?.id ?? null,
+      imageId: image?.id ?? null,
+      projectId: request.project_id ?? null,
+      serverGroupId: group?.id ?? null,
+    })),
+  });
+  await tx.schedulingRun.update({ where: { id: runId }, data: { committedInstances: JSON.stringify(instances) } });
+  return { runId, committedAt, instances };
+}
+
+export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; message: string };
+
+/** commitRunTx in its own transaction, a refusal as a message (scripts and tests; the app goes through mutate()). */
+export async function commitRun(db: PrismaClient, runId: number): Promise<CommitResult> {
+  try {
+    const outcome = await db.$transaction((tx) => commitRunTx(tx, runId), { timeout: 30_000 });
+    return { ok: true, outcome };
+  } catch (e) {
+    if (e instanceof MutationError) return { ok: false, message: e.message };
+    throw e;
+  }
+}

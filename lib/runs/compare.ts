@@ -1,0 +1,194 @@
+/**
+ * Two runs side by side (/runs/compare): for each instance index, which hosts
+ * moved in rank (rank and weight in A vs B), which filter changed its verdict
+ * for which host (rejected by X in A, passed in B, ...), and how the chosen
+ * host and alternates differ. Pure, over two result documents.
+ */
+import type { RequestResult, ScheduleResult } from "@/lib/scheduler/result";
+
+export type Verdict =
+  /** survived every filter and was weighed */
+  | { kind: "passed"; rank: number }
+  | { kind: "rejected"; filter: string; reason: string }
+  /** not evaluated at this index (out since an earlier instance, or the list emptied before) */
+  | { kind: "absent" };
+
+export interface RankChange {
+  host: string;
+  /** 1-based; null = not weighed in that run */
+  rankA: number | null;
+  rankB: number | null;
+  weightA: number | null;
+  weightB: number | null;
+  /** rankA - rankB (> 0: moved up in B); null when one side is missing */
+  moved: number | null;
+}
+
+export interface VerdictChange {
+  host: string;
+  a: Verdict;
+  b: Verdict;
+}
+
+export interface FilterChange {
+  filter: string;
+  /** hosts this stage rejects in B but did not in A */
+  nowRejects: string[];
+  /** hosts this stage rejected in A but does not in B */
+  noLongerRejects: string[];
+}
+
+export interface FunnelDiff {
+  filter: string;
+  /** hosts left after the stage; null = the stage did not run */
+  outA: number | null;
+  outB: number | null;
+}
+
+export interface InstanceComparison {
+  index: number;
+  chosenA: string | null;
+  chosenB: string | null;
+  chosenChanged: boolean;
+  alternatesA: string[];
+  alternatesB: string[];
+  /** in B's alternates, not in A's */
+  alternatesAdded: string[];
+  /** in A's alternates, not in B's */
+  alternatesRemoved: string[];
+  /** the lists differ (members or order) */
+  alternatesChanged: boolean;
+  /** hosts whose rank differs, the best placed (in either run) first */
+  rankChanges: RankChange[];
+  /** hosts weighed at the same rank in both runs */
+  sameRank: number;
+  verdictChanges: VerdictChange[];
+  filterChanges: FilterChange[];
+  funnel: FunnelDiff[];
+}
+
+export interface RunComparison {
+  errorA: string | null;
+  errorB: string | null;
+  instances: InstanceComparison[];
+  /** nothing differs: same error, same selections, same ranks, same verdicts */
+  identical: boolean;
+}
+
+const EMPTY: RequestResult = { index: 0, funnel: [], weighed: [] };
+
+/** Every host's verdict at one instance index. */
+export function verdicts(req: RequestResult | undefined): Map<string, Verdict> {
+  const out = new Map<string, Verdict>();
+  if (!req) return out;
+  for (const f of req.funnel) {
+    (f.rejected ?? []).forEach((h, j) => out.set(h, { kind: "rejected", filter: f.filter, reason: f.reasons?.[j] ?? "" }));
+  }
+  req.weighed.forEach((w, k) => out.set(w.host, { kind: "passed", rank: k + 1 }));
+  return out;
+}
+
+export function sameVerdict(a: Verdict, b: Verdict): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "rejected" && b.kind === "rejected") return a.filter === b.filter;
+  return true;
+}
+
+function unionInOrder(...lists: string[][]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const l of lists) for (const x of l) if (!seen.has(x)) (seen.add(x), out.push(x));
+  return out;
+}
+
+export function compareInstance(a: ScheduleResult, b: ScheduleResult, index: number): InstanceComparison {
+  const ra = a.requests[index] ?? EMPTY;
+  const rb = b.requests[index] ?? EMPTY;
+  const chosenA = a.requests[index]?.chosen ?? null;
+  const chosenB = b.requests[index]?.chosen ?? null;
+  const alternatesA = a.selections[index]?.alternates ?? [];
+  const alternatesB = b.selections[index]?.alternates ?? [];
+
+  // ranks
+  const posA = new Map(ra.weighed.map((w, k) => [w.host, k] as const));
+  const posB = new Map(rb.weighed.map((w, k) => [w.host, k] as const));
+  const rankChanges: RankChange[] = [];
+  let sameRank = 0;
+  for (const host of unionInOrder(ra.weighed.map((w) => w.host), rb.weighed.map((w) => w.host))) {
+    const ka = posA.get(host);
+    const kb = posB.get(host);
+    if (ka !== undefined && ka === kb) {
+      sameRank++;
+      continue;
+    }
+    rankChanges.push({
+      host,
+      rankA: ka === undefined ? null : ka + 1,
+      rankB: kb === undefined ? null : kb + 1,
+      weightA: ka === undefined ? null : ra.weighed[ka].weight,
+      weightB: kb === undefined ? null : rb.weighed[kb].weight,
+      moved: ka === undefined || kb === undefined ? null : ka - kb,
+    });
+  }
+  const best = (r: RankChange) => Math.min(r.rankA ?? Infinity, r.rankB ?? Infinity);
+  rankChanges.sort((x, y) => best(x) - best(y) || (x.rankB ?? Infinity) - (y.rankB ?? Infinity) || x.host.localeCompare(y.host));
+
+  // verdicts
+  const va = verdicts(a.requests[index]);
+  const vb = verdicts(b.requests[index]);
+  const absent: Verdict = { kind: "absent" };
+  const verdictChanges: VerdictChange[] = [];
+  const byFilter = new Map<string, FilterChange>();
+  const change = (filter: string) => {
+    let c = byFilter.get(filter);
+    if (!c) byFilter.set(filter, (c = { filter, nowRejects: [], noLongerRejects: [] }));
+    return c;
+  };
+  for (const host of unionInOrder([...va.keys()], [...vb.keys()])) {
+    const x = va.get(host) ?? absent;
+    const y = vb.get(host) ?? absent;
+    if (sameVerdict(x, y)) continue;
+    verdictChanges.push({ host, a: x, b: y });
+    if (x.kind === "rejected") change(x.filter).noLongerRejects.push(host);
+    if (y.kind === "rejected") change(y.filter).nowRejects.push(host);
+  }
+  const stageOrder = unionInOrder(rb.funnel.map((f) => f.filter), ra.funnel.map((f) => f.filter));
+  const filterChanges = [...byFilter.values()].sort((x, y) => stageOrder.indexOf(x.filter) - stageOrder.indexOf(y.filter));
+
+  const outA = new Map(ra.funnel.map((f) => [f.filter, f.out] as const));
+  const outB = new Map(rb.funnel.map((f) => [f.filter, f.out] as const));
+  const funnel: FunnelDiff[] = unionInOrder(ra.funnel.map((f) => f.filter), rb.funnel.map((f) => f.filter)).map((filter) => ({
+    filter,
+    outA: outA.get(filter) ?? null,
+    outB: outB.get(filter) ?? null,
+  }));
+
+  const setA = new Set(alternatesA);
+  const setB = new Set(alternatesB);
+  return {
+    index,
+    chosenA,
+    chosenB,
+    chosenChanged: chosenA !== chosenB,
+    alternatesA,
+    alternatesB,
+    alternatesAdded: alternatesB.filter((h) => !setA.has(h)),
+    alternatesRemoved: alternatesA.filter((h) => !setB.has(h)),
+    alternatesChanged: alternatesA.length !== alternatesB.length || alternatesA.some((h, i) => alternatesB[i] !== h),
+    rankChanges,
+    sameRank,
+    verdictChanges,
+    filterChanges,
+    funnel,
+  };
+}
+
+export function compareResults(a: ScheduleResult, b: ScheduleResult): RunComparison {
+  const n = Math.max(a.requests.length, b.requests.length);
+  const instances = Array.from({ length: n }, (_, i) => compareInstance(a, b, i));
+  const identical =
+    a.error === b.error &&
+    a.selections.length === b.selections.length &&
+    instances.every((c) => !c.chosenChanged && !c.alternatesChanged && !c.rankChanges.length && !c.verdictChanges.length);
+  return { errorA: a.error, errorB: b.error, instances, identical };
+}
