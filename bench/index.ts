@@ -15,6 +15,8 @@ import { benchSnapshot } from './snapshot';
 const REFERENCE = path.resolve(__dirname, '../../shared/nova-reference/nova_reference.py');
 const PYTHON = '/usr/bin/python3';
 const REFERENCE_MAX_HOSTS = Number(process.env.BENCH_REFERENCE_MAX_HOSTS ?? 10000);
+// Nova's reference spends ~0.3 ms per host and instance: beyond this it takes minutes.
+const REFERENCE_MAX_WORK = Number(process.env.BENCH_REFERENCE_MAX_WORK ?? 50000);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -25,11 +27,10 @@ function engineMs(hosts: number, instances: number): { ms: number; chosen: strin
   const runs: number[] = [];
   let chosen = '';
   let survivors = 0;
-  const reps = hosts >= 50000 ? 5 : hosts >= 10000 ? 9 : 21;
+  // Median of many runs: the first ones pay for JIT compilation.
+  const reps = hosts >= 50000 ? 7 : hosts >= 10000 ? 21 : 41;
   const sc = bigCloud(hosts, instances); // not mutated: host states are built per run
-  const gc = (globalThis as { gc?: () => void }).gc;
   for (let r = 0; r < reps; r++) {
-    gc?.(); // collect the previous run's garbage outside the timed region
     const run = schedule(sc);
     if (run.error && run.error.name !== 'NoValidHost') throw new Error(run.error.message);
     runs.push(run.engineMs);
@@ -40,7 +41,7 @@ function engineMs(hosts: number, instances: number): { ms: number; chosen: strin
 }
 
 function referenceMs(hosts: number, instances: number, dir: string): number | null {
-  if (!existsSync(PYTHON) || !existsSync(REFERENCE) || hosts > REFERENCE_MAX_HOSTS) return null;
+  if (!existsSync(PYTHON) || !existsSync(REFERENCE) || hosts > REFERENCE_MAX_HOSTS || hosts * instances > REFERENCE_MAX_WORK) return null;
   const file = path.join(dir, `bench-${hosts}-${instances}.json`);
   writeFileSync(file, JSON.stringify(bigCloud(hosts, instances)));
   try {
