@@ -35,16 +35,16 @@ export interface FunnelStage {
 
 export interface WeigherColumn {
   name: string;
-  raw: number[];
-  normalized: number[];
-  multiplier: number[];
-  source: string[];
+  raw: Float64Array;
+  normalized: Float64Array;
+  /** Multiplier and its source per aggregate view id (host.aggregates.id). */
+  byView: ReadonlyArray<{ value: number; source: string } | undefined>;
 }
 
 export interface WeighedSet {
   /** Survivors in filter order; columns are indexed like this array. */
   hosts: HostState[];
-  weights: number[];
+  weights: Float64Array;
   columns: WeigherColumn[];
   /** Positions into `hosts`, best first. */
   order: number[];
@@ -68,7 +68,7 @@ export interface ScheduleRun {
   engineMs: number;
 }
 
-const EMPTY: WeighedSet = { hosts: [], weights: [], columns: [], order: [] };
+const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
 
 class Scheduler {
   private prepared = new Set<object>();
@@ -80,7 +80,9 @@ class Scheduler {
     readonly prefilters: PlacementPrefilter[],
     readonly filters: HostFilter[],
     readonly weighers: HostWeigher[],
-  ) {}
+  ) {
+    this.multipliers = weighers.map(() => []);
+  }
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
   private restrict(hosts: HostState[]): { hosts: HostState[]; skipFilters: boolean } {
@@ -148,49 +150,53 @@ class Scheduler {
   }
 
   /** BaseWeightHandler.get_weighed_objects with every column kept. */
+  /** Multipliers per weigher and aggregate view: they depend on nothing else. */
+  private readonly multipliers: Array<Array<{ value: number; source: string } | undefined>>;
+
+  /** BaseWeightHandler.get_weighed_objects with every column kept. */
   weigh(hosts: HostState[]): WeighedSet {
     const n = hosts.length;
-    const weights: number[] = new Array(n).fill(0);
+    const W = n > 1 ? this.weighers.length : 0;
+    // One buffer per call: weights, then raw and normalized per weigher.
+    const buf = new Float64Array(n * (1 + 2 * W));
+    const weights = buf.subarray(0, n);
     const columns: WeigherColumn[] = [];
-    if (n > 1) {
-      for (const w of this.weighers) {
-        const raw: number[] = new Array(n);
-        for (let i = 0; i < n; i++) {
-          let v = w.weigh(hosts[i], this.spec);
-          if (w.minval !== undefined && v < w.minval) v = w.minval;
-          if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
-          raw[i] = v;
-        }
-        let lo = w.minval;
-        let hi = w.maxval;
-        if (lo === undefined || hi === undefined) {
-          let mn = raw[0];
-          let mx = raw[0];
-          for (let i = 1; i < n; i++) {
-            if (raw[i] < mn) mn = raw[i];
-            if (raw[i] > mx) mx = raw[i];
-          }
-          if (lo === undefined) lo = mn;
-          if (hi === undefined) hi = mx;
-        }
-        const normalized: number[] = new Array(n);
-        const multiplier: number[] = new Array(n);
-        const source: string[] = new Array(n);
-        const range = hi - lo;
-        // Multipliers depend only on the host's aggregates: one lookup per view.
-        const byView = new Map<object, { value: number; source: string }>();
-        for (let i = 0; i < n; i++) {
-          const norm = lo === hi ? 0 : (raw[i] - lo) / range;
-          const view = hosts[i].aggregates;
-          let m = byView.get(view);
-          if (m === undefined) byView.set(view, (m = w.multiplier(hosts[i])));
-          normalized[i] = norm;
-          multiplier[i] = m.value;
-          source[i] = m.source;
-          weights[i] += m.value * norm;
-        }
-        columns.push({ name: w.name, raw, normalized, multiplier, source });
+    const spec = this.spec;
+    for (let k = 0; k < W; k++) {
+      const w = this.weighers[k];
+      const raw = buf.subarray(n * (1 + 2 * k), n * (2 + 2 * k));
+      const normalized = buf.subarray(n * (2 + 2 * k), n * (3 + 2 * k));
+      const minval = w.minval;
+      const maxval = w.maxval;
+      for (let i = 0; i < n; i++) {
+        let v = w.weigh(hosts[i], spec);
+        if (minval !== undefined && v < minval) v = minval;
+        if (maxval !== undefined && v > maxval) v = maxval;
+        raw[i] = v;
       }
+      let lo = minval;
+      let hi = maxval;
+      if (lo === undefined || hi === undefined) {
+        let mn = raw[0];
+        let mx = raw[0];
+        for (let i = 1; i < n; i++) {
+          if (raw[i] < mn) mn = raw[i];
+          if (raw[i] > mx) mx = raw[i];
+        }
+        if (lo === undefined) lo = mn;
+        if (hi === undefined) hi = mx;
+      }
+      const range = hi - lo;
+      const byView = this.multipliers[k];
+      for (let i = 0; i < n; i++) {
+        const norm = lo === hi ? 0 : (raw[i] - lo) / range;
+        const h = hosts[i];
+        let m = byView[h.aggregates.id];
+        if (m === undefined) byView[h.aggregates.id] = m = w.multiplier(h);
+        normalized[i] = norm;
+        weights[i] += m.value * norm;
+      }
+      columns.push({ name: w.name, raw, normalized, byView });
     }
     const order: number[] = new Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
@@ -210,7 +216,7 @@ class Scheduler {
   }
 }
 
-function pickWithRandom(order: number[], weights: number[], config: SchedulerConfig, random: () => number): number[] {
+function pickWithRandom(order: number[], weights: Float64Array, config: SchedulerConfig, random: () => number): number[] {
   let o = order;
   if (config.shuffleBestSameWeighedHosts && o.length) {
     const best = o.filter((i) => weights[i] === weights[o[0]]);

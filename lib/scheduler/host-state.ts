@@ -12,7 +12,7 @@ import {
   canonicalizeHvType,
   canonicalizeVmMode,
 } from './nova-fields';
-import { NovaError, pyFloat, pyJsonDumps, pyStrAt, pyStrip, pyValueAt, type PyValue } from './python';
+import { NovaError, pyFloat, pyIter, pyJsonDumps, pyStrAt, pyStrip, pyTruthy, pyValueAt, type PyValue } from './python';
 import type { Scenario, ScenarioAggregate, ScenarioHost } from './scenario';
 
 export interface Aggregate {
@@ -35,7 +35,14 @@ export class AggregateView {
   readonly raw = new Map<string, Set<string>>();
   private readonly multipliers = new Map<string, { configured: number; result: { value: number; source: string } }>();
 
-  constructor(readonly aggregates: Aggregate[]) {
+  /**
+   * @param id small integer, unique per request: lets the engine keep
+   *   per-view results (multipliers) in arrays instead of maps.
+   */
+  constructor(
+    readonly aggregates: Aggregate[],
+    readonly id = 0,
+  ) {
     for (const agg of aggregates) {
       for (const [k, v] of agg.metadata) {
         let s = this.split.get(k);
@@ -182,7 +189,14 @@ export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
     const metadata = new Map<string, string>();
     const md = a.metadata ?? {};
     for (const k of Object.keys(md)) metadata.set(k, pyStrAt(md, k));
-    if (a.availability_zone) metadata.set('availability_zone', a.availability_zone);
+    const az = a.availability_zone as unknown;
+    if (pyTruthy(az as PyValue)) {
+      // DictOfStringsField: numbers and booleans become str(), anything else is refused
+      if (typeof az !== 'string' && typeof az !== 'number' && typeof az !== 'boolean') {
+        throw new NovaError('ValueError', `aggregates[${i}].availability_zone: a string is required`);
+      }
+      metadata.set('availability_zone', pyStrAt(a, 'availability_zone'));
+    }
     return { name: a.name, id: a.id ?? i + 1, hosts: a.hosts ?? [], metadata };
   });
 }
@@ -192,7 +206,7 @@ export function buildHostStates(scenario: Scenario): HostState[] {
   const aggs = buildAggregates(scenario.aggregates);
   const byHost = new Map<string, number[]>();
   (scenario.aggregates ?? []).forEach((a, i) => {
-    for (const h of a.hosts ?? []) {
+    for (const h of a.hosts === undefined ? [] : (pyIter(a.hosts, `aggregates[${i}].hosts`) as string[])) {
       let l = byHost.get(h);
       if (!l) byHost.set(h, (l = []));
       l.push(i);
@@ -203,7 +217,7 @@ export function buildHostStates(scenario: Scenario): HostState[] {
     const idx = byHost.get(h.name) ?? [];
     const sig = idx.join(',');
     let view = views.get(sig);
-    if (!view) views.set(sig, (view = new AggregateView(idx.map((i) => aggs[i]))));
+    if (!view) views.set(sig, (view = new AggregateView(idx.map((i) => aggs[i]), views.size)));
     return buildHostState(h, index, view);
   });
 }
@@ -243,7 +257,7 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.hypervisorType = h.hypervisor_type ?? 'QEMU';
   s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
   s.cpuInfoSource = h.cpu_info ? pyValueAt(h, 'cpu_info') : {};
-  s.supportedInstances = (h.supported_instances ?? []).map((spec, j) => {
+  s.supportedInstances = (h.supported_instances === undefined ? [] : (pyIter(h.supported_instances, `${f}.supported_instances`) as typeof h.supported_instances & object)).map((spec, j) => {
     if (!Array.isArray(spec) || spec.length < 3) {
       throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
     }
@@ -262,8 +276,10 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.numInstances = int(s.stats.num_instances, `${f}.num_instances`);
   s.numIoOps = int(s.stats.io_workload, `${f}.num_io_ops`);
   s.failedBuilds = int(s.stats.failed_builds, `${f}.failed_builds`);
-  s.metricsReported = h.metrics?.length ?? 0;
-  for (const m of h.metrics ?? []) {
+  const metrics = (h.metrics === undefined ? [] : pyIter(h.metrics, `${f}.metrics`)) as typeof h.metrics & object;
+  s.metricsReported = metrics.length;
+  for (const m of metrics) {
+    if (m === null || typeof m !== 'object') throw new NovaError('TypeError', `${f}.metrics: a metric must be an object`);
     if (!MONITOR_METRIC_TYPES.has(m.name)) {
       throw new NovaError('ValueError', `${f}.metrics: '${m.name}' is not a valid metric name`);
     }
@@ -276,12 +292,13 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.diskAllocationRatio = float(h.disk_allocation_ratio ?? 1.0, `${f}.disk_allocation_ratio`);
   const svc = h.service ?? {};
   s.service = {
-    disabled: Boolean(svc.disabled ?? false),
+    // bool() of what the scenario gives: a null "up" is a down service.
+    disabled: svc.disabled === undefined ? false : pyTruthy(svc.disabled as PyValue),
     disabled_reason: svc.disabled_reason ?? null,
-    up: Boolean(svc.up ?? true),
-    forced_down: Boolean(svc.forced_down ?? false),
+    up: svc.up === undefined ? true : pyTruthy(svc.up as PyValue),
+    forced_down: svc.forced_down === undefined ? false : pyTruthy(svc.forced_down as PyValue),
   };
-  s.instances = new Set(h.instances ?? []);
+  s.instances = new Set(h.instances === undefined ? [] : (pyIter(h.instances, `${f}.instances`) as string[]));
   s.aggregates = view;
   s.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
   s.reservedVcpus = h.reserved_vcpus ?? 0;

@@ -401,9 +401,24 @@ export function isFloatToken(holder: object, key: string | number): boolean {
 }
 
 /** The Python value of holder[key]: a PyFloat where the JSON had a float. */
+/** Does any object or list under v hold a number written as a float? (No allocation.) */
+function holdsFloatToken(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || v instanceof PyFloat || v instanceof PyIPAddress || v instanceof PyObject) return false;
+  if (FLOAT_TOKENS.has(v)) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (holdsFloatToken(v[i])) return true;
+    return false;
+  }
+  for (const k in v) if (holdsFloatToken((v as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 export function pyValueAt(holder: object, key: string | number): PyValue {
   const v = (holder as Record<string, PyValue>)[key as string];
   if (typeof v === 'number' && isFloatToken(holder, key)) return new PyFloat(v);
+  // Most values (every cpu_info without floats) are already their Python
+  // selves: copying them per host only fed the garbage collector.
+  if (!holdsFloatToken(v)) return v;
   if (v !== null && typeof v === 'object' && !(v instanceof PyFloat) && !(v instanceof PyIPAddress) && !(v instanceof PyObject)) {
     if (Array.isArray(v)) return v.map((_, i) => pyValueAt(v, i));
     return Object.fromEntries(Object.keys(v).map((k) => [k, pyValueAt(v, k)]));
@@ -416,4 +431,17 @@ export function pyStrAt(holder: object, key: string | number): string {
   const v = (holder as Record<string, PyValue>)[key as string];
   if (typeof v === 'string') return v;
   return pyStr(pyValueAt(holder, key));
+}
+
+/**
+ * iter() of a scenario value where the reference loops over it: a list, the
+ * characters of a string, the keys of an object; anything else raises
+ * TypeError (as `for x in 5` does).
+ */
+export function pyIter(v: unknown, field: string): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'string') return [...v];
+  if (v !== null && typeof v === 'object') return Object.keys(v);
+  const type = v === null || v === undefined ? 'NoneType' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'int' : 'float';
+  throw new NovaError('TypeError', `${field}: '${type}' object is not iterable`);
 }

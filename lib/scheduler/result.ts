@@ -69,12 +69,13 @@ function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
     const i = w.order[k];
     const weighers: Record<string, WeigherBreakdown> = {};
     for (const c of w.columns) {
+      const m = c.byView[w.hosts[i].aggregates.id]!;
       weighers[c.name] = {
         raw: c.raw[i],
         normalized: c.normalized[i],
-        multiplier: c.multiplier[i],
-        score: c.multiplier[i] * c.normalized[i],
-        source: c.source[i],
+        multiplier: m.value,
+        score: m.value * c.normalized[i],
+        source: m.source,
       };
     }
     out.push({ host: w.hosts[i].host, weight: w.weights[i], weighers });
