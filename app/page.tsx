@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
 import { fmtDate, fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
-import { capacityOverview, cloudCounts, latestRuns, problemHosts, type CapacityRow } from "@/lib/cloud/views";
+import { capacityOverview, cloudCounts, listRuns, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Overview" };
 export const dynamic = "force-dynamic";
@@ -26,13 +26,13 @@ function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: s
             <th scope="row">{r.name}</th>
             <td className="num">{fmtInt(r.hosts)}</td>
             <td className="num">
-              {fmtInt(r.vcpuUsed)} / {fmtInt(r.vcpuTotal)} <span className="muted">({pct(r.vcpuUsed, r.vcpuTotal)})</span>
+              {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)} <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
             </td>
             <td className="num">
-              {fmtMb(r.ramUsedMb)} / {fmtMb(r.ramTotalMb)} <span className="muted">({pct(r.ramUsedMb, r.ramTotalMb)})</span>
+              {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)} <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
             </td>
             <td className="num">
-              {fmtGb(r.diskUsedGb)} / {fmtGb(r.diskTotalGb)} <span className="muted">({pct(r.diskUsedGb, r.diskTotalGb)})</span>
+              {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)} <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
             </td>
           </tr>
         ))}
@@ -58,17 +58,22 @@ function CapacitySection({ id, title, group, rows }: { id: string; title: string
 }
 
 export default async function OverviewPage() {
-  const [counts, capacity, problems, runs] = await Promise.all([cloudCounts(), capacityOverview(), problemHosts(25), latestRuns(10)]);
+  const [counts, capacity, problems, { rows: runs }] = await Promise.all([
+    cloudCounts(),
+    capacityOverview(),
+    problemHosts(25),
+    listRuns({ pageSize: 10 }),
+  ]);
   const total = capacity.byCell.reduce(
     (a, r) => ({
-      vcpuUsed: a.vcpuUsed + r.vcpuUsed,
-      vcpuTotal: a.vcpuTotal + r.vcpuTotal,
-      ramUsedMb: a.ramUsedMb + r.ramUsedMb,
-      ramTotalMb: a.ramTotalMb + r.ramTotalMb,
-      diskUsedGb: a.diskUsedGb + r.diskUsedGb,
-      diskTotalGb: a.diskTotalGb + r.diskTotalGb,
+      vcpusUsed: a.vcpusUsed + r.vcpusUsed,
+      vcpusCapacity: a.vcpusCapacity + r.vcpusCapacity,
+      memoryMbUsed: a.memoryMbUsed + r.memoryMbUsed,
+      memoryMbCapacity: a.memoryMbCapacity + r.memoryMbCapacity,
+      localGbUsed: a.localGbUsed + r.localGbUsed,
+      localGbCapacity: a.localGbCapacity + r.localGbCapacity,
     }),
-    { vcpuUsed: 0, vcpuTotal: 0, ramUsedMb: 0, ramTotalMb: 0, diskUsedGb: 0, diskTotalGb: 0 },
+    { vcpusUsed: 0, vcpusCapacity: 0, memoryMbUsed: 0, memoryMbCapacity: 0, localGbUsed: 0, localGbCapacity: 0 },
   );
   return (
     <section>
@@ -89,21 +94,21 @@ export default async function OverviewPage() {
           </Link>
         </li>
         <li>
-          <strong>{pct(total.vcpuUsed, total.vcpuTotal)}</strong> vCPU used
+          <strong>{pct(total.vcpusUsed, total.vcpusCapacity)}</strong> vCPU used
           <span className="muted small">
-            {fmtInt(total.vcpuUsed)} / {fmtInt(total.vcpuTotal)}
+            {fmtInt(total.vcpusUsed)} / {fmtInt(total.vcpusCapacity)}
           </span>
         </li>
         <li>
-          <strong>{pct(total.ramUsedMb, total.ramTotalMb)}</strong> RAM used
+          <strong>{pct(total.memoryMbUsed, total.memoryMbCapacity)}</strong> RAM used
           <span className="muted small">
-            {fmtMb(total.ramUsedMb)} / {fmtMb(total.ramTotalMb)}
+            {fmtMb(total.memoryMbUsed)} / {fmtMb(total.memoryMbCapacity)}
           </span>
         </li>
         <li>
-          <strong>{pct(total.diskUsedGb, total.diskTotalGb)}</strong> disk used
+          <strong>{pct(total.localGbUsed, total.localGbCapacity)}</strong> disk used
           <span className="muted small">
-            {fmtGb(total.diskUsedGb)} / {fmtGb(total.diskTotalGb)}
+            {fmtGb(total.localGbUsed)} / {fmtGb(total.localGbCapacity)}
           </span>
         </li>
         <li>

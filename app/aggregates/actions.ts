@@ -2,7 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
 import {
   AggregateCreateSchema,
   AggregateHostRemoveSchema,
@@ -19,9 +19,7 @@ const pathsFor = (name?: string) => ["/", "/aggregates", ...(name ? detailPaths(
 const aggregateHref = (name: string) => `/aggregates/${encodeURIComponent(name)}`;
 
 async function aggregateById(tx: Tx, id: number) {
-  const agg = await tx.aggregate.findUnique({ where: { id } });
-  if (!agg) throw new MutationError(null, "this aggregate no longer exists (deleted meanwhile?)");
-  return agg;
+  return existing(await tx.aggregate.findUnique({ where: { id } }), "aggregate");
 }
 
 async function assertNameFree(tx: Tx, name: string, exceptId?: number) {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
 import { fmtInt } from "@/components/ui/format";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
-import { listAggregates } from "@/lib/cloud/views";
+import { listAggregates } from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Aggregates" };
 export const dynamic = "force-dynamic";
@@ -50,7 +50,7 @@ export default async function AggregatesPage({ searchParams }: { searchParams: P
                   <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
                 </th>
                 <td>{a.availabilityZone ?? <span className="muted">—</span>}</td>
-                <td className="num">{fmtInt(a.hosts)}</td>
+                <td className="num">{fmtInt(a.hostCount)}</td>
                 <td>
                   {a.metadata.length ? (
                     <ul className="chips">

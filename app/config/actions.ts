@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { ProfileCreateSchema, ProfileIdSchema, profileSaveSchema } from "@/lib/cloud/form-schemas";
 import { DEFAULT_ENABLED_FILTERS, FILTERS, PREFILTERS, WEIGHERS } from "@/lib/scheduler";
 
@@ -48,8 +48,7 @@ export async function activateProfile(_prev: ActionResult | null, form: FormData
     ProfileIdSchema,
     formToObject(form),
     async (tx, d) => {
-      const p = await tx.schedulerProfile.findUnique({ where: { id: d.id } });
-      if (!p) throw new MutationError(null, "this profile no longer exists (deleted meanwhile?)");
+      const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
       // one active profile (partial unique index): deactivate first, then activate
       await tx.schedulerProfile.updateMany({ where: { active: true }, data: { active: false } });
       await tx.schedulerProfile.update({ where: { id: p.id }, data: { active: true } });
@@ -65,8 +64,7 @@ export async function deleteProfile(_prev: ActionResult | null, form: FormData):
     ProfileIdSchema,
     formToObject(form),
     async (tx, d) => {
-      const p = await tx.schedulerProfile.findUnique({ where: { id: d.id } });
-      if (!p) throw new MutationError(null, "this profile no longer exists (deleted meanwhile?)");
+      const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
       if (p.active) throw new MutationError(null, `profile ${p.name} is the active one; activate another profile before deleting it`);
       await tx.schedulerProfile.delete({ where: { id: p.id } });
       return { name: p.name };
@@ -84,8 +82,7 @@ export async function saveProfile(_prev: ActionResult | null, form: FormData): P
     SaveSchema,
     formToObject(form),
     async (tx, d) => {
-      const p = await tx.schedulerProfile.findUnique({ where: { id: d.id } });
-      if (!p) throw new MutationError(null, "this profile no longer exists (deleted meanwhile?)");
+      const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
       await tx.schedulerProfile.update({ where: { id: p.id }, data: { description: d.description, config: JSON.stringify(d.config) } });
       return { name: p.name };
     },

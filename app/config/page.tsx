@@ -9,7 +9,7 @@ import {
 } from "@/components/config/profile-editor";
 import { fmtDate } from "@/components/ui/format";
 import { FILTER_DOCS, PREFILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
-import { listProfiles } from "@/lib/cloud/views";
+import { listProfiles } from "@/lib/cloud/queries";
 import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, PREFILTERS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";
 
 export const metadata: Metadata = { title: "Config" };

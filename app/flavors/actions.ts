@@ -1,16 +1,30 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import type { z } from "zod";
+import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
 import { FlavorExtraSpecRemoveSchema, FlavorExtraSpecSchema, FlavorIdSchema, FlavorSchema } from "@/lib/cloud/form-schemas";
 
 const flavorHref = (name: string) => `/flavors/${encodeURIComponent(name)}`;
 const pathsFor = (name?: string) => ["/flavors", ...(name ? [`/flavors/${name}`, flavorHref(name)] : [])];
 
 async function flavorById(tx: Tx, id: number) {
-  const f = await tx.flavor.findUnique({ where: { id } });
-  if (!f) throw new MutationError(null, "this flavor no longer exists (deleted meanwhile?)");
-  return f;
+  return existing(await tx.flavor.findUnique({ where: { id } }), "flavor");
+}
+
+/** The form's fields as Flavor columns. */
+function flavorData(d: z.output<typeof FlavorSchema>) {
+  return {
+    name: d.name,
+    flavorid: d.flavorid,
+    vcpus: d.vcpus,
+    memoryMb: d.memory_mb,
+    rootGb: d.root_gb,
+    ephemeralGb: d.ephemeral_gb,
+    swap: d.swap,
+    isPublic: d.is_public,
+    description: d.description,
+  };
 }
 
 async function assertFree(tx: Tx, d: { name: string; flavorid: string | null }, exceptId?: number) {
@@ -29,19 +43,7 @@ export async function createFlavor(_prev: ActionResult | null, form: FormData): 
     formToObject(form),
     async (tx, d) => {
       await assertFree(tx, d);
-      const f = await tx.flavor.create({
-        data: {
-          name: d.name,
-          flavorid: d.flavorid,
-          vcpus: d.vcpus,
-          memoryMb: d.memory_mb,
-          rootGb: d.root_gb,
-          ephemeralGb: d.ephemeral_gb,
-          swap: d.swap,
-          isPublic: d.is_public,
-          description: d.description,
-        },
-      });
+      const f = await tx.flavor.create({ data: flavorData(d) });
       return { name: f.name };
     },
     { revalidate: pathsFor(), message: "Flavor created." },
@@ -60,20 +62,7 @@ export async function updateFlavor(_prev: ActionResult | null, form: FormData): 
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const f = await flavorById(tx, d.id);
       await assertFree(tx, d, d.id);
-      await tx.flavor.update({
-        where: { id: d.id },
-        data: {
-          name: d.name,
-          flavorid: d.flavorid,
-          vcpus: d.vcpus,
-          memoryMb: d.memory_mb,
-          rootGb: d.root_gb,
-          ephemeralGb: d.ephemeral_gb,
-          swap: d.swap,
-          isPublic: d.is_public,
-          description: d.description,
-        },
-      });
+      await tx.flavor.update({ where: { id: d.id }, data: flavorData(d) });
       return { name: d.name, old: f.name };
     },
     { revalidate: pathsFor(String(input.name ?? "")), message: "Flavor saved." },

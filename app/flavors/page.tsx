@@ -3,7 +3,7 @@ import Link from "next/link";
 import { FlavorForm } from "@/components/flavors/flavor-forms";
 import { fmtInt, fmtMb } from "@/components/ui/format";
 import { describeExtraSpec } from "@/lib/cloud/extra-specs";
-import { listFlavors } from "@/lib/cloud/views";
+import { listFlavors } from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Flavors" };
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ type SP = Record<string, string | string[] | undefined>;
 export default async function FlavorsPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
   const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
-  const flavors = await listFlavors();
+  const flavors = await listFlavors(undefined, "name");
   return (
     <section>
       <h1>Flavors</h1>
@@ -55,14 +55,14 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
                 {f.rootGb} + {f.ephemeralGb} GB
               </td>
               <td>
-                {f.extraSpecs.length ? (
+                {Object.keys(f.extraSpecs).length ? (
                   <ul className="chips">
-                    {f.extraSpecs.map((s) => {
-                      const info = describeExtraSpec(s.key, s.value);
+                    {Object.entries(f.extraSpecs).map(([key, value]) => {
+                      const info = describeExtraSpec(key, value);
                       return (
-                        <li key={s.key} title={info.readers.join(", ") || "not read by the scheduler"} className={info.error ? "bad" : undefined}>
+                        <li key={key} title={info.readers.join(", ") || "not read by the scheduler"} className={info.error ? "bad" : undefined}>
                           <code>
-                            {s.key}={s.value}
+                            {key}={value}
                           </code>
                         </li>
                       );
@@ -72,7 +72,7 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
                   <span className="muted">none</span>
                 )}
               </td>
-              <td className="num">{fmtInt(f.instances)}</td>
+              <td className="num">{fmtInt(f.instanceCount)}</td>
             </tr>
           ))}
         </tbody>

@@ -13,7 +13,7 @@ import {
   listHostsPage,
   type HostSort,
   type HostStateFilter,
-} from "@/lib/cloud/views";
+} from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Hosts" };
 // Always read the database at request time, never at build time.
@@ -52,20 +52,21 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
   const stateRaw = one(sp.state);
   const state = stateRaw in HOST_STATES ? (stateRaw as HostStateFilter) : undefined;
   const cell = one(sp.cell) || undefined;
-  const size = Number(one(sp.size)) || 50;
+  const sizeRaw = Number(one(sp.size));
+  const size = HOST_PAGE_SIZES.includes(sizeRaw as 50) ? sizeRaw : 50;
   const pageNum = Number(one(sp.page)) || 1;
 
   const [result, cells] = await Promise.all([
-    listHostsPage({ q, sort, dir, page: pageNum, size, state, cell }),
+    listHostsPage({ search: q, sort, dir, page: pageNum, pageSize: size, state, cell }),
     listCellNames(),
   ]);
-  const base = { q, sort: sort === "position" ? undefined : sort, dir: dir === "asc" ? undefined : dir, state, cell, size: result.size === 50 ? undefined : result.size };
+  const base = { q, sort: sort === "position" ? undefined : sort, dir: dir === "asc" ? undefined : dir, state, cell, size: size === 50 ? undefined : size };
   const sortHref = (s: HostSort) => {
     const nextDir = sort === s && dir === "asc" ? "desc" : "asc";
     return `/hosts${queryString({ ...base, sort: s, dir: nextDir === "asc" ? undefined : nextDir })}`;
   };
-  const first = (result.page - 1) * result.size + 1;
-  const last = Math.min(result.total, result.page * result.size);
+  const first = (result.page - 1) * size + 1;
+  const last = Math.min(result.total, result.page * size);
   const filtered = Boolean(q || state || cell);
 
   return (
@@ -103,7 +104,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         </div>
         <div className="field">
           <label htmlFor="host-size">Per page</label>
-          <select id="host-size" name="size" defaultValue={String(result.size)}>
+          <select id="host-size" name="size" defaultValue={String(size)}>
             {HOST_PAGE_SIZES.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -162,16 +163,16 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
                     <td>{h.cell}</td>
                     <td className="num">{fmtInt(h.vcpus)}</td>
                     <td className="num">
-                      <MiniBar used={h.vcpusUsed} total={h.vcpuCapacity} /> {fmtInt(h.vcpusUsed)} / {fmtInt(h.vcpuCapacity)}{" "}
-                      <span className="muted">({pct(h.vcpusUsed, h.vcpuCapacity)})</span>
+                      <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} / {fmtInt(h.vcpusCapacity)}{" "}
+                      <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
                     </td>
                     <td className="num">{fmtMb(h.memoryMb)}</td>
                     <td className="num">
-                      <MiniBar used={h.memoryMbUsed} total={h.ramCapacity} /> {pct(h.memoryMbUsed, h.ramCapacity)}
+                      <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} /> {pct(h.memoryMbUsed, h.memoryMbCapacity)}
                     </td>
                     <td className="num">{fmtGb(h.localGb)}</td>
                     <td className="num">
-                      <MiniBar used={h.localGbUsed} total={h.diskCapacity} /> {pct(h.localGbUsed, h.diskCapacity)}
+                      <MiniBar used={h.localGbUsed} total={h.localGbCapacity} /> {pct(h.localGbUsed, h.localGbCapacity)}
                     </td>
                     <td className="num">{fmtInt(h.numInstances)}</td>
                     <td>
@@ -179,7 +180,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
                         {h.state}
                       </span>
                     </td>
-                    <td>{h.zones}</td>
+                    <td>{h.availabilityZone}</td>
                   </tr>
                 ))}
               </tbody>

@@ -2,15 +2,13 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
 import { ImageIdSchema, ImagePropertyRemoveSchema, ImagePropertySchema, ImageSchema } from "@/lib/cloud/form-schemas";
 
 const PATHS = ["/images", "/instances"];
 
 async function imageById(tx: Tx, id: number) {
-  const im = await tx.image.findUnique({ where: { id } });
-  if (!im) throw new MutationError(null, "this image no longer exists (deleted meanwhile?)");
-  return im;
+  return existing(await tx.image.findUnique({ where: { id } }), "image");
 }
 
 export async function createImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {

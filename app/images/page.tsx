@@ -3,8 +3,9 @@ import Link from "next/link";
 import { removeImageProperty, saveImageProperty } from "@/app/images/actions";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { DeleteImageForm, ImageForm } from "@/components/images/image-forms";
+import { EditPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
-import { listImages } from "@/lib/cloud/views";
+import { listImages } from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Images" };
 export const dynamic = "force-dynamic";
@@ -63,7 +64,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
                   <span className="muted">none</span>
                 )}
               </td>
-              <td className="num">{fmtInt(im.instances)}</td>
+              <td className="num">{fmtInt(im.instanceCount)}</td>
               <td>
                 <Link href={`/images?edit=${encodeURIComponent(im.uuid)}#edit`} className="btn small" aria-label={`Edit ${im.name ?? im.uuid}`}>
                   Edit
@@ -75,13 +76,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
       </table>
 
       {editing ? (
-        <section className="panel" id="edit" aria-labelledby="edit-h">
-          <div className="page-head">
-            <h2 id="edit-h">Edit image {editing.name ?? editing.uuid}</h2>
-            <Link href="/images" className="btn small">
-              Close
-            </Link>
-          </div>
+        <EditPanel title={`Edit image ${editing.name ?? editing.uuid}`} closeHref="/images">
           <ImageForm key={editing.id} image={editing} />
           <KvEditor
             key={`props-${editing.id}`}
@@ -94,8 +89,8 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
             removeAction={removeImageProperty}
             emptyText="No properties."
           />
-          <DeleteImageForm id={editing.id} label={editing.name ?? editing.uuid} instances={editing.instances} />
-        </section>
+          <DeleteImageForm id={editing.id} label={editing.name ?? editing.uuid} instances={editing.instanceCount} />
+        </EditPanel>
       ) : editUuid ? (
         <p className="notice bad" role="alert">
           No image has id {editUuid} (deleted?).

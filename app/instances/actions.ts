@@ -2,7 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
 import { InstanceFormSchema, InstanceIdSchema } from "@/lib/cloud/form-schemas";
 
 const PATHS = ["/instances", "/server-groups"];
@@ -52,8 +52,7 @@ export async function updateInstance(_prev: ActionResult | null, form: FormData)
     formToObject(form),
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
-      const inst = await tx.instance.findUnique({ where: { id: d.id } });
-      if (!inst) throw new MutationError(null, "this instance no longer exists (deleted meanwhile?)");
+      const inst = existing(await tx.instance.findUnique({ where: { id: d.id } }), "instance");
       const uuid = d.uuid ?? inst.uuid;
       if (uuid !== inst.uuid && (await tx.instance.findUnique({ where: { uuid }, select: { id: true } }))) {
         throw new MutationError("uuid", `uuid: an instance with uuid ${uuid} already exists`);
@@ -74,8 +73,7 @@ export async function deleteInstance(_prev: ActionResult | null, form: FormData)
     InstanceIdSchema,
     formToObject(form),
     async (tx, d) => {
-      const inst = await tx.instance.findUnique({ where: { id: d.id } });
-      if (!inst) throw new MutationError(null, "this instance no longer exists (deleted meanwhile?)");
+      const inst = existing(await tx.instance.findUnique({ where: { id: d.id } }), "instance");
       await tx.instance.delete({ where: { id: inst.id } });
       return { label: inst.name ?? inst.uuid };
     },

@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
+import { EditPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
-import { getInstance, instanceFormChoices, listInstancesPage } from "@/lib/cloud/views";
+import { getInstance, INSTANCE_PAGE_SIZE, instanceFormChoices, listInstances } from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Instances" };
 export const dynamic = "force-dynamic";
@@ -18,7 +19,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
   const host = one(sp.host).trim();
   const editUuid = one(sp.edit);
   const [list, choices, editing] = await Promise.all([
-    listInstancesPage({ q, host, page: Number(one(sp.page)) || 1 }),
+    listInstances({ search: q, host, page: Number(one(sp.page)) || 1, pageSize: INSTANCE_PAGE_SIZE }),
     instanceFormChoices(),
     editUuid ? getInstance(editUuid) : Promise.resolve(null),
   ]);
@@ -54,13 +55,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
       </Form>
 
       {editing ? (
-        <section className="panel" id="edit" aria-labelledby="edit-h">
-          <div className="page-head">
-            <h2 id="edit-h">Edit instance {editing.name ?? editing.uuid}</h2>
-            <Link href="/instances" className="btn small">
-              Close
-            </Link>
-          </div>
+        <EditPanel title={`Edit instance ${editing.name ?? editing.uuid}`} closeHref="/instances">
           <InstanceForm
             key={editing.id}
             choices={choices}
@@ -76,7 +71,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
             }}
           />
           <DeleteInstanceForm id={editing.id} label={editing.name ?? editing.uuid} />
-        </section>
+        </EditPanel>
       ) : editUuid ? (
         <p className="notice bad" role="alert">
           No instance has uuid {editUuid}.
@@ -112,13 +107,13 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
                 <td>
                   <code className="small">{i.uuid}</code>
                 </td>
-                <td>{i.host ? <Link href={`/hosts/${encodeURIComponent(i.host.name)}`}>{i.host.name}</Link> : <span className="muted">none</span>}</td>
-                <td>{i.flavor?.name ?? "—"}</td>
-                <td>{i.image?.name ?? i.image?.uuid ?? "—"}</td>
+                <td>{i.host ? <Link href={`/hosts/${encodeURIComponent(i.host)}`}>{i.host}</Link> : <span className="muted">none</span>}</td>
+                <td>{i.flavor ?? "—"}</td>
+                <td>{i.image ?? "—"}</td>
                 <td>
                   <code className="small">{i.projectId ?? "—"}</code>
                 </td>
-                <td>{i.serverGroup?.name ?? "—"}</td>
+                <td>{i.serverGroup ?? "—"}</td>
                 <td>
                   <Link
                     href={`/instances?${new URLSearchParams({ ...(q ? { q } : {}), ...(host ? { host } : {}), edit: i.uuid })}#edit`}

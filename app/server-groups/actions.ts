@@ -2,7 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { ServerGroupFormSchema, ServerGroupIdSchema } from "@/lib/cloud/form-schemas";
 
 const PATHS = ["/server-groups", "/instances"];
@@ -41,8 +41,7 @@ export async function updateServerGroup(_prev: ActionResult | null, form: FormDa
     formToObject(form),
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
-      const g = await tx.serverGroup.findUnique({ where: { id: d.id } });
-      if (!g) throw new MutationError(null, "this server group no longer exists (deleted meanwhile?)");
+      const g = existing(await tx.serverGroup.findUnique({ where: { id: d.id } }), "server group");
       const uuid = d.uuid ?? g.uuid;
       if (uuid !== g.uuid && (await tx.serverGroup.findUnique({ where: { uuid }, select: { id: true } }))) {
         throw new MutationError("uuid", `uuid: a server group with uuid ${uuid} already exists`);
@@ -73,8 +72,7 @@ export async function deleteServerGroup(_prev: ActionResult | null, form: FormDa
     ServerGroupIdSchema,
     formToObject(form),
     async (tx, d) => {
-      const g = await tx.serverGroup.findUnique({ where: { id: d.id } });
-      if (!g) throw new MutationError(null, "this server group no longer exists (deleted meanwhile?)");
+      const g = existing(await tx.serverGroup.findUnique({ where: { id: d.id } }), "server group");
       // members stay, outside any group (Instance.serverGroupId is SET NULL)
       await tx.serverGroup.delete({ where: { id: g.id } });
       return { name: g.name };

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
-import { listServerGroups } from "@/lib/cloud/views";
+import { EditPanel } from "@/components/ui/edit-panel";
+import { listServerGroups } from "@/lib/cloud/queries";
 
 export const metadata: Metadata = { title: "Server groups" };
 export const dynamic = "force-dynamic";
@@ -83,16 +84,10 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
         </tbody>
       </table>
       {editing ? (
-        <section className="panel" id="edit" aria-labelledby="edit-h">
-          <div className="page-head">
-            <h2 id="edit-h">Edit server group {editing.name}</h2>
-            <Link href="/server-groups" className="btn small">
-              Close
-            </Link>
-          </div>
+        <EditPanel title={`Edit server group ${editing.name}`} closeHref="/server-groups">
           <ServerGroupForm key={editing.id} group={editing} />
           <DeleteServerGroupForm id={editing.id} name={editing.name} members={editing.memberCount} />
-        </section>
+        </EditPanel>
       ) : null}
       <section className="panel" aria-labelledby="new-sg">
         <h2 id="new-sg">New server group</h2>

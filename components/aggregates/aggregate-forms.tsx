@@ -7,7 +7,7 @@ import {
   renameAggregate,
   setAggregateZone,
 } from "@/app/aggregates/actions";
-import { ConfirmSubmit, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 export function CreateAggregateForm() {
   const form = useServerForm(createAggregate);
@@ -62,15 +62,13 @@ export function AggregateZoneForm({ id, name, zone }: { id: number; name: string
 }
 
 export function DeleteAggregateForm({ id, name, hosts }: { id: number; name: string; hosts: number }) {
-  const form = useServerForm(deleteAggregate);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete aggregate">
-      <input type="hidden" name="id" value={id} />
-      <ConfirmSubmit form={form} question={`Delete aggregate ${name}${hosts ? ` (its ${hosts} hosts stay, outside it)` : ""}?`}>
-        Delete aggregate
-      </ConfirmSubmit>
-      <FormStatus form={form} shownFields={[]} />
-    </form>
+    <DeleteForm
+      action={deleteAggregate}
+      id={id}
+      label="Delete aggregate"
+      question={`Delete aggregate ${name}${hosts ? ` (its ${hosts} hosts stay, outside it)` : ""}?`}
+    />
   );
 }
 

@@ -9,7 +9,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useEffect, useId, useState } from "react";
 import { addAggregateHosts } from "@/app/aggregates/actions";
 import { FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
-import type { HostSearchResult } from "@/lib/cloud/views";
+import type { HostSearchResult } from "@/lib/cloud/queries";
 
 const LIMIT = 20;
 

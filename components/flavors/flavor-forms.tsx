@@ -1,20 +1,10 @@
 "use client";
 
 import { createFlavor, deleteFlavor, updateFlavor } from "@/app/flavors/actions";
-import { CheckboxField, ConfirmSubmit, Field, FormStatus, SubmitButton, TextAreaField, useServerForm } from "@/components/forms/form-kit";
+import { CheckboxField, DeleteForm, Field, FormStatus, SubmitButton, TextAreaField, useServerForm } from "@/components/forms/form-kit";
+import type { FlavorRow } from "@/lib/cloud/queries";
 
-export interface FlavorValues {
-  id: number;
-  name: string;
-  flavorid: string | null;
-  vcpus: number;
-  memoryMb: number;
-  rootGb: number;
-  ephemeralGb: number;
-  swap: number;
-  isPublic: boolean;
-  description: string | null;
-}
+export type FlavorValues = Omit<FlavorRow, "extraSpecs" | "instanceCount">;
 
 const FIELDS = ["name", "flavorid", "vcpus", "memory_mb", "root_gb", "ephemeral_gb", "swap", "is_public", "description"];
 
@@ -49,17 +39,12 @@ export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
 }
 
 export function DeleteFlavorForm({ id, name, instances }: { id: number; name: string; instances: number }) {
-  const form = useServerForm(deleteFlavor);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete flavor">
-      <input type="hidden" name="id" value={id} />
-      <ConfirmSubmit
-        form={form}
-        question={`Delete flavor ${name}?${instances ? ` Its ${instances} instances keep running, with no flavor record.` : ""}`}
-      >
-        Delete flavor
-      </ConfirmSubmit>
-      <FormStatus form={form} shownFields={[]} />
-    </form>
+    <DeleteForm
+      action={deleteFlavor}
+      id={id}
+      label="Delete flavor"
+      question={`Delete flavor ${name}?${instances ? ` Its ${instances} instances keep running, with no flavor record.` : ""}`}
+    />
   );
 }

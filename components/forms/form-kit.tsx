@@ -176,6 +176,7 @@ function FieldShell({
   messages,
   className,
   visuallyHiddenLabel,
+  checkbox,
   children,
 }: {
   ids: ReturnType<typeof useFieldIds>;
@@ -185,14 +186,19 @@ function FieldShell({
   messages: string[];
   className?: string;
   visuallyHiddenLabel?: boolean;
+  /** the control before its label (a checkbox) */
+  checkbox?: boolean;
   children: ReactNode;
 }) {
+  const labelEl = (
+    <label htmlFor={ids.id} className={visuallyHiddenLabel ? "visually-hidden" : undefined}>
+      {label}
+    </label>
+  );
   return (
-    <div className={`field ${messages.length ? "has-error" : ""} ${className ?? ""}`}>
-      <label htmlFor={ids.id} className={visuallyHiddenLabel ? "visually-hidden" : undefined}>
-        {label}
-      </label>
-      {children}
+    <div className={`field ${checkbox ? "checkbox " : ""}${messages.length ? "has-error" : ""} ${className ?? ""}`}>
+      {checkbox ? children : labelEl}
+      {checkbox ? labelEl : children}
       {hint ? (
         <span className="hint" id={ids.hintId}>
           {hint}
@@ -221,119 +227,61 @@ function fieldMessages(form: Pick<ServerForm, "errors">, name: string, clientErr
   return clientError ? [clientError, ...server.filter((m) => m !== clientError)] : server;
 }
 
-export function Field({
-  label,
-  name,
-  form,
-  hint,
-  live,
-  clientError,
-  className,
-  visuallyHiddenLabel,
-  ...input
-}: FieldBase & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form">) {
+/**
+ * One field's parts: the shell's props, the control's id / name / aria
+ * attributes (wired to the hint, live text and errors), and the rest of the
+ * props, which go to the control.
+ */
+function useField<P extends FieldBase>({ label, name, form, hint, live, clientError, className, visuallyHiddenLabel, ...rest }: P) {
   const ids = useFieldIds(name);
   const messages = fieldMessages(form, name, clientError);
+  return {
+    shell: { ids, label, hint, live, messages, className, visuallyHiddenLabel },
+    control: {
+      id: ids.id,
+      name,
+      "aria-invalid": messages.length ? true : undefined,
+      "aria-describedby": describedBy(ids, hint, live, messages),
+    },
+    rest,
+  };
+}
+
+export function Field(props: FieldBase & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form">) {
+  const { shell, control, rest } = useField(props);
   return (
-    <FieldShell ids={ids} label={label} hint={hint} live={live} messages={messages} className={className} visuallyHiddenLabel={visuallyHiddenLabel}>
-      <input
-        id={ids.id}
-        name={name}
-        aria-invalid={messages.length ? true : undefined}
-        aria-describedby={describedBy(ids, hint, live, messages)}
-        {...input}
-      />
+    <FieldShell {...shell}>
+      <input {...control} {...rest} />
     </FieldShell>
   );
 }
 
-export function SelectField({
-  label,
-  name,
-  form,
-  hint,
-  live,
-  clientError,
-  className,
-  visuallyHiddenLabel,
-  children,
-  ...select
-}: FieldBase & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "form">) {
-  const ids = useFieldIds(name);
-  const messages = fieldMessages(form, name, clientError);
+export function SelectField(props: FieldBase & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "form">) {
+  const { shell, control, rest } = useField(props);
   return (
-    <FieldShell ids={ids} label={label} hint={hint} live={live} messages={messages} className={className} visuallyHiddenLabel={visuallyHiddenLabel}>
-      <select
-        id={ids.id}
-        name={name}
-        aria-invalid={messages.length ? true : undefined}
-        aria-describedby={describedBy(ids, hint, live, messages)}
-        {...select}
-      >
-        {children}
-      </select>
+    <FieldShell {...shell}>
+      <select {...control} {...rest} />
     </FieldShell>
   );
 }
 
-export function TextAreaField({
-  label,
-  name,
-  form,
-  hint,
-  live,
-  clientError,
-  className,
-  visuallyHiddenLabel,
-  ...area
-}: FieldBase & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "form">) {
-  const ids = useFieldIds(name);
-  const messages = fieldMessages(form, name, clientError);
+export function TextAreaField(props: FieldBase & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "form">) {
+  const { shell, control, rest } = useField(props);
   return (
-    <FieldShell ids={ids} label={label} hint={hint} live={live} messages={messages} className={className} visuallyHiddenLabel={visuallyHiddenLabel}>
-      <textarea
-        id={ids.id}
-        name={name}
-        aria-invalid={messages.length ? true : undefined}
-        aria-describedby={describedBy(ids, hint, live, messages)}
-        {...area}
-      />
+    <FieldShell {...shell}>
+      <textarea {...control} {...rest} />
     </FieldShell>
   );
 }
 
-export function CheckboxField({
-  label,
-  name,
-  form,
-  hint,
-  className,
-  ...input
-}: Omit<FieldBase, "live" | "clientError" | "visuallyHiddenLabel"> & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form" | "type">) {
-  const ids = useFieldIds(name);
-  const messages = fieldMessages(form, name);
+export function CheckboxField(
+  props: Omit<FieldBase, "live" | "clientError" | "visuallyHiddenLabel"> & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form" | "type">,
+) {
+  const { shell, control, rest } = useField(props);
   return (
-    <div className={`field checkbox ${messages.length ? "has-error" : ""} ${className ?? ""}`}>
-      <input
-        type="checkbox"
-        id={ids.id}
-        name={name}
-        aria-invalid={messages.length ? true : undefined}
-        aria-describedby={describedBy(ids, hint, null, messages)}
-        {...input}
-      />
-      <label htmlFor={ids.id}>{label}</label>
-      {hint ? (
-        <span className="hint" id={ids.hintId}>
-          {hint}
-        </span>
-      ) : null}
-      {messages.length ? (
-        <span className="field-error" id={ids.errId}>
-          {messages.join(" ")}
-        </span>
-      ) : null}
-    </div>
+    <FieldShell {...shell} checkbox>
+      <input type="checkbox" {...control} {...rest} />
+    </FieldShell>
   );
 }
 
@@ -369,5 +317,19 @@ export function ConfirmSubmit({
     >
       {form.pending ? "Deleting…" : children}
     </button>
+  );
+}
+
+/** A form that deletes one record (hidden `id`) after asking `question`; `label` names the form and its button. */
+export function DeleteForm({ action, id, label, question }: { action: FormAction; id: number; label: string; question: string }) {
+  const form = useServerForm(action);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label={label}>
+      <input type="hidden" name="id" value={id} />
+      <ConfirmSubmit form={form} question={question}>
+        {label}
+      </ConfirmSubmit>
+      <FormStatus form={form} shownFields={[]} />
+    </form>
   );
 }

@@ -12,7 +12,7 @@ import { describeMetadataKey, metadataKeyError, metadataValueError, SUGGESTED_ME
 import { describeExtraSpec, describeRequirement, EXTRA_SPEC_OPERATORS, extraSpecKeyError, NAMESPACE_HELP } from "@/lib/cloud/extra-specs";
 import { RememberedDetails } from "@/components/ui/density";
 import { IMAGE_META_FIELDS } from "@/lib/scheduler/image-meta-fields";
-import { Field, FormStatus, SubmitButton, useServerForm, type FormAction } from "./form-kit";
+import { Field, FormStatus, SubmitButton, useServerForm, type FormAction, type ServerForm } from "./form-kit";
 
 export type KvKind = "aggregate" | "flavor" | "image";
 
@@ -114,6 +114,86 @@ function HiddenInputs({ fields }: { fields: Hidden }) {
   );
 }
 
+/** What the operator is typing in one row (key, value, the image's JSON flag). */
+function useDraft(entry?: KvEntry) {
+  const [key, setKey] = useState(entry?.key ?? "");
+  const [value, setValue] = useState(entry?.value ?? "");
+  const [json, setJson] = useState(Boolean(entry?.json));
+  return { key, setKey, value, setValue, json, setJson };
+}
+
+/**
+ * The key and value inputs of a row (with who reads the key, live) and, for
+ * images, the JSON checkbox. `rowKey`: the key of the existing row they
+ * edit; none = the add row (visible labels, key suggestions).
+ */
+function KvInputs({ kind, form, draft, rowKey }: { kind: KvKind; form: ServerForm; draft: ReturnType<typeof useDraft>; rowKey?: string }) {
+  const adding = rowKey === undefined;
+  const d = describe(kind, draft.key, draft.value, draft.json);
+  const listId = useId();
+  const jsonId = useId();
+  const suggestions = kind === "aggregate" ? SUGGESTED_METADATA_KEYS : kind === "flavor" ? SUGGESTED_EXTRA_SPECS : SUGGESTED_IMAGE_PROPS;
+  return (
+    <>
+      <Field
+        form={form}
+        name="key"
+        label={adding ? "New key" : `Key of ${rowKey}`}
+        visuallyHiddenLabel={!adding}
+        value={draft.key}
+        onChange={(e) => draft.setKey(e.target.value)}
+        clientError={d.keyError}
+        className="kv-key"
+        list={adding ? listId : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        required={adding}
+      />
+      {adding ? (
+        <datalist id={listId}>
+          {suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      ) : null}
+      <Field
+        form={form}
+        name="value"
+        label={adding ? "New value" : `Value of ${rowKey}`}
+        visuallyHiddenLabel={!adding}
+        value={draft.value}
+        onChange={(e) => draft.setValue(e.target.value)}
+        clientError={d.valueError}
+        className="kv-value"
+        autoComplete="off"
+        spellCheck={false}
+        live={
+          adding && !draft.key.trim() ? (
+            <span className="muted">Type a key to see which filter or weigher reads it.</span>
+          ) : (
+            <span className="reader">
+              {d.readers ? <strong>{d.readers}</strong> : null} {d.meaning}
+            </span>
+          )
+        }
+      />
+      {kind === "image" ? (
+        <span className="kv-json">
+          <input
+            id={jsonId}
+            type="checkbox"
+            name="json"
+            checked={draft.json}
+            onChange={(e) => draft.setJson(e.target.checked)}
+            aria-label={adding ? undefined : `${rowKey} is JSON`}
+          />
+          <label htmlFor={jsonId}>JSON</label>
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 function Row({
   kind,
   entry,
@@ -129,58 +209,13 @@ function Row({
 }) {
   const save = useServerForm(saveAction);
   const remove = useServerForm(removeAction);
-  const [key, setKey] = useState(entry.key);
-  const [value, setValue] = useState(entry.value);
-  const [json, setJson] = useState(Boolean(entry.json));
-  const d = describe(kind, key, value, json);
-  const changed = key !== entry.key || value !== entry.value || json !== Boolean(entry.json);
-  const jsonId = useId();
+  const draft = useDraft(entry);
+  const changed = draft.key !== entry.key || draft.value !== entry.value || draft.json !== Boolean(entry.json);
   return (
     <li className="kv-row">
       <form ref={save.formRef} onSubmit={save.onSubmit} className="kv-form" aria-label={`Edit ${entry.key}`}>
         <HiddenInputs fields={{ ...hidden, original_key: entry.key }} />
-        <Field
-          form={save}
-          name="key"
-          label={`Key of ${entry.key}`}
-          visuallyHiddenLabel
-          value={key}
-          onChange={(e) => setKey(e.target.value)}
-          clientError={d.keyError}
-          className="kv-key"
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <Field
-          form={save}
-          name="value"
-          label={`Value of ${entry.key}`}
-          visuallyHiddenLabel
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          clientError={d.valueError}
-          className="kv-value"
-          autoComplete="off"
-          spellCheck={false}
-          live={
-            <span className="reader">
-              {d.readers ? <strong>{d.readers}</strong> : null} {d.meaning}
-            </span>
-          }
-        />
-        {kind === "image" ? (
-          <span className="kv-json">
-            <input
-              id={jsonId}
-              type="checkbox"
-              name="json"
-              checked={json}
-              onChange={(e) => setJson(e.target.checked)}
-              aria-label={`${entry.key} is JSON`}
-            />
-            <label htmlFor={jsonId}>JSON</label>
-          </span>
-        ) : null}
+        <KvInputs kind={kind} form={save} draft={draft} rowKey={entry.key} />
         <SubmitButton form={save} className="btn small primary" disabled={!changed} aria-label={`Save ${entry.key}`}>
           Save
         </SubmitButton>
@@ -198,68 +233,19 @@ function Row({
 }
 
 function AddRow({ kind, hidden, saveAction, noun }: { kind: KvKind; hidden: Hidden; saveAction: FormAction; noun: string }) {
-  const [key, setKey] = useState("");
-  const [value, setValue] = useState("");
-  const [json, setJson] = useState(false);
+  const draft = useDraft();
   const add = useServerForm(saveAction, {
     onSuccess: () => {
-      setKey("");
-      setValue("");
-      setJson(false);
+      draft.setKey("");
+      draft.setValue("");
+      draft.setJson(false);
     },
   });
-  const d = describe(kind, key, value, json);
-  const listId = useId();
-  const jsonId = useId();
-  const suggestions = kind === "aggregate" ? SUGGESTED_METADATA_KEYS : kind === "flavor" ? SUGGESTED_EXTRA_SPECS : SUGGESTED_IMAGE_PROPS;
   return (
     <div className="kv-add kv-row">
       <form ref={add.formRef} onSubmit={add.onSubmit} className="kv-form" aria-label={`Add ${noun}`}>
         <HiddenInputs fields={hidden} />
-        <Field
-          form={add}
-          name="key"
-          label="New key"
-          value={key}
-          onChange={(e) => setKey(e.target.value)}
-          clientError={d.keyError}
-          className="kv-key"
-          list={listId}
-          autoComplete="off"
-          spellCheck={false}
-          required
-        />
-        <datalist id={listId}>
-          {suggestions.map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
-        <Field
-          form={add}
-          name="value"
-          label="New value"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          clientError={d.valueError}
-          className="kv-value"
-          autoComplete="off"
-          spellCheck={false}
-          live={
-            key.trim() ? (
-              <span className="reader">
-                {d.readers ? <strong>{d.readers}</strong> : null} {d.meaning}
-              </span>
-            ) : (
-              <span className="muted">Type a key to see which filter or weigher reads it.</span>
-            )
-          }
-        />
-        {kind === "image" ? (
-          <span className="kv-json">
-            <input id={jsonId} type="checkbox" name="json" checked={json} onChange={(e) => setJson(e.target.checked)} />
-            <label htmlFor={jsonId}>JSON</label>
-          </span>
-        ) : null}
+        <KvInputs kind={kind} form={add} draft={draft} />
         <SubmitButton form={add} className="btn small primary" pendingText="Adding…">
           Add
         </SubmitButton>

@@ -1,7 +1,7 @@
 "use client";
 
 import { createImage, deleteImage, updateImage } from "@/app/images/actions";
-import { ConfirmSubmit, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 export function ImageForm({ image }: { image?: { id: number; uuid: string; name: string | null } }) {
   const form = useServerForm(image ? updateImage : createImage, { resetOnSuccess: !image });
@@ -26,14 +26,12 @@ export function ImageForm({ image }: { image?: { id: number; uuid: string; name:
 }
 
 export function DeleteImageForm({ id, label, instances }: { id: number; label: string; instances: number }) {
-  const form = useServerForm(deleteImage);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete image">
-      <input type="hidden" name="id" value={id} />
-      <ConfirmSubmit form={form} question={`Delete image ${label}?${instances ? ` Its ${instances} instances keep running, with no image record.` : ""}`}>
-        Delete image
-      </ConfirmSubmit>
-      <FormStatus form={form} shownFields={[]} />
-    </form>
+    <DeleteForm
+      action={deleteImage}
+      id={id}
+      label="Delete image"
+      question={`Delete image ${label}?${instances ? ` Its ${instances} instances keep running, with no image record.` : ""}`}
+    />
   );
 }

@@ -3,8 +3,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { createInstance, deleteInstance, updateInstance } from "@/app/instances/actions";
-import { ConfirmSubmit, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
-import type { HostSearchResult } from "@/lib/cloud/views";
+import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import type { HostSearchResult } from "@/lib/cloud/queries";
 
 export interface InstanceValues {
   id: number;
@@ -118,14 +118,5 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
 }
 
 export function DeleteInstanceForm({ id, label }: { id: number; label: string }) {
-  const form = useServerForm(deleteInstance);
-  return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete instance">
-      <input type="hidden" name="id" value={id} />
-      <ConfirmSubmit form={form} question={`Delete instance ${label}?`}>
-        Delete instance
-      </ConfirmSubmit>
-      <FormStatus form={form} shownFields={[]} />
-    </form>
-  );
+  return <DeleteForm action={deleteInstance} id={id} label="Delete instance" question={`Delete instance ${label}?`} />;
 }

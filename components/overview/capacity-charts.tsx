@@ -7,7 +7,7 @@
  * next to the charts, so the charts themselves are a visual aid.
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { CapacityRow } from "@/lib/cloud/views";
+import type { CapacityRow } from "@/lib/cloud/queries";
 
 type Resource = "vcpu" | "ram" | "disk";
 
@@ -18,9 +18,9 @@ const RESOURCES: { key: Resource; title: string; unit: string; scale: (n: number
 ];
 
 function pick(r: CapacityRow, res: Resource): [number, number] {
-  if (res === "vcpu") return [r.vcpuUsed, r.vcpuTotal];
-  if (res === "ram") return [r.ramUsedMb, r.ramTotalMb];
-  return [r.diskUsedGb, r.diskTotalGb];
+  if (res === "vcpu") return [r.vcpusUsed, r.vcpusCapacity];
+  if (res === "ram") return [r.memoryMbUsed, r.memoryMbCapacity];
+  return [r.localGbUsed, r.localGbCapacity];
 }
 
 const nf = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { createServerGroup, deleteServerGroup, updateServerGroup } from "@/app/server-groups/actions";
-import { ConfirmSubmit, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 const POLICIES = [
   ["affinity", "affinity — all members on one host (ServerGroupAffinityFilter)"],
@@ -64,14 +64,12 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
 }
 
 export function DeleteServerGroupForm({ id, name, members }: { id: number; name: string; members: number }) {
-  const form = useServerForm(deleteServerGroup);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Delete server group">
-      <input type="hidden" name="id" value={id} />
-      <ConfirmSubmit form={form} question={`Delete server group ${name}?${members ? ` Its ${members} members stay, in no group.` : ""}`}>
-        Delete server group
-      </ConfirmSubmit>
-      <FormStatus form={form} shownFields={[]} />
-    </form>
+    <DeleteForm
+      action={deleteServerGroup}
+      id={id}
+      label="Delete server group"
+      question={`Delete server group ${name}?${members ? ` Its ${members} members stay, in no group.` : ""}`}
+    />
   );
 }

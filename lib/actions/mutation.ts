@@ -28,6 +28,12 @@ export class MutationError extends Error {
 
 export type Tx = Prisma.TransactionClient;
 
+/** `row`, or the rejection of a change to a `what` that no longer exists (deleted meanwhile). */
+export function existing<T>(row: T | null, what: string): T {
+  if (!row) throw new MutationError(null, `this ${what} no longer exists (deleted meanwhile?)`);
+  return row;
+}
+
 // The hook authorization will use. Today every operator may write.
 async function authorize(_action: string): Promise<void> {}
 

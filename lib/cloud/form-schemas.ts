@@ -84,6 +84,14 @@ export const stringArray = (field: string) =>
     z.array(z.string({ error: `${field}: must be a list of names` })),
   );
 
+/** One row of a key/value editor (aggregate metadata, extra spec, image property); original_key = the row's key before the edit. */
+const kvRowFields = {
+  id: recordId(),
+  original_key: z.string().optional(),
+  key: z.string({ error: "key: is required" }).trim(),
+  value: z.string({ error: "value: is required" }),
+};
+
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const optionalUuid = (field: string) =>
   optionalText(field, 36).refine((v) => v === null || UUID.test(v), {
@@ -125,12 +133,7 @@ export const AggregateZoneSchema = z.object({ id: recordId(), availability_zone:
 export const AggregateIdSchema = z.object({ id: recordId() });
 
 export const AggregateMetadataSchema = z
-  .object({
-    id: recordId(),
-    original_key: z.string().optional(),
-    key: z.string({ error: "key: is required" }).trim(),
-    value: z.string({ error: "value: is required" }),
-  })
+  .object(kvRowFields)
   .superRefine((d, ctx) => {
     const keyErr = metadataKeyError(d.key);
     if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
@@ -178,12 +181,7 @@ export const FlavorSchema = z.object({
 export const FlavorIdSchema = z.object({ id: recordId() });
 
 export const FlavorExtraSpecSchema = z
-  .object({
-    id: recordId(),
-    original_key: z.string().optional(),
-    key: z.string({ error: "key: is required" }).trim(),
-    value: z.string({ error: "value: is required" }),
-  })
+  .object(kvRowFields)
   .superRefine((d, ctx) => {
     const keyErr = extraSpecKeyError(d.key);
     if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
@@ -207,13 +205,7 @@ export const ImageSchema = z.object({
 export const ImageIdSchema = z.object({ id: recordId() });
 
 export const ImagePropertySchema = z
-  .object({
-    id: recordId(),
-    original_key: z.string().optional(),
-    key: z.string({ error: "key: is required" }).trim(),
-    value: z.string({ error: "value: is required" }),
-    json: checkbox(),
-  })
+  .object({ ...kvRowFields, json: checkbox() })
   .superRefine((d, ctx) => {
     if (!d.key) ctx.addIssue({ code: "custom", path: ["key"], message: "key: is required" });
     else if (!IMAGE_PROPERTY_KEY.test(d.key)) {

@@ -1,14 +1,42 @@
 /**
- * Read functions for the UI's server components. Each takes the Prisma
- * client last (default: the app's `prisma`) so tests can pass their own.
- * Lists are small typed rows; big JSON (scenario snapshots, run results) is
- * only parsed by the get* functions that need it.
+ * The read functions of the app: the screens' server components (overview,
+ * hosts, aggregates, flavors, images, server groups, instances, scheduler
+ * profiles), the host search API and tests. Server-only (Prisma). Each takes
+ * the Prisma client last (default: the app's `prisma`) so tests can pass
+ * their own. Hosts are filtered, sorted and paged in SQL (fast with 10,000
+ * hosts); big JSON (scenario snapshots, run results) is only parsed by the
+ * get* functions that need it.
  */
 import { prisma, type PrismaClient } from "@/lib/db";
+import type { ComputeHost } from "@/lib/generated/prisma/client";
 import type { ScenarioConfig, ScenarioHost } from "@/lib/scheduler/scenario";
 import { loadScenarioHost } from "./snapshot";
 
 type Db = PrismaClient;
+
+const num = (v: unknown) => (typeof v === "bigint" ? Number(v) : Number(v ?? 0));
+
+/** `LIKE` pattern for "contains q" (escaping % _ \). */
+export function likeContains(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pages: number;
+}
+
+/** The 1-based page `page` clamped to the pages there are, and the rows to skip before it. */
+function pageOf(total: number, pageSize: number, page?: number): { page: number; pages: number; skip: number } {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const p = Math.min(Math.max(1, Math.floor(page ?? 1)), pages);
+  return { page: p, pages, skip: (p - 1) * pageSize };
+}
+
+export type KeyValue = { key: string; value: string };
 
 // ---------------------------------------------------------------------------
 // Hosts
@@ -23,102 +51,74 @@ export function hostState(h: { serviceDisabled: boolean; serviceUp: boolean; for
   return "up";
 }
 
-/** One row of the Hosts page. */
-export type HostRow = {
-  id: number;
-  position: number;
-  name: string;
-  node: string;
-  cell: string;
-  /** AZ of the host's first aggregate that has one; null = the default AZ */
-  availabilityZone: string | null;
-  aggregates: string[];
-  vcpus: number;
-  vcpusUsed: number;
-  memoryMb: number;
-  memoryMbUsed: number;
-  /** free_ram_mb as Nova computes it (the override when set, else total - used) */
-  freeRamMb: number;
-  localGb: number;
-  localGbUsed: number;
-  freeDiskGb: number;
-  cpuAllocationRatio: number;
-  ramAllocationRatio: number;
-  diskAllocationRatio: number;
-  numInstances: number;
-  numIoOps: number;
-  failedBuilds: number;
-  hypervisorType: string;
-  hypervisorVersion: number;
-  hostIp: string | null;
-  /** "up", "down", "disabled" or "forced down" (nova-compute service state) */
-  state: HostState;
-  disabledReason: string | null;
-};
+export const HOST_SORTS = {
+  position: { label: "scenario order", sql: `h."position"` },
+  /** unique: no tie-breakers, so SQLite walks the name index */
+  name: { label: "name", sql: `h."name"`, unique: true },
+  cell: { label: "cell", sql: `c."name"` },
+  vcpus: { label: "vCPUs", sql: `h."vcpus"` },
+  vcpu_usage: { label: "vCPU usage", sql: `CAST(h."vcpusUsed" AS REAL) / NULLIF(h."vcpus" * h."cpuAllocationRatio", 0)` },
+  ram: { label: "RAM", sql: `h."memoryMb"` },
+  ram_usage: { label: "RAM usage", sql: `CAST(h."memoryMbUsed" AS REAL) / NULLIF(h."memoryMb" * h."ramAllocationRatio", 0)` },
+  freeRamMb: { label: "free RAM", sql: `COALESCE(h."freeRamMb", h."memoryMb" - h."memoryMbUsed")` },
+  disk: { label: "disk", sql: `h."localGb"` },
+  disk_usage: { label: "disk usage", sql: `CAST(h."localGbUsed" AS REAL) / NULLIF(h."localGb" * h."diskAllocationRatio", 0)` },
+  freeDiskGb: { label: "free disk", sql: `COALESCE(h."freeDiskGb", h."localGb" - h."localGbUsed")` },
+  instances: { label: "instances", sql: `h."numInstances"` },
+  state: {
+    label: "state",
+    sql: `CASE WHEN h."forcedDown" THEN 3 WHEN NOT h."serviceUp" THEN 2 WHEN h."serviceDisabled" THEN 1 ELSE 0 END`,
+  },
+} as const;
+export type HostSort = keyof typeof HOST_SORTS;
 
-export const HOST_SORT_KEYS = [
-  "position",
-  "name",
-  "cell",
-  "vcpus",
-  "vcpusUsed",
-  "memoryMb",
-  "freeRamMb",
-  "localGb",
-  "freeDiskGb",
-  "numInstances",
-  "numIoOps",
-  "state",
-] as const;
-export type HostSortKey = (typeof HOST_SORT_KEYS)[number];
+export const HOST_STATES = {
+  up: `NOT h."forcedDown" AND h."serviceUp" AND NOT h."serviceDisabled"`,
+  disabled: `h."serviceDisabled" AND h."serviceUp" AND NOT h."forcedDown"`,
+  down: `NOT h."serviceUp" AND NOT h."forcedDown"`,
+  "forced-down": `h."forcedDown"`,
+  problem: `(h."serviceDisabled" OR NOT h."serviceUp" OR h."forcedDown")`,
+} as const;
+export type HostStateFilter = keyof typeof HOST_STATES;
 
-const HOST_SORT_SQL: Record<HostSortKey, string> = {
-  position: `h."position"`,
-  name: `h."name"`,
-  cell: `c."name"`,
-  vcpus: `h."vcpus"`,
-  vcpusUsed: `h."vcpusUsed"`,
-  memoryMb: `h."memoryMb"`,
-  freeRamMb: `COALESCE(h."freeRamMb", h."memoryMb" - h."memoryMbUsed")`,
-  localGb: `h."localGb"`,
-  freeDiskGb: `COALESCE(h."freeDiskGb", h."localGb" - h."localGbUsed")`,
-  numInstances: `h."numInstances"`,
-  numIoOps: `h."numIoOps"`,
-  state: `(CASE WHEN h."forcedDown" THEN 3 WHEN NOT h."serviceUp" THEN 2 WHEN h."serviceDisabled" THEN 1 ELSE 0 END)`,
-};
+export const HOST_PAGE_SIZES = [25, 50, 100, 200] as const;
 
 export interface HostQuery {
-  /** substring of name, node or host IP (case-insensitive) */
+  /** substring of name, hypervisor hostname or host IP (case-insensitive) */
   search?: string;
+  /** match `search` against the name only */
+  searchNameOnly?: boolean;
   cell?: string;
   /** hosts in an aggregate with this AZ */
   availabilityZone?: string;
   aggregate?: string;
-  state?: HostState;
-  sort?: HostSortKey;
+  /** hosts not in the aggregate with this id */
+  notInAggregate?: number;
+  state?: HostStateFilter;
+  sort?: HostSort;
+  /** ties (unless the sort key is unique): by position, then id, in the same direction */
   dir?: "asc" | "desc";
-  /** 1-based; with pageSize */
+  /** 1-based (clamped to the last page); with pageSize */
   page?: number;
   /** default: all hosts */
   pageSize?: number;
 }
 
-export interface Page<T> {
-  rows: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pages: number;
-}
-
 function hostWhere(q: HostQuery): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (q.search && q.search.trim()) {
-    const like = `%${q.search.trim().toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    where.push(`(lower(h."name") LIKE ? ESCAPE '\\' OR lower(h."hypervisorHostname") LIKE ? ESCAPE '\\' OR h."hostIp" LIKE ? ESCAPE '\\')`);
-    params.push(like, like, like);
+  const search = q.search?.trim();
+  if (search) {
+    const like = likeContains(search);
+    if (q.searchNameOnly) {
+      where.push(`h."name" LIKE ? ESCAPE '\\'`);
+      params.push(like);
+    } else {
+      where.push(`(h."name" LIKE ? ESCAPE '\\' OR h."hypervisorHostname" LIKE ? ESCAPE '\\' OR h."hostIp" LIKE ? ESCAPE '\\')`);
+      params.push(like, like, like);
+    }
   }
+  if (q.state && HOST_STATES[q.state]) where.push(HOST_STATES[q.state]);
   if (q.cell) {
     where.push(`c."name" = ?`);
     params.push(q.cell);
@@ -133,149 +133,88 @@ function hostWhere(q: HostQuery): { sql: string; params: unknown[] } {
     );
     params.push(q.availabilityZone);
   }
-  if (q.state) {
-    where.push(`${HOST_SORT_SQL.state} = ?`);
-    params.push({ up: 0, disabled: 1, down: 2, "forced down": 3 }[q.state]);
+  if (q.notInAggregate) {
+    where.push(`NOT EXISTS (SELECT 1 FROM "AggregateHost" ah WHERE ah."hostId" = h."id" AND ah."aggregateId" = ?)`);
+    params.push(q.notInAggregate);
   }
   return { sql: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
 }
 
-/** Hosts matching `q`, sorted and paged in SQL (stable: ties by position, id). */
-export async function listHostsPage(q: HostQuery = {}, db: Db = prisma): Promise<Page<HostRow>> {
-  const { sql: where, params } = hostWhere(q);
-  const sortKey: HostSortKey = q.sort && HOST_SORT_KEYS.includes(q.sort) ? q.sort : "position";
-  const dir = q.dir === "desc" ? "DESC" : "ASC";
-  const pageSize = q.pageSize && q.pageSize > 0 ? Math.floor(q.pageSize) : undefined;
-  const page = Math.max(1, Math.floor(q.page ?? 1));
-  const from = `FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where}`;
-  const limit = pageSize ? `LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}` : "";
-  const [countRows, idRows] = await db.$transaction([
-    db.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS "n" ${from}`, ...params),
-    db.$queryRawUnsafe<{ id: number | bigint }[]>(
-      `SELECT h."id" AS "id" ${from} ORDER BY ${HOST_SORT_SQL[sortKey]} ${dir}, h."position", h."id" ${limit}`,
-      ...params,
-    ),
-  ]);
-  const total = Number(countRows[0]?.n ?? 0);
-  const ids = idRows.map((r) => Number(r.id));
-  const hosts = await db.computeHost.findMany({
-    where: { id: { in: ids } },
-    include: {
-      cell: { select: { name: true } },
-      aggregates: {
-        orderBy: { aggregate: { position: "asc" } },
-        select: { aggregate: { select: { name: true, availabilityZone: true } } },
-      },
-    },
-  });
-  const byId = new Map(hosts.map((h) => [h.id, h]));
-  const rows = ids.map((id) => {
-    const h = byId.get(id)!;
-    return {
-      id: h.id,
-      position: h.position,
-      name: h.name,
-      node: h.hypervisorHostname,
-      cell: h.cell.name,
-      availabilityZone: h.aggregates.find((a) => a.aggregate.availabilityZone !== null)?.aggregate.availabilityZone ?? null,
-      aggregates: h.aggregates.map((a) => a.aggregate.name),
-      vcpus: h.vcpus,
-      vcpusUsed: h.vcpusUsed,
-      memoryMb: h.memoryMb,
-      memoryMbUsed: h.memoryMbUsed,
-      freeRamMb: h.freeRamMb ?? h.memoryMb - h.memoryMbUsed,
-      localGb: h.localGb,
-      localGbUsed: h.localGbUsed,
-      freeDiskGb: h.freeDiskGb ?? h.localGb - h.localGbUsed,
-      cpuAllocationRatio: h.cpuAllocationRatio,
-      ramAllocationRatio: h.ramAllocationRatio,
-      diskAllocationRatio: h.diskAllocationRatio,
-      numInstances: h.numInstances,
-      numIoOps: h.numIoOps,
-      failedBuilds: h.failedBuilds,
-      hypervisorType: h.hypervisorType,
-      hypervisorVersion: h.hypervisorVersion,
-      hostIp: h.hostIp,
-      state: hostState(h),
-      disabledReason: h.disabledReason,
-    } satisfies HostRow;
-  });
-  const size = pageSize ?? Math.max(total, 1);
-  return { rows, total, page: pageSize ? page : 1, pageSize: size, pages: Math.max(1, Math.ceil(total / size)) };
-}
-
-/** The rows of listHostsPage (every host in scenario order when called without arguments). */
-export async function listHosts(q: HostQuery = {}, db: Db = prisma): Promise<HostRow[]> {
-  return (await listHostsPage(q, db)).rows;
-}
-
-export type HostDetail = HostRow & {
-  uuid: string | null;
-  reservedVcpus: number;
-  reservedMemoryMb: number;
-  reservedDiskGb: number;
-  diskAvailableLeast: number | null;
-  /** the stored overrides (null = derived) */
-  freeRamMbOverride: number | null;
-  freeDiskGbOverride: number | null;
-  forcedDown: boolean;
-  supportedInstances: [string, string, string][];
-  cpuInfo: Record<string, unknown>;
-  metrics: { name: string; value: number }[];
-  traits: string[];
-  aggregateDetails: { name: string; availabilityZone: string | null; metadata: Record<string, string> }[];
-  instances: { uuid: string; name: string | null; flavor: string | null; projectId: string | null; serverGroup: string | null }[];
-  /** the host exactly as the engine sees it */
-  scenario: ScenarioHost;
+/** A host's resources, or their sums over a group of hosts (CapacityRow). Capacity = total × allocation ratio. */
+export type ResourceFigures = {
+  vcpus: number;
+  vcpusUsed: number;
+  vcpusCapacity: number;
+  memoryMb: number;
+  memoryMbUsed: number;
+  memoryMbCapacity: number;
+  localGb: number;
+  localGbUsed: number;
+  localGbCapacity: number;
+  numInstances: number;
 };
 
-export async function getHost(name: string, db: Db = prisma): Promise<HostDetail | null> {
-  const h = await db.computeHost.findUnique({
-    where: { name },
-    include: {
-      cell: { select: { name: true } },
-      metrics: { orderBy: { id: "asc" } },
-      traits: { orderBy: { id: "asc" } },
-      aggregates: {
-        orderBy: { aggregate: { position: "asc" } },
-        include: { aggregate: { include: { metadata: { orderBy: { id: "asc" } } } } },
-      },
-      instances: {
-        orderBy: { id: "asc" },
-        include: { flavor: { select: { name: true } }, serverGroup: { select: { name: true } } },
-      },
-    },
-  });
-  if (!h) return null;
-  const scenario = (await loadScenarioHost(db, name))!;
-  const aggregateDetails = h.aggregates.map((ah) => ({
-    name: ah.aggregate.name,
-    availabilityZone: ah.aggregate.availabilityZone,
-    metadata: Object.fromEntries(ah.aggregate.metadata.map((m) => [m.key, m.value])),
-  }));
+/** One row of the Hosts page. */
+export type HostRow = ResourceFigures & {
+  id: number;
+  position: number;
+  name: string;
+  node: string;
+  cell: string;
+  /**
+   * The host's availability zone: its aggregates' zones, comma joined (as
+   * Nova shows them), or the default zone when it is in no zone aggregate.
+   */
+  availabilityZone: string;
+  aggregates: string[];
+  /** free_ram_mb as Nova computes it (the override when set, else total - used) */
+  freeRamMb: number;
+  freeDiskGb: number;
+  cpuAllocationRatio: number;
+  ramAllocationRatio: number;
+  diskAllocationRatio: number;
+  numIoOps: number;
+  failedBuilds: number;
+  hypervisorType: string;
+  hypervisorVersion: number;
+  hostIp: string | null;
+  /** "up", "down", "disabled" or "forced down" (nova-compute service state) */
+  state: HostState;
+  disabledReason: string | null;
+};
+
+/** The distinct availability zones of a host's aggregates, in the order given. */
+function zonesOf(aggregates: { availabilityZone: string | null }[]): string[] {
+  return [...new Set(aggregates.flatMap((a) => (a.availabilityZone ? [a.availabilityZone] : [])))];
+}
+
+/** The host columns a HostRow is made of. */
+const HOST_ROW_COLUMNS = [
+  "id", "position", "name", "hypervisorHostname", "vcpus", "vcpusUsed", "cpuAllocationRatio", "memoryMb", "memoryMbUsed",
+  "ramAllocationRatio", "freeRamMb", "localGb", "localGbUsed", "diskAllocationRatio", "freeDiskGb", "numInstances", "numIoOps",
+  "failedBuilds", "hypervisorType", "hypervisorVersion", "hostIp", "serviceDisabled", "serviceUp", "forcedDown", "disabledReason",
+] as const;
+
+function hostRow(h: Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]>, cell: string, aggregates: { name: string }[], availabilityZone: string): HostRow {
   return {
     id: h.id,
     position: h.position,
     name: h.name,
     node: h.hypervisorHostname,
-    uuid: h.uuid,
-    cell: h.cell.name,
-    availabilityZone: aggregateDetails.find((a) => a.availabilityZone !== null)?.availabilityZone ?? null,
-    aggregates: aggregateDetails.map((a) => a.name),
+    cell,
+    availabilityZone,
+    aggregates: aggregates.map((a) => a.name),
     vcpus: h.vcpus,
     vcpusUsed: h.vcpusUsed,
+    vcpusCapacity: h.vcpus * h.cpuAllocationRatio,
     memoryMb: h.memoryMb,
     memoryMbUsed: h.memoryMbUsed,
+    memoryMbCapacity: h.memoryMb * h.ramAllocationRatio,
     freeRamMb: h.freeRamMb ?? h.memoryMb - h.memoryMbUsed,
-    freeRamMbOverride: h.freeRamMb,
     localGb: h.localGb,
     localGbUsed: h.localGbUsed,
+    localGbCapacity: h.localGb * h.diskAllocationRatio,
     freeDiskGb: h.freeDiskGb ?? h.localGb - h.localGbUsed,
-    freeDiskGbOverride: h.freeDiskGb,
-    diskAvailableLeast: h.diskAvailableLeast,
-    reservedVcpus: h.reservedVcpus,
-    reservedMemoryMb: h.reservedMemoryMb,
-    reservedDiskGb: h.reservedDiskGb,
     cpuAllocationRatio: h.cpuAllocationRatio,
     ramAllocationRatio: h.ramAllocationRatio,
     diskAllocationRatio: h.diskAllocationRatio,
@@ -287,25 +226,282 @@ export async function getHost(name: string, db: Db = prisma): Promise<HostDetail
     hostIp: h.hostIp,
     state: hostState(h),
     disabledReason: h.disabledReason,
+  };
+}
+
+/** Hosts matching `q`, sorted and paged in SQL; `ms` = time taken. */
+export async function listHostsPage(q: HostQuery = {}, db: Db = prisma): Promise<Page<HostRow> & { ms: number }> {
+  const t0 = performance.now();
+  const { sql: where, params } = hostWhere(q);
+  const sort: { sql: string; unique?: boolean } = HOST_SORTS[q.sort ?? "position"] ?? HOST_SORTS.position;
+  const dir = q.dir === "desc" ? "DESC" : "ASC";
+  const order = sort.unique ? `${sort.sql} ${dir}` : `${sort.sql} ${dir}, h."position" ${dir}, h."id" ${dir}`;
+  const from = `FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where}`;
+  const countRows = await db.$queryRawUnsafe<{ n: unknown }[]>(`SELECT COUNT(*) AS "n" ${from}`, ...params);
+  const total = num(countRows[0]?.n);
+  const pageSize = q.pageSize && q.pageSize > 0 ? Math.floor(q.pageSize) : Math.max(total, 1);
+  const { page, pages, skip } = pageOf(total, pageSize, q.page);
+  // raw rows come back with the model's JS types (numbers, booleans, dates)
+  const hosts = await db.$queryRawUnsafe<(Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]> & { cellName: string })[]>(
+    `SELECT ${HOST_ROW_COLUMNS.map((col) => `h."${col}"`).join(", ")}, c."name" AS "cellName" ${from}
+      ORDER BY ${order}
+      LIMIT ? OFFSET ?`,
+    ...params,
+    pageSize,
+    skip,
+  );
+  const aggregates = new Map<number, { name: string; availabilityZone: string | null }[]>(hosts.map((h) => [num(h.id), []]));
+  if (hosts.length) {
+    const links = await db.$queryRawUnsafe<{ hostId: unknown; name: string; availabilityZone: string | null }[]>(
+      `SELECT ah."hostId" AS "hostId", a."name" AS "name", a."availabilityZone" AS "availabilityZone"
+         FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId"
+        WHERE ah."hostId" IN (${[...aggregates.keys()].join(",")})
+        ORDER BY a."position", a."id"`,
+    );
+    for (const l of links) aggregates.get(num(l.hostId))!.push({ name: l.name, availabilityZone: l.availabilityZone });
+  }
+  const defaultAz = [...aggregates.values()].some((a) => !zonesOf(a).length) ? await defaultAvailabilityZone(db) : "nova";
+  const rows = hosts.map((h) => {
+    const aggs = aggregates.get(num(h.id))!;
+    return hostRow(h, h.cellName, aggs, zonesOf(aggs).join(",") || defaultAz);
+  });
+  return { rows, total, page, pageSize, pages, ms: performance.now() - t0 };
+}
+
+/** The rows of listHostsPage (every host in scenario order when called without arguments). */
+export async function listHosts(q: HostQuery = {}, db: Db = prisma): Promise<HostRow[]> {
+  return (await listHostsPage(q, db)).rows;
+}
+
+export interface ProblemHost {
+  name: string;
+  cell: string;
+  state: HostState;
+  reason: string | null;
+}
+
+/** Hosts whose compute service is disabled, down or forced down (first `limit` in scenario order, and how many in all). */
+export async function problemHosts(limit = 50, db: Db = prisma): Promise<{ total: number; rows: ProblemHost[] }> {
+  const { total, rows } = await listHostsPage({ state: "problem", pageSize: limit }, db);
+  return {
+    total,
+    rows: rows.map((h) => ({
+      name: h.name,
+      cell: h.cell,
+      state: h.state,
+      reason:
+        h.disabledReason ?? (h.state === "forced down" ? "service forced down" : h.state === "down" ? "service not reporting (down)" : null),
+    })),
+  };
+}
+
+export interface HostSearchResult {
+  id: number;
+  name: string;
+  cell: string;
+  state: HostState;
+}
+
+/** Host picker search: name contains q, optionally not already in an aggregate; by name, at most `limit` (≤ 100). */
+export async function searchHosts(
+  opts: { q?: string; notInAggregate?: number; limit?: number },
+  db: Db = prisma,
+): Promise<{ rows: HostSearchResult[]; total: number }> {
+  const pageSize = Math.min(Math.max(1, opts.limit ?? 20), 100);
+  const { total, rows } = await listHostsPage(
+    { search: opts.q, searchNameOnly: true, notInAggregate: opts.notInAggregate, sort: "name", pageSize },
+    db,
+  );
+  return { total, rows: rows.map((h) => ({ id: h.id, name: h.name, cell: h.cell, state: h.state })) };
+}
+
+export async function listCellNames(db: Db = prisma): Promise<string[]> {
+  const cells = await db.cell.findMany({ orderBy: { name: "asc" }, select: { name: true } });
+  return cells.map((c) => c.name);
+}
+
+/** A host page lists at most this many of the host's instances (`instanceCount` = all). */
+export const HOST_INSTANCE_LIMIT = 500;
+
+export type HostDetail = HostRow & {
+  uuid: string | null;
+  reservedVcpus: number;
+  reservedMemoryMb: number;
+  reservedDiskGb: number;
+  diskAvailableLeast: number | null;
+  /** the stored overrides (null = derived) */
+  freeRamMbOverride: number | null;
+  freeDiskGbOverride: number | null;
+  serviceDisabled: boolean;
+  serviceUp: boolean;
+  forcedDown: boolean;
+  supportedInstances: [string, string, string][];
+  cpuInfo: Record<string, unknown>;
+  metrics: { name: string; value: number }[];
+  /** by name */
+  traits: string[];
+  /** in the order the host was added to them; metadata by key */
+  aggregateDetails: { name: string; availabilityZone: string | null; metadata: KeyValue[] }[];
+  /** the host's zones (the default zone when it is in no zone aggregate: zoneIsDefault) */
+  zones: string[];
+  zoneIsDefault: boolean;
+  /** the first HOST_INSTANCE_LIMIT instance records */
+  instances: InstanceRow[];
+  instanceCount: number;
+  /** the host exactly as the engine sees it */
+  scenario: ScenarioHost;
+};
+
+/** Everything the host page shows. */
+export async function getHost(name: string, db: Db = prisma): Promise<HostDetail | null> {
+  const h = await db.computeHost.findUnique({
+    where: { name },
+    include: {
+      cell: { select: { name: true } },
+      metrics: { orderBy: { id: "asc" } },
+      traits: { orderBy: { name: "asc" } },
+      aggregates: {
+        orderBy: { id: "asc" },
+        include: { aggregate: { include: { metadata: { orderBy: { key: "asc" } } } } },
+      },
+      instances: { orderBy: { id: "asc" }, take: HOST_INSTANCE_LIMIT, include: INSTANCE_INCLUDE },
+      _count: { select: { instances: true } },
+    },
+  });
+  if (!h) return null;
+  const aggregateDetails = h.aggregates.map(({ aggregate: a }) => ({
+    name: a.name,
+    availabilityZone: a.availabilityZone,
+    metadata: keyValues(a.metadata),
+  }));
+  const found = zonesOf(aggregateDetails);
+  const zones = found.length ? found : [await defaultAvailabilityZone(db)];
+  return {
+    ...hostRow(h, h.cell.name, aggregateDetails, zones.join(",")),
+    uuid: h.uuid,
+    reservedVcpus: h.reservedVcpus,
+    reservedMemoryMb: h.reservedMemoryMb,
+    reservedDiskGb: h.reservedDiskGb,
+    diskAvailableLeast: h.diskAvailableLeast,
+    freeRamMbOverride: h.freeRamMb,
+    freeDiskGbOverride: h.freeDiskGb,
+    serviceDisabled: h.serviceDisabled,
+    serviceUp: h.serviceUp,
     forcedDown: h.forcedDown,
     supportedInstances: JSON.parse(h.supportedInstances),
     cpuInfo: JSON.parse(h.cpuInfo),
     metrics: h.metrics.map((m) => ({ name: m.name, value: m.value })),
     traits: h.traits.map((t) => t.name),
     aggregateDetails,
-    instances: h.instances.map((i) => ({
-      uuid: i.uuid,
-      name: i.name,
-      flavor: i.flavor?.name ?? null,
-      projectId: i.projectId,
-      serverGroup: i.serverGroup?.name ?? null,
-    })),
-    scenario,
+    zones,
+    zoneIsDefault: found.length === 0,
+    instances: h.instances.map(instanceRow),
+    instanceCount: h._count.instances,
+    scenario: (await loadScenarioHost(db, name))!,
   };
 }
 
 // ---------------------------------------------------------------------------
+// Capacity
+
+/** Sums over the hosts of an AZ, cell or aggregate (capacities rounded). */
+export type CapacityRow = ResourceFigures & {
+  /** AZ, cell or aggregate name */
+  name: string;
+  hosts: number;
+  /** up and not disabled (what ComputeFilter lets through) */
+  enabledHosts: number;
+};
+
+const CAPACITY_COLUMNS = `count(*) AS "hosts",
+  sum(CASE WHEN ${HOST_STATES.up} THEN 1 ELSE 0 END) AS "enabledHosts",
+  sum(h."vcpus") AS "vcpus", sum(h."vcpusUsed") AS "vcpusUsed", sum(h."vcpus" * h."cpuAllocationRatio") AS "vcpusCapacity",
+  sum(h."memoryMb") AS "memoryMb", sum(h."memoryMbUsed") AS "memoryMbUsed",
+  sum(h."memoryMb" * h."ramAllocationRatio") AS "memoryMbCapacity",
+  sum(h."localGb") AS "localGb", sum(h."localGbUsed") AS "localGbUsed",
+  sum(h."localGb" * h."diskAllocationRatio") AS "localGbCapacity", sum(h."numInstances") AS "numInstances"`;
+
+/** A host's availability zones: its aggregates' zones (comma joined, as Nova does). */
+const HOST_ZONES = `
+  SELECT ah."hostId" AS "hostId", group_concat(DISTINCT a."availabilityZone") AS "az"
+    FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId"
+   WHERE a."availabilityZone" IS NOT NULL
+   GROUP BY ah."hostId"`;
+
+function capacityRows(rows: Record<string, unknown>[]): CapacityRow[] {
+  return rows.map((r) => ({
+    name: String(r.name),
+    hosts: num(r.hosts),
+    enabledHosts: num(r.enabledHosts),
+    vcpus: num(r.vcpus),
+    vcpusUsed: num(r.vcpusUsed),
+    vcpusCapacity: Math.round(num(r.vcpusCapacity)),
+    memoryMb: num(r.memoryMb),
+    memoryMbUsed: num(r.memoryMbUsed),
+    memoryMbCapacity: Math.round(num(r.memoryMbCapacity)),
+    localGb: num(r.localGb),
+    localGbUsed: num(r.localGbUsed),
+    localGbCapacity: Math.round(num(r.localGbCapacity)),
+    numInstances: num(r.numInstances),
+  }));
+}
+
+/** The active profile's default_availability_zone (Nova default "nova"). */
+export async function defaultAvailabilityZone(db: Db = prisma): Promise<string> {
+  const az = (await getActiveProfile(db))?.config.default_availability_zone;
+  return typeof az === "string" && az ? az : "nova";
+}
+
+export async function capacityByCell(db: Db = prisma): Promise<CapacityRow[]> {
+  return capacityRows(
+    await db.$queryRawUnsafe(
+      `SELECT c."name" AS "name", ${CAPACITY_COLUMNS} FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId"
+       GROUP BY c."id" ORDER BY c."name"`,
+    ),
+  );
+}
+
+export async function capacityByAggregate(db: Db = prisma): Promise<CapacityRow[]> {
+  return capacityRows(
+    await db.$queryRawUnsafe(
+      `SELECT a."name" AS "name", ${CAPACITY_COLUMNS} FROM "Aggregate" a
+       JOIN "AggregateHost" ah ON ah."aggregateId" = a."id" JOIN "ComputeHost" h ON h."id" = ah."hostId"
+       GROUP BY a."id" ORDER BY a."position", a."id"`,
+    ),
+  );
+}
+
+/**
+ * Per availability zone: a host's zone is its aggregates' zones, comma joined,
+ * else `defaultAz` (nova.conf default_availability_zone; default: the active
+ * profile's, else "nova").
+ */
+export async function capacityByAvailabilityZone(defaultAz?: string, db: Db = prisma): Promise<CapacityRow[]> {
+  return capacityRows(
+    await db.$queryRawUnsafe(
+      `SELECT COALESCE(z."az", ?) AS "name", ${CAPACITY_COLUMNS}
+         FROM "ComputeHost" h LEFT JOIN (${HOST_ZONES}) z ON z."hostId" = h."id"
+        GROUP BY 1 ORDER BY 1`,
+      defaultAz ?? (await defaultAvailabilityZone(db)),
+    ),
+  );
+}
+
+/** Capacity (after allocation ratios) and usage per availability zone, cell and aggregate. */
+export async function capacityOverview(db: Db = prisma): Promise<{ byZone: CapacityRow[]; byCell: CapacityRow[]; byAggregate: CapacityRow[] }> {
+  const defaultAz = await defaultAvailabilityZone(db);
+  const [byZone, byCell, byAggregate] = await Promise.all([
+    capacityByAvailabilityZone(defaultAz, db),
+    capacityByCell(db),
+    capacityByAggregate(db),
+  ]);
+  return { byZone, byCell, byAggregate };
+}
+
+// ---------------------------------------------------------------------------
 // Aggregates
+
+const keyValues = (rows: KeyValue[]): KeyValue[] => rows.map((m) => ({ key: m.key, value: m.value }));
 
 export type AggregateRow = {
   id: number;
@@ -314,52 +510,69 @@ export type AggregateRow = {
   uuid: string | null;
   availabilityZone: string | null;
   hostCount: number;
-  metadata: Record<string, string>;
+  metadata: KeyValue[];
 };
 
-export async function listAggregates(db: Db = prisma): Promise<AggregateRow[]> {
-  const aggs = await db.aggregate.findMany({
-    orderBy: [{ position: "asc" }, { id: "asc" }],
-    include: { metadata: { orderBy: { id: "asc" } }, _count: { select: { hosts: true } } },
-  });
-  return aggs.map((a) => ({
-    id: a.id,
-    position: a.position,
-    name: a.name,
-    uuid: a.uuid,
-    availabilityZone: a.availabilityZone,
-    hostCount: a._count.hosts,
-    metadata: Object.fromEntries(a.metadata.map((m) => [m.key, m.value])),
-  }));
-}
-
-export type AggregateDetail = AggregateRow & { hosts: { name: string; cell: string; state: HostState }[] };
-
-export async function getAggregate(name: string, db: Db = prisma): Promise<AggregateDetail | null> {
-  const a = await db.aggregate.findUnique({
-    where: { name },
-    include: {
-      metadata: { orderBy: { id: "asc" } },
-      hosts: {
-        orderBy: { id: "asc" },
-        include: {
-          host: {
-            select: { name: true, serviceDisabled: true, serviceUp: true, forcedDown: true, cell: { select: { name: true } } },
-          },
-        },
-      },
-    },
-  });
-  if (!a) return null;
+function aggregateRow(a: Omit<AggregateRow, "hostCount" | "metadata"> & { metadata: KeyValue[]; _count: { hosts: number } }): AggregateRow {
   return {
     id: a.id,
     position: a.position,
     name: a.name,
     uuid: a.uuid,
     availabilityZone: a.availabilityZone,
-    hostCount: a.hosts.length,
-    metadata: Object.fromEntries(a.metadata.map((m) => [m.key, m.value])),
-    hosts: a.hosts.map((ah) => ({ name: ah.host.name, cell: ah.host.cell.name, state: hostState(ah.host) })),
+    hostCount: a._count.hosts,
+    metadata: keyValues(a.metadata),
+  };
+}
+
+/** Aggregates in scenario order, metadata by key. */
+export async function listAggregates(db: Db = prisma): Promise<AggregateRow[]> {
+  const aggs = await db.aggregate.findMany({
+    orderBy: [{ position: "asc" }, { id: "asc" }],
+    include: { metadata: { orderBy: { key: "asc" } }, _count: { select: { hosts: true } } },
+  });
+  return aggs.map(aggregateRow);
+}
+
+export const MEMBER_PAGE_SIZE = 50;
+
+export type AggregateDetail = AggregateRow & {
+  /** one page of the members (MEMBER_PAGE_SIZE), in the order they were added */
+  hosts: { id: number; name: string; cell: string; state: HostState }[];
+  /** members matching the search, and which page of them `hosts` is */
+  hostPage: { matching: number; page: number; pages: number };
+};
+
+/** An aggregate with its metadata (in the order it was set) and one page of its hosts (searchable by name). */
+export async function getAggregate(
+  name: string,
+  db: Db = prisma,
+  members: { search?: string; page?: number } = {},
+): Promise<AggregateDetail | null> {
+  const agg = await db.aggregate.findUnique({
+    where: { name },
+    include: { metadata: { orderBy: { id: "asc" } }, _count: { select: { hosts: true } } },
+  });
+  if (!agg) return null;
+  const search = members.search?.trim();
+  const where = { aggregateId: agg.id, ...(search ? { host: { name: { contains: search } } } : {}) };
+  const matching = await db.aggregateHost.count({ where });
+  const { page, pages, skip } = pageOf(matching, MEMBER_PAGE_SIZE, members.page);
+  const rows = await db.aggregateHost.findMany({
+    where,
+    orderBy: { id: "asc" },
+    skip,
+    take: MEMBER_PAGE_SIZE,
+    select: {
+      host: {
+        select: { id: true, name: true, serviceDisabled: true, serviceUp: true, forcedDown: true, cell: { select: { name: true } } },
+      },
+    },
+  });
+  return {
+    ...aggregateRow(agg),
+    hosts: rows.map(({ host: h }) => ({ id: h.id, name: h.name, cell: h.cell.name, state: hostState(h) })),
+    hostPage: { matching, page, pages },
   };
 }
 
@@ -381,20 +594,7 @@ export type FlavorRow = {
   instanceCount: number;
 };
 
-function flavorRow(f: {
-  id: number;
-  name: string;
-  flavorid: string | null;
-  vcpus: number;
-  memoryMb: number;
-  rootGb: number;
-  ephemeralGb: number;
-  swap: number;
-  isPublic: boolean;
-  description: string | null;
-  extraSpecs: { key: string; value: string }[];
-  _count: { instances: number };
-}): FlavorRow {
+function flavorRow(f: Omit<FlavorRow, "extraSpecs" | "instanceCount"> & { extraSpecs: KeyValue[]; _count: { instances: number } }): FlavorRow {
   return {
     id: f.id,
     name: f.name,
@@ -411,22 +611,21 @@ function flavorRow(f: {
   };
 }
 
-const FLAVOR_INCLUDE = {
-  extraSpecs: { orderBy: { key: "asc" as const } },
-  _count: { select: { instances: true } },
-};
-
-/** Flavors by vCPUs, RAM, then name (the order Horizon lists them). */
-export async function listFlavors(db: Db = prisma): Promise<FlavorRow[]> {
+/** Flavors (extra specs by key) by name, or by vCPUs, RAM, then name (the order Horizon lists them). */
+export async function listFlavors(db: Db = prisma, order: "size" | "name" = "size"): Promise<FlavorRow[]> {
   const flavors = await db.flavor.findMany({
-    orderBy: [{ vcpus: "asc" }, { memoryMb: "asc" }, { name: "asc" }],
-    include: FLAVOR_INCLUDE,
+    orderBy: order === "name" ? [{ name: "asc" }] : [{ vcpus: "asc" }, { memoryMb: "asc" }, { name: "asc" }],
+    include: { extraSpecs: { orderBy: { key: "asc" } }, _count: { select: { instances: true } } },
   });
   return flavors.map(flavorRow);
 }
 
+/** One flavor, extra specs in the order they were set. */
 export async function getFlavor(name: string, db: Db = prisma): Promise<FlavorRow | null> {
-  const f = await db.flavor.findUnique({ where: { name }, include: FLAVOR_INCLUDE });
+  const f = await db.flavor.findUnique({
+    where: { name },
+    include: { extraSpecs: { orderBy: { id: "asc" } }, _count: { select: { instances: true } } },
+  });
   return f ? flavorRow(f) : null;
 }
 
@@ -434,21 +633,21 @@ export type ImageRow = {
   id: number;
   uuid: string;
   name: string | null;
-  /** values as in the scenario (non-string values parsed back) */
-  properties: Record<string, string | number | boolean>;
+  /** as stored: `json` = the value is the JSON text of a number / boolean / list */
+  properties: (KeyValue & { json: boolean })[];
   instanceCount: number;
 };
 
 export async function listImages(db: Db = prisma): Promise<ImageRow[]> {
   const images = await db.image.findMany({
-    orderBy: [{ name: "asc" }, { uuid: "asc" }],
-    include: { properties: { orderBy: { key: "asc" } }, _count: { select: { instances: true } } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    include: { properties: { orderBy: { id: "asc" } }, _count: { select: { instances: true } } },
   });
   return images.map((im) => ({
     id: im.id,
     uuid: im.uuid,
     name: im.name,
-    properties: Object.fromEntries(im.properties.map((p) => [p.key, p.json ? JSON.parse(p.value) : p.value])),
+    properties: im.properties.map((p) => ({ key: p.key, value: p.value, json: p.json })),
     instanceCount: im._count.instances,
   }));
 }
@@ -456,32 +655,45 @@ export async function listImages(db: Db = prisma): Promise<ImageRow[]> {
 // ---------------------------------------------------------------------------
 // Server groups, instances
 
+/** A server group lists at most this many members (`memberCount` = all). */
+export const GROUP_MEMBER_LIMIT = 200;
+
 export type ServerGroupRow = {
   id: number;
   uuid: string;
   name: string;
   policy: string;
   rules: Record<string, string | number>;
+  /** rules.max_server_per_host (anti-affinity), null = not set */
+  maxServerPerHost: number | null;
   projectId: string | null;
+  memberCount: number;
+  /** the first GROUP_MEMBER_LIMIT members */
   members: { uuid: string; name: string | null; host: string | null }[];
-  /** distinct hosts of the members, in member order */
+  /** distinct hosts of those members, in member order */
   hosts: string[];
 };
 
 export async function listServerGroups(db: Db = prisma): Promise<ServerGroupRow[]> {
   const groups = await db.serverGroup.findMany({
     orderBy: [{ position: "asc" }, { id: "asc" }],
-    include: { members: { orderBy: { id: "asc" }, include: { host: { select: { name: true } } } } },
+    include: {
+      members: { orderBy: { id: "asc" }, take: GROUP_MEMBER_LIMIT, select: { uuid: true, name: true, host: { select: { name: true } } } },
+      _count: { select: { members: true } },
+    },
   });
   return groups.map((g) => {
+    const rules = JSON.parse(g.rules) as ServerGroupRow["rules"];
     const members = g.members.map((m) => ({ uuid: m.uuid, name: m.name, host: m.host?.name ?? null }));
     return {
       id: g.id,
       uuid: g.uuid,
       name: g.name,
       policy: g.policy,
-      rules: JSON.parse(g.rules),
+      rules,
+      maxServerPerHost: rules.max_server_per_host !== undefined ? Number(rules.max_server_per_host) : null,
       projectId: g.projectId,
+      memberCount: g._count.members,
       members,
       hosts: [...new Set(members.flatMap((m) => (m.host ? [m.host] : [])))],
     };
@@ -494,63 +706,87 @@ export type InstanceRow = {
   name: string | null;
   host: string | null;
   flavor: string | null;
+  /** the image's name, else its id */
   image: string | null;
   projectId: string | null;
   serverGroup: string | null;
+  serverGroupPolicy: string | null;
 };
+
+const INSTANCE_INCLUDE = {
+  host: { select: { name: true } },
+  flavor: { select: { name: true } },
+  image: { select: { name: true, uuid: true } },
+  serverGroup: { select: { name: true, uuid: true, policy: true } },
+} as const;
+
+function instanceRow(i: {
+  id: number;
+  uuid: string;
+  name: string | null;
+  projectId: string | null;
+  host: { name: string } | null;
+  flavor: { name: string } | null;
+  image: { name: string | null; uuid: string } | null;
+  serverGroup: { name: string; policy: string } | null;
+}): InstanceRow {
+  return {
+    id: i.id,
+    uuid: i.uuid,
+    name: i.name,
+    host: i.host?.name ?? null,
+    flavor: i.flavor?.name ?? null,
+    image: i.image ? (i.image.name ?? i.image.uuid) : null,
+    projectId: i.projectId,
+    serverGroup: i.serverGroup?.name ?? null,
+    serverGroupPolicy: i.serverGroup?.policy ?? null,
+  };
+}
 
 export interface InstanceQuery {
   host?: string;
   serverGroup?: string;
   projectId?: string;
   flavor?: string;
-  /** substring of uuid or name */
+  /** substring of uuid, name or project id */
   search?: string;
+  /** 1-based (clamped to the last page) */
   page?: number;
+  /** default 100, at most 1000 */
   pageSize?: number;
 }
 
+export const INSTANCE_PAGE_SIZE = 50;
+
 export async function listInstances(q: InstanceQuery = {}, db: Db = prisma): Promise<Page<InstanceRow>> {
+  const search = q.search?.trim();
   const where = {
     ...(q.host ? { host: { name: q.host } } : {}),
     ...(q.serverGroup ? { serverGroup: { OR: [{ name: q.serverGroup }, { uuid: q.serverGroup }] } } : {}),
     ...(q.projectId ? { projectId: q.projectId } : {}),
     ...(q.flavor ? { flavor: { name: q.flavor } } : {}),
-    ...(q.search ? { OR: [{ uuid: { contains: q.search } }, { name: { contains: q.search } }] } : {}),
+    ...(search ? { OR: [{ uuid: { contains: search } }, { name: { contains: search } }, { projectId: { contains: search } }] } : {}),
   };
   const pageSize = Math.min(Math.max(1, Math.floor(q.pageSize ?? 100)), 1000);
-  const page = Math.max(1, Math.floor(q.page ?? 1));
-  const [total, rows] = await db.$transaction([
-    db.instance.count({ where }),
-    db.instance.findMany({
-      where,
-      orderBy: { id: "asc" },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-      include: {
-        host: { select: { name: true } },
-        flavor: { select: { name: true } },
-        image: { select: { name: true, uuid: true } },
-        serverGroup: { select: { name: true } },
-      },
-    }),
+  const total = await db.instance.count({ where });
+  const { page, pages, skip } = pageOf(total, pageSize, q.page);
+  const rows = await db.instance.findMany({ where, orderBy: { id: "asc" }, skip, take: pageSize, include: INSTANCE_INCLUDE });
+  return { rows: rows.map(instanceRow), total, page, pageSize, pages };
+}
+
+/** One instance with the names / ids of what it refers to (the edit form's values). */
+export async function getInstance(uuid: string, db: Db = prisma) {
+  return db.instance.findUnique({ where: { uuid }, include: INSTANCE_INCLUDE });
+}
+
+/** Names for the instance form's selects (few rows each). */
+export async function instanceFormChoices(db: Db = prisma) {
+  const [flavors, images, groups] = await db.$transaction([
+    db.flavor.findMany({ orderBy: { name: "asc" }, select: { name: true } }),
+    db.image.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: { uuid: true, name: true } }),
+    db.serverGroup.findMany({ orderBy: [{ position: "asc" }, { id: "asc" }], select: { uuid: true, name: true, policy: true } }),
   ]);
-  return {
-    rows: rows.map((i) => ({
-      id: i.id,
-      uuid: i.uuid,
-      name: i.name,
-      host: i.host?.name ?? null,
-      flavor: i.flavor?.name ?? null,
-      image: i.image ? (i.image.name ?? i.image.uuid) : null,
-      projectId: i.projectId,
-      serverGroup: i.serverGroup?.name ?? null,
-    })),
-    total,
-    page,
-    pageSize,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
-  };
+  return { flavors: flavors.map((f) => f.name), images, groups };
 }
 
 // ---------------------------------------------------------------------------
@@ -561,16 +797,28 @@ export type ProfileRow = {
   name: string;
   description: string | null;
   active: boolean;
-  config: ScenarioConfig;
+  config: ScenarioConfig & Record<string, unknown>;
+  /** why the stored config could not be read ({} is used instead); null = fine */
+  configError: string | null;
   updatedAt: Date;
 };
 
 function profileRow(p: { id: number; name: string; description: string | null; active: boolean; config: string; updatedAt: Date }): ProfileRow {
-  return { id: p.id, name: p.name, description: p.description, active: p.active, config: JSON.parse(p.config), updatedAt: p.updatedAt };
+  let config: ProfileRow["config"] = {};
+  let configError: string | null = null;
+  try {
+    const v = JSON.parse(p.config);
+    if (v && typeof v === "object" && !Array.isArray(v)) config = v;
+    else configError = "config is not a JSON object";
+  } catch (e) {
+    configError = `config is not valid JSON (${(e as Error).message})`;
+  }
+  return { id: p.id, name: p.name, description: p.description, active: p.active, config, configError, updatedAt: p.updatedAt };
 }
 
+/** Profiles by name. */
 export async function listProfiles(db: Db = prisma): Promise<ProfileRow[]> {
-  return (await db.schedulerProfile.findMany({ orderBy: [{ active: "desc" }, { name: "asc" }] })).map(profileRow);
+  return (await db.schedulerProfile.findMany({ orderBy: [{ name: "asc" }] })).map(profileRow);
 }
 
 export async function getActiveProfile(db: Db = prisma): Promise<ProfileRow | null> {
@@ -623,25 +871,28 @@ const RUN_SUMMARY = {
   engineMs: true,
 } as const;
 
+/** The chosenHosts column (JSON text of a list of names); anything else reads as none. */
+function chosenHosts(text: string): string[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.map((x) => String(x)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Runs, newest first. */
 export async function listRuns(q: { page?: number; pageSize?: number } = {}, db: Db = prisma): Promise<Page<RunRow>> {
   const pageSize = Math.min(Math.max(1, Math.floor(q.pageSize ?? 50)), 500);
-  const page = Math.max(1, Math.floor(q.page ?? 1));
-  const [total, rows] = await db.$transaction([
-    db.schedulingRun.count(),
-    db.schedulingRun.findMany({
-      orderBy: { id: "desc" },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-      select: RUN_SUMMARY,
-    }),
-  ]);
-  return {
-    rows: rows.map((r) => ({ ...r, chosenHosts: JSON.parse(r.chosenHosts) as string[] })),
-    total,
-    page,
-    pageSize,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
-  };
+  const total = await db.schedulingRun.count();
+  const { page, pages, skip } = pageOf(total, pageSize, q.page);
+  const rows = await db.schedulingRun.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip,
+    take: pageSize,
+    select: RUN_SUMMARY,
+  });
+  return { rows: rows.map((r) => ({ ...r, chosenHosts: chosenHosts(r.chosenHosts) })), total, page, pageSize, pages };
 }
 
 export type RunDetail = RunRow & {
@@ -662,7 +913,7 @@ export async function getRun(id: number, db: Db = prisma): Promise<RunDetail | n
     flavorName: r.flavorName,
     numInstances: r.numInstances,
     error: r.error,
-    chosenHosts: JSON.parse(r.chosenHosts),
+    chosenHosts: chosenHosts(r.chosenHosts),
     hostCount: r.hostCount,
     engineMs: r.engineMs,
     request: JSON.parse(r.request),
@@ -670,92 +921,6 @@ export async function getRun(id: number, db: Db = prisma): Promise<RunDetail | n
     snapshot: JSON.parse(r.snapshot),
     result: JSON.parse(r.result),
   };
-}
-
-// ---------------------------------------------------------------------------
-// Capacity
-
-export type CapacityRow = {
-  /** AZ, cell or aggregate name */
-  name: string;
-  hosts: number;
-  /** up and not disabled (what ComputeFilter lets through) */
-  enabledHosts: number;
-  vcpus: number;
-  vcpusUsed: number;
-  /** sum of vcpus * cpu_allocation_ratio */
-  vcpusCapacity: number;
-  memoryMb: number;
-  memoryMbUsed: number;
-  /** sum of memory_mb * ram_allocation_ratio */
-  memoryMbCapacity: number;
-  localGb: number;
-  localGbUsed: number;
-  numInstances: number;
-};
-
-const CAPACITY_COLUMNS = `count(*) AS "hosts",
-  sum(CASE WHEN h."serviceUp" AND NOT h."forcedDown" AND NOT h."serviceDisabled" THEN 1 ELSE 0 END) AS "enabledHosts",
-  sum(h."vcpus") AS "vcpus", sum(h."vcpusUsed") AS "vcpusUsed", sum(h."vcpus" * h."cpuAllocationRatio") AS "vcpusCapacity",
-  sum(h."memoryMb") AS "memoryMb", sum(h."memoryMbUsed") AS "memoryMbUsed",
-  sum(h."memoryMb" * h."ramAllocationRatio") AS "memoryMbCapacity",
-  sum(h."localGb") AS "localGb", sum(h."localGbUsed") AS "localGbUsed", sum(h."numInstances") AS "numInstances"`;
-
-function capacityRows(rows: Record<string, unknown>[]): CapacityRow[] {
-  return rows.map((r) => ({
-    name: String(r.name),
-    hosts: Number(r.hosts ?? 0),
-    enabledHosts: Number(r.enabledHosts ?? 0),
-    vcpus: Number(r.vcpus ?? 0),
-    vcpusUsed: Number(r.vcpusUsed ?? 0),
-    vcpusCapacity: Number(r.vcpusCapacity ?? 0),
-    memoryMb: Number(r.memoryMb ?? 0),
-    memoryMbUsed: Number(r.memoryMbUsed ?? 0),
-    memoryMbCapacity: Number(r.memoryMbCapacity ?? 0),
-    localGb: Number(r.localGb ?? 0),
-    localGbUsed: Number(r.localGbUsed ?? 0),
-    numInstances: Number(r.numInstances ?? 0),
-  }));
-}
-
-export async function capacityByCell(db: Db = prisma): Promise<CapacityRow[]> {
-  return capacityRows(
-    await db.$queryRawUnsafe(
-      `SELECT c."name" AS "name", ${CAPACITY_COLUMNS} FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId"
-       GROUP BY c."id" ORDER BY c."name"`,
-    ),
-  );
-}
-
-export async function capacityByAggregate(db: Db = prisma): Promise<CapacityRow[]> {
-  return capacityRows(
-    await db.$queryRawUnsafe(
-      `SELECT a."name" AS "name", ${CAPACITY_COLUMNS} FROM "Aggregate" a
-       JOIN "AggregateHost" ah ON ah."aggregateId" = a."id" JOIN "ComputeHost" h ON h."id" = ah."hostId"
-       GROUP BY a."id" ORDER BY a."position", a."id"`,
-    ),
-  );
-}
-
-/**
- * Per availability zone: a host's AZ is that of its first aggregate (by
- * position) that has one, else `defaultAz` (nova.conf default_availability_zone;
- * default: the active profile's, else "nova").
- */
-export async function capacityByAvailabilityZone(defaultAz?: string, db: Db = prisma): Promise<CapacityRow[]> {
-  const dflt = defaultAz ?? (await getActiveProfile(db))?.config.default_availability_zone ?? "nova";
-  return capacityRows(
-    await db.$queryRawUnsafe(
-      `WITH "hostAz" AS (
-         SELECT h."id" AS "hostId", COALESCE((
-           SELECT a."availabilityZone" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId"
-           WHERE ah."hostId" = h."id" AND a."availabilityZone" IS NOT NULL ORDER BY a."position", a."id" LIMIT 1), ?) AS "az"
-         FROM "ComputeHost" h)
-       SELECT z."az" AS "name", ${CAPACITY_COLUMNS} FROM "ComputeHost" h JOIN "hostAz" z ON z."hostId" = h."id"
-       GROUP BY z."az" ORDER BY z."az"`,
-      dflt,
-    ),
-  );
 }
 
 /** Row counts of the cloud (for the dashboard / a quick sanity check). */

@@ -13,7 +13,7 @@ import { HostPicker } from "@/components/aggregates/host-picker";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, decodeParam } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
-import { getAggregateDetail } from "@/lib/cloud/views";
+import { getAggregate } from "@/lib/cloud/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +30,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
   const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
   const name = decodeParam(raw);
   const hq = one(sp.hq).trim();
-  const agg = await getAggregateDetail(name, { hq, hpage: Number(one(sp.hpage)) || 1 });
+  const agg = await getAggregate(name, undefined, { search: hq, page: Number(one(sp.hpage)) || 1 });
   if (!agg) notFound();
   const href = `/aggregates/${encodeURIComponent(agg.name)}`;
   const entries = [
@@ -99,11 +99,11 @@ export default async function AggregatePage({ params, searchParams }: { params: 
                 </Link>
               ) : null}
             </Form>
-            {agg.members.rows.length ? (
+            {agg.hosts.length ? (
               <table className="data-table">
                 <caption>
                   Hosts in {agg.name}
-                  {hq ? ` matching “${hq}” (${fmtInt(agg.members.matching)})` : ""}
+                  {hq ? ` matching “${hq}” (${fmtInt(agg.hostPage.matching)})` : ""}
                 </caption>
                 <thead>
                   <tr>
@@ -116,7 +116,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
                   </tr>
                 </thead>
                 <tbody>
-                  {agg.members.rows.map((h) => (
+                  {agg.hosts.map((h) => (
                     <tr key={h.id}>
                       <th scope="row">
                         <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
@@ -135,7 +135,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
             ) : (
               <p className="empty">{hq ? "No host of this aggregate matches." : "No hosts yet: add some with the search on the right."}</p>
             )}
-            <Pager basePath={href} params={{ hq }} page={agg.members.page} pages={agg.members.pages} pageParam="hpage" label="Aggregate host pages" />
+            <Pager basePath={href} params={{ hq }} page={agg.hostPage.page} pages={agg.hostPage.pages} pageParam="hpage" label="Aggregate host pages" />
           </div>
           <HostPicker aggregateId={agg.id} aggregateName={agg.name} />
         </div>

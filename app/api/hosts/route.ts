@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { searchHosts } from "@/lib/cloud/views";
+import { searchHosts } from "@/lib/cloud/queries";
 
 export const dynamic = "force-dynamic";
 

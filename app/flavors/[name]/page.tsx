@@ -5,7 +5,7 @@ import { removeExtraSpec, saveExtraSpec } from "@/app/flavors/actions";
 import { DeleteFlavorForm, FlavorForm } from "@/components/flavors/flavor-forms";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
-import { getFlavorDetail } from "@/lib/cloud/views";
+import { getFlavor } from "@/lib/cloud/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function FlavorPage({ params, searchParams }: { params: Params; searchParams: Promise<SP> }) {
   const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
-  const f = await getFlavorDetail(decodeParam(raw));
+  const f = await getFlavor(decodeParam(raw));
   if (!f) notFound();
   return (
     <section>
@@ -29,7 +29,7 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
       <div className="page-head">
         <h1>{f.name}</h1>
         <span className="muted">
-          {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instances)} instances
+          {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instanceCount)} instances
         </span>
       </div>
       {sp.created ? (
@@ -46,7 +46,7 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
         kind="flavor"
         title="Extra specs"
         noun="extra spec"
-        entries={f.extraSpecs}
+        entries={Object.entries(f.extraSpecs).map(([key, value]) => ({ key, value }))}
         hidden={{ id: f.id, flavor_name: f.name }}
         saveAction={saveExtraSpec}
         removeAction={removeExtraSpec}
@@ -54,24 +54,11 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
       />
       <section className="panel" aria-labelledby="sizes-h">
         <h2 id="sizes-h">Sizes</h2>
-        <FlavorForm
-          flavor={{
-            id: f.id,
-            name: f.name,
-            flavorid: f.flavorid,
-            vcpus: f.vcpus,
-            memoryMb: f.memoryMb,
-            rootGb: f.rootGb,
-            ephemeralGb: f.ephemeralGb,
-            swap: f.swap,
-            isPublic: f.isPublic,
-            description: f.description,
-          }}
-        />
+        <FlavorForm flavor={f} />
       </section>
       <section className="panel danger-zone" aria-labelledby="del-h">
         <h2 id="del-h">Delete</h2>
-        <DeleteFlavorForm id={f.id} name={f.name} instances={f.instances} />
+        <DeleteFlavorForm id={f.id} name={f.name} instances={f.instanceCount} />
       </section>
     </section>
   );

@@ -5,7 +5,7 @@ import { ServiceForm } from "@/components/hosts/service-form";
 import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
 import { UsageBar } from "@/components/ui/usage-bar";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
-import { getHostDetail } from "@/lib/cloud/views";
+import { getHost } from "@/lib/cloud/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -16,25 +16,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Host ${decodeParam(name)}` };
 }
 
-function parseJson<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 export default async function HostPage({ params }: { params: Params }) {
   const { name: raw } = await params;
   const name = decodeParam(raw);
-  const h = await getHostDetail(name);
+  const h = await getHost(name);
   if (!h) notFound();
-
-  const vcpuCap = h.vcpus * h.cpuAllocationRatio;
-  const ramCap = h.memoryMb * h.ramAllocationRatio;
-  const diskCap = h.localGb * h.diskAllocationRatio;
-  const supported = parseJson<string[][]>(h.supportedInstances, []);
-  const cpuInfo = parseJson<Record<string, unknown>>(h.cpuInfo, {});
+  const { supportedInstances: supported, cpuInfo } = h;
 
   return (
     <section>
@@ -46,8 +33,8 @@ export default async function HostPage({ params }: { params: Params }) {
         <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
       </div>
       <p className="muted">
-        Cell {h.cell.name} · zone {h.zones.join(", ")}
-        {h.zoneIsDefault ? " (default zone: in no zone aggregate)" : ""} · node {h.hypervisorHostname} ·{" "}
+        Cell {h.cell} · zone {h.zones.join(", ")}
+        {h.zoneIsDefault ? " (default zone: in no zone aggregate)" : ""} · node {h.node} ·{" "}
         {h.hypervisorType} {h.hypervisorVersion} · IP {h.hostIp ?? "not set"}
       </p>
 
@@ -57,26 +44,26 @@ export default async function HostPage({ params }: { params: Params }) {
           <UsageBar
             label="vCPU"
             used={h.vcpusUsed}
-            total={vcpuCap}
+            total={h.vcpusCapacity}
             detail={`${fmtInt(h.vcpus)} physical × ratio ${fmt1(h.cpuAllocationRatio)}; ${fmtInt(h.reservedVcpus)} reserved`}
           />
           <UsageBar
             label="RAM"
             used={h.memoryMbUsed}
-            total={ramCap}
+            total={h.memoryMbCapacity}
             unit="MB"
-            detail={`${fmtMb(h.memoryMb)} × ratio ${fmt1(h.ramAllocationRatio)}; ${fmtMb(h.reservedMemoryMb)} reserved${h.freeRamMb !== null ? `; free_ram_mb override ${fmtInt(h.freeRamMb)}` : ""}`}
+            detail={`${fmtMb(h.memoryMb)} × ratio ${fmt1(h.ramAllocationRatio)}; ${fmtMb(h.reservedMemoryMb)} reserved${h.freeRamMbOverride !== null ? `; free_ram_mb override ${fmtInt(h.freeRamMbOverride)}` : ""}`}
           />
           <UsageBar
             label="Disk"
             used={h.localGbUsed}
-            total={diskCap}
+            total={h.localGbCapacity}
             unit="GB"
             detail={`${fmtGb(h.localGb)} × ratio ${fmt1(h.diskAllocationRatio)}; ${fmtInt(h.reservedDiskGb)} GB reserved${h.diskAvailableLeast !== null ? `; disk_available_least ${fmtInt(h.diskAvailableLeast)} GB` : ""}`}
           />
           <dl className="facts">
             <dt>Instances</dt>
-            <dd>{fmtInt(h.numInstances)} (stats) · {fmtInt(h._count.instances)} instance records</dd>
+            <dd>{fmtInt(h.numInstances)} (stats) · {fmtInt(h.instanceCount)} instance records</dd>
             <dt>I/O operations</dt>
             <dd>{fmtInt(h.numIoOps)}</dd>
             <dt>Failed builds</dt>
@@ -109,8 +96,8 @@ export default async function HostPage({ params }: { params: Params }) {
               </tr>
             </thead>
             <tbody>
-              {h.aggregates.map(({ aggregate: a }) => (
-                <tr key={a.id}>
+              {h.aggregateDetails.map((a) => (
+                <tr key={a.name}>
                   <th scope="row">
                     <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
                   </th>
@@ -145,8 +132,8 @@ export default async function HostPage({ params }: { params: Params }) {
           {h.traits.length ? (
             <ul className="chips">
               {h.traits.map((t) => (
-                <li key={t.id}>
-                  <code>{t.name}</code>
+                <li key={t}>
+                  <code>{t}</code>
                 </li>
               ))}
             </ul>
@@ -166,7 +153,7 @@ export default async function HostPage({ params }: { params: Params }) {
               </thead>
               <tbody>
                 {h.metrics.map((m) => (
-                  <tr key={m.id}>
+                  <tr key={m.name}>
                     <th scope="row">
                       <code>{m.name}</code>
                     </th>
@@ -204,12 +191,12 @@ export default async function HostPage({ params }: { params: Params }) {
       </div>
 
       <section aria-labelledby="inst-h">
-        <h2 id="inst-h">Instances ({fmtInt(h._count.instances)})</h2>
+        <h2 id="inst-h">Instances ({fmtInt(h.instanceCount)})</h2>
         {h.instances.length ? (
           <table className="data-table">
             <caption>
               Instances on {h.name}
-              {h._count.instances > h.instances.length ? ` (first ${h.instances.length})` : ""} ·{" "}
+              {h.instanceCount > h.instances.length ? ` (first ${h.instances.length})` : ""} ·{" "}
               <Link href={`/instances?host=${encodeURIComponent(h.name)}`}>manage</Link>
             </caption>
             <thead>
@@ -224,17 +211,17 @@ export default async function HostPage({ params }: { params: Params }) {
             </thead>
             <tbody>
               {h.instances.map((i) => (
-                <tr key={i.id}>
+                <tr key={i.uuid}>
                   <th scope="row">{i.name ?? "—"}</th>
                   <td>
                     <code className="small">{i.uuid}</code>
                   </td>
-                  <td>{i.flavor ? <Link href={`/flavors/${encodeURIComponent(i.flavor.name)}`}>{i.flavor.name}</Link> : "—"}</td>
-                  <td>{i.image?.name ?? i.image?.uuid ?? "—"}</td>
+                  <td>{i.flavor ? <Link href={`/flavors/${encodeURIComponent(i.flavor)}`}>{i.flavor}</Link> : "—"}</td>
+                  <td>{i.image ?? "—"}</td>
                   <td>
                     <code className="small">{i.projectId ?? "—"}</code>
                   </td>
-                  <td>{i.serverGroup ? `${i.serverGroup.name} (${i.serverGroup.policy})` : "—"}</td>
+                  <td>{i.serverGroup ? `${i.serverGroup} (${i.serverGroupPolicy})` : "—"}</td>
                 </tr>
               ))}
             </tbody>
