@@ -62,7 +62,7 @@ function main(argv: string[]): number {
   const out: string[] = [];
   for (const file of files) {
     try {
-      const result = toResult(schedule(load(file)), { brief });
+      const result = toResult(schedule(load(file), { now: () => performance.now(), clock: () => new Date() }), { brief });
       out.push(JSON.stringify(result));
     } catch (e) {
       status = 2;

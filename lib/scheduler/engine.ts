@@ -22,6 +22,8 @@ export interface ScheduleOptions {
    * host and keeps ties in order, as the Nova reference does.
    */
   random?: () => number;
+  /** Wall clock for the time a host last consumed (Nova's HostState.updated); default the epoch. */
+  clock?: () => Date;
 }
 
 export interface FunnelStage {
@@ -80,6 +82,7 @@ class Scheduler {
     readonly prefilters: PlacementPrefilter[],
     readonly filters: HostFilter[],
     readonly weighers: HostWeigher[],
+    readonly clock: () => Date,
   ) {
     this.multipliers = weighers.map(() => []);
   }
@@ -212,7 +215,7 @@ class Scheduler {
     host.vcpusUsed += f.vcpus;
     host.numInstances += 1;
     host.numIoOps += 1;
-    host.updated = true;
+    host.updated = this.clock();
   }
 }
 
@@ -250,7 +253,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const spec = buildRequestSpec(scenario, hosts);
     run.spec = spec;
     const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
-    const s = new Scheduler(config, hosts, spec, prefilters, filters, weighers);
+    const s = new Scheduler(config, hosts, spec, prefilters, filters, weighers, options.clock ?? (() => new Date(0)));
     const numAlts = Math.max(config.maxAttempts - 1, 0);
 
     started = now();

@@ -4,6 +4,7 @@
  * Returns undefined for a name HostState does not have.
  */
 import type { Aggregate, HostState } from './host-state';
+import { formatIp } from './ip';
 import { stableUuid } from './nova-uuid';
 import { PyFloat, PyIPAddress, PyObject, type PyValue } from './python';
 
@@ -43,7 +44,7 @@ const ATTRIBUTES: Record<string, Getter> = {
   num_instances: (h) => h.numInstances,
   num_io_ops: (h) => h.numIoOps,
   failed_builds: (h) => h.failedBuilds,
-  host_ip: (h) => new PyIPAddress(h.hostIp, h.parsedIp),
+  host_ip: (h) => new PyIPAddress(formatIp(h.parsedIp), h.parsedIp),
   hypervisor_type: (h) => h.hypervisorType,
   hypervisor_version: (h) => h.hypervisorVersion,
   cpu_info: (h) => h.cpuInfo,
@@ -61,7 +62,7 @@ const ATTRIBUTES: Record<string, Getter> = {
   // docs/conformance.md), so only its type name is reproduced.
   pci_stats: (h) => new PyObject('PciDeviceStats', '<nova.pci.stats.PciDeviceStats object at 0x7f0000000000>', `pci_stats:${h.host}`),
   // None until the host consumed an instance, then a datetime (now).
-  updated: (h) => (h.updated ? new PyObject('datetime', new Date().toISOString().replace('T', ' ').replace('Z', '+00:00'), `updated:${h.host}`) : null),
+  updated: (h) => (h.updated ? new PyObject('datetime', h.updated.toISOString().replace('T', ' ').replace('Z', '+00:00'), `updated:${h.host}`) : null),
   metrics: (h) =>
     new PyObject('MonitorMetricList', `MonitorMetricList(objects=[${Array(h.metricsReported).fill('MonitorMetric').join(',')}])`, `metrics:${h.host}`, h.metricsReported > 0),
   aggregates: (h) => h.aggregates.aggregates.map(aggregateObject),

@@ -4,7 +4,7 @@
  * coercions Nova applies on the way (int() of sizes, metrics ×100 for the
  * percent kinds, canonical supported_instances, a parsed host IP).
  */
-import { isValidIp, parseIp, type ParsedIp } from './ip';
+import { formatIp, isValidIp, parseIp, type ParsedIp } from './ip';
 import {
   METRICS_STORED_PERCENT,
   MONITOR_METRIC_TYPES,
@@ -12,7 +12,7 @@ import {
   canonicalizeHvType,
   canonicalizeVmMode,
 } from './nova-fields';
-import { NovaError, pyFloat, pyIter, pyJsonDumps, pyStrAt, pyStrip, pyTruthy, pyValueAt, type PyValue } from './python';
+import { NovaError, pyFloat, pyFloatOfJson, pyIntOfJson, pyIter, pyJsonDumps, pyStrAt, pyStrip, pyTruthy, pyValueAt, type PyValue } from './python';
 import type { Scenario, ScenarioAggregate, ScenarioHost } from './scenario';
 
 export interface Aggregate {
@@ -165,24 +165,23 @@ export class HostState {
   reservedDiskGb = 0;
   memoryMb = 0;
   localGb = 0;
-  /** Set once the host consumed an instance (Nova's `updated`). */
-  updated = false;
+  /** When the host consumed an instance (Nova's `updated`), from the caller's clock. */
+  updated: Date | null = null;
 }
 
-function int(v: unknown, field: string): number {
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new NovaError('ValueError', `${field}: cannot convert ${v} to integer`);
-    return Math.trunc(v);
+/** netaddr.IPAddress(value) takes an integer too (1 is 0.0.0.1). */
+function hostIpText(v: unknown): string {
+  if (typeof v === 'boolean') v = v ? 1 : 0;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) {
+    const n = BigInt(v);
+    if (n <= 0xffffffffn) return formatIp({ version: 4, value: n });
+    if (n < 1n << 128n) return formatIp({ version: 6, value: n });
   }
-  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
-  throw new NovaError('ValueError', `${field}: invalid literal for int(): ${JSON.stringify(v)}`);
+  return typeof v === 'string' ? v : String(v);
 }
 
-function float(v: unknown, field: string): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') return pyFloat(v);
-  throw new NovaError('ValueError', `${field}: could not convert to float: ${JSON.stringify(v)}`);
-}
+const int = pyIntOfJson;
+const float = pyFloatOfJson;
 
 export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
   return aggs.map((a, i) => {
@@ -250,7 +249,7 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.totalUsableDiskGb = localGb;
   s.vcpusTotal = int(h.vcpus, `${f}.vcpus`);
   s.vcpusUsed = int(h.vcpus_used ?? 0, `${f}.vcpus_used`);
-  s.hostIp = h.host_ip ?? '10.0.0.1';
+  s.hostIp = hostIpText(h.host_ip ?? '10.0.0.1');
   if (!isValidIp(s.hostIp)) {
     throw new NovaError('ValueError', `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
   }
@@ -258,9 +257,15 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
   s.cpuInfoSource = h.cpu_info ? pyValueAt(h, 'cpu_info') : {};
   s.supportedInstances = (h.supported_instances === undefined ? [] : (pyIter(h.supported_instances, `${f}.supported_instances`) as typeof h.supported_instances & object)).map((spec, j) => {
-    if (!Array.isArray(spec) || spec.length < 3) {
+    // HVSpec.from_list(list(spec)): spec[0..2], each canonicalised with .lower()
+    const items = pyIter(spec, `${f}.supported_instances[${j}]`);
+    if (items.length < 3) {
       throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
     }
+    for (const x of items.slice(0, 3)) {
+      if (typeof x !== 'string' && x !== null) throw new NovaError('AttributeError', `${f}.supported_instances[${j}]: ${JSON.stringify(x)} has no attribute 'lower'`);
+    }
+    spec = items as typeof spec;
     // Hosts share a handful of combinations: canonicalise each once.
     const key = `${spec[0]}\0${spec[1]}\0${spec[2]}`;
     let hv = HV_SPECS.get(key);
