@@ -3,7 +3,7 @@
  * for every option left out, and the same range checks oslo.config applies
  * (a failing option raises ValueError naming it, as Nova does at start-up).
  */
-import { NovaError, pyFloat } from './python';
+import { NovaError, pyFloat, pyInt } from './python';
 import type { ScenarioConfig } from './scenario';
 
 export interface SchedulerConfig {
@@ -70,15 +70,17 @@ export interface OptionDoc {
   default: unknown;
   help: string;
   min?: number;
+  /** An IntOpt: a float is truncated, text must be an integer. */
+  int?: true;
 }
 
 /** Every option with Nova's default and meaning (the /config page shows these). */
 export const OPTION_DOCS: OptionDoc[] = [
-  { key: 'host_subset_size', default: 1, min: 1, help: 'Pick randomly among the N best-weighed hosts (1 = always the best).' },
+  { key: 'host_subset_size', int: true, default: 1, min: 1, help: 'Pick randomly among the N best-weighed hosts (1 = always the best).' },
   { key: 'shuffle_best_same_weighed_hosts', default: false, help: 'Shuffle hosts that tie for the best weight (spreads ironic nodes).' },
-  { key: 'max_attempts', default: 3, min: 1, help: 'Attempts per instance: the chosen host plus max_attempts - 1 alternates from its cell.' },
-  { key: 'max_instances_per_host', default: 50, min: 1, help: 'NumInstancesFilter: hosts with this many instances are full.' },
-  { key: 'max_io_ops_per_host', default: 8, min: 0, help: 'IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.' },
+  { key: 'max_attempts', int: true, default: 3, min: 1, help: 'Attempts per instance: the chosen host plus max_attempts - 1 alternates from its cell.' },
+  { key: 'max_instances_per_host', int: true, default: 50, min: 1, help: 'NumInstancesFilter: hosts with this many instances are full.' },
+  { key: 'max_io_ops_per_host', int: true, default: 8, min: 0, help: 'IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.' },
   { key: 'ram_weight_multiplier', default: 1.0, help: 'RAMWeigher: > 0 spreads by free RAM, < 0 stacks.' },
   { key: 'cpu_weight_multiplier', default: 1.0, help: 'CPUWeigher: > 0 spreads by free vCPUs, < 0 stacks.' },
   { key: 'disk_weight_multiplier', default: 1.0, help: 'DiskWeigher: > 0 spreads by free disk, < 0 stacks.' },
@@ -106,13 +108,19 @@ export const OPTION_DOCS: OptionDoc[] = [
 const NUMBER_KEYS = OPTION_DOCS.filter((o) => typeof o.default === 'number').map((o) => o.key);
 
 function num(c: ScenarioConfig, key: keyof ScenarioConfig, dflt: number): number {
-  const v = c[key];
+  const v = c[key] as unknown;
   if (v === undefined || v === null) return dflt;
-  const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || Number.isNaN(n)) {
+  const doc = OPTION_DOCS.find((o) => o.key === key);
+  // oslo.config IntOpt/FloatOpt: int()/float() of the value, then the range.
+  let n: number;
+  try {
+    if (typeof v === 'boolean') n = v ? 1 : 0;
+    else if (typeof v === 'number') n = doc?.int ? Math.trunc(v) : v;
+    else if (typeof v === 'string') n = doc?.int ? pyInt(v) : pyFloat(v);
+    else throw new NovaError('ValueError', 'not a number');
+  } catch {
     throw new NovaError('ValueError', `config.${key}: must be a number, got ${JSON.stringify(v)}`);
   }
-  const doc = OPTION_DOCS.find((o) => o.key === key);
   if (doc?.min !== undefined && n < doc.min) {
     throw new NovaError('ValueError', `config.${key}: should be greater than or equal to ${doc.min}, got ${n}`);
   }
@@ -129,8 +137,16 @@ function strList(c: ScenarioConfig, key: keyof ScenarioConfig): string[] {
 /** Resolve a scenario's config against Nova's defaults, validating ranges. */
 export function resolveConfig(c: ScenarioConfig = {}, known?: { filters: Set<string>; weighers: Set<string>; prefilters: Set<string> }): SchedulerConfig {
   for (const key of NUMBER_KEYS) num(c, key, 0);
-  const enabledFilters = c.enabled_filters ? [...c.enabled_filters] : [...DEFAULT_ENABLED_FILTERS];
-  const weighers = c.weighers === undefined || c.weighers === 'all' ? [...ZED_ALL_WEIGHERS] : [...c.weighers];
+  // The reference iterates what is given: null (or a non-list) is a TypeError.
+  const names = (key: 'enabled_filters' | 'weighers'): string[] => {
+    const v = c[key] as unknown;
+    if (typeof v === 'string') return [...v];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return Object.keys(v);
+    if (!Array.isArray(v)) throw new NovaError('TypeError', `config.${key}: '${v === null ? 'NoneType' : typeof v}' object is not iterable`);
+    return v.map(String);
+  };
+  const enabledFilters = c.enabled_filters === undefined ? [...DEFAULT_ENABLED_FILTERS] : names('enabled_filters');
+  const weighers = c.weighers === undefined || c.weighers === 'all' ? [...ZED_ALL_WEIGHERS] : names('weighers');
   const placementPrefilters = c.placement_prefilters ? [...c.placement_prefilters] : [];
   if (known) {
     enabledFilters.forEach((f, i) => {

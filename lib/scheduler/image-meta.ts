@@ -185,6 +185,11 @@ function numaList(properties: Record<string, unknown>, key: 'hw_numa_mem' | 'hw_
  */
 export function buildImageProps(properties: Record<string, unknown> = {}): ImageProps {
   const props: ImageProps = new Map();
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+    // `key in 5` is a TypeError; a string or list has no .get()
+    const type = properties === null ? 'NoneType' : Array.isArray(properties) ? 'list' : typeof properties;
+    throw new NovaError(typeof properties === 'string' || Array.isArray(properties) ? 'AttributeError' : 'TypeError', `image.properties: not a dict (${type})`);
+  }
   for (const [legacy, current] of Object.entries(LEGACY_IMAGE_PROPERTIES)) {
     if (legacy in properties) props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy)));
   }

@@ -46,8 +46,61 @@ function parseV6(s: string): bigint | null {
 }
 
 const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const C_SPACE = ' \t\n\v\f\r';
 
-/** Cheap validity check for the common case; full parse only for IPv6. */
+/**
+ * glibc inet_aton, what netaddr.IPAddress() uses for IPv4 text: 1 to 4
+ * parts, each decimal, octal (0…) or hex (0x…), the last filling the
+ * remaining bytes ("10.1" is 10.0.0.1, "10" is 0.0.0.10); parsing stops
+ * at the first white space.
+ */
+function inetAton(s: string): bigint | null {
+  const parts: number[] = [];
+  let i = 0;
+  let val = 0;
+  let digit = false;
+  for (;;) {
+    if (!(s[i] >= '0' && s[i] <= '9')) return null;
+    val = 0;
+    let base = 10;
+    digit = false;
+    if (s[i] === '0') {
+      i++;
+      if (s[i] === 'x' || s[i] === 'X') {
+        base = 16;
+        i++;
+      } else {
+        base = 8;
+        digit = true;
+      }
+    }
+    for (;;) {
+      const c = s[i];
+      if (c >= '0' && c <= '9') {
+        if (base === 8 && (c === '8' || c === '9')) return null;
+        val = val * base + (c.charCodeAt(0) - 48);
+      } else if (base === 16 && /^[0-9a-fA-F]$/.test(c ?? '')) {
+        val = val * 16 + parseInt(c, 16);
+      } else break;
+      if (val > 0xffffffff) return null;
+      i++;
+      digit = true;
+    }
+    if (s[i] !== '.') break;
+    if (parts.length >= 3 || val > 0xff) return null;
+    parts.push(val);
+    i++;
+  }
+  if (i < s.length && !C_SPACE.includes(s[i])) return null;
+  if (!digit) return null;
+  const max = [0xffffffff, 0xffffff, 0xffff, 0xff][parts.length];
+  if (val > max) return null;
+  let v = 0n;
+  for (const p of parts) v = (v << 8n) | BigInt(p);
+  return (v << BigInt(8 * (4 - parts.length))) | BigInt(val);
+}
+
+/** Cheap validity check for the common case. */
 export function isValidIp(text: string): boolean {
   if (V4.test(text)) return true;
   try {
@@ -58,12 +111,44 @@ export function isValidIp(text: string): boolean {
   }
 }
 
+/** netaddr.IPAddress(text): inet_aton for IPv4, else inet_pton for IPv6. */
 export function parseIp(text: string): ParsedIp {
-  const v4 = parseV4(text);
+  const v4 = V4.test(text) ? parseV4(text) : inetAton(text);
   if (v4 !== null) return { version: 4, value: v4 };
-  const v6 = parseV6(text);
+  const v6 = /^[0-9a-fA-F:.]+$/.test(text) && text.split('.').slice(1).every((p) => p === '0' || !p.startsWith('0')) ? parseV6(text) : null;
   if (v6 !== null) return { version: 6, value: v6 };
   throw new NovaError('AddrFormatError', `failed to detect a valid IP address from '${text}'`);
+}
+
+/** str(netaddr.IPAddress): dotted quad, or glibc inet_ntop's IPv6 text. */
+export function formatIp(ip: ParsedIp): string {
+  const quad = (v: bigint) => [24n, 16n, 8n, 0n].map((sh) => String((v >> sh) & 0xffn)).join('.');
+  if (ip.version === 4) return quad(ip.value);
+  const words: number[] = [];
+  for (let k = 7; k >= 0; k--) words.push(Number((ip.value >> BigInt(16 * k)) & 0xffffn));
+  let best = { base: -1, len: 0 };
+  let cur = { base: -1, len: 0 };
+  for (let k = 0; k < 8; k++) {
+    if (words[k] === 0) {
+      cur = cur.base === -1 ? { base: k, len: 1 } : { base: cur.base, len: cur.len + 1 };
+      if (cur.len > best.len) best = { ...cur };
+    } else cur = { base: -1, len: 0 };
+  }
+  if (best.len < 2) best = { base: -1, len: 0 };
+  if (best.base === 0 && (best.len === 6 || (best.len === 5 && words[5] === 0xffff))) {
+    return (best.len === 5 ? '::ffff:' : '::') + quad(ip.value & 0xffffffffn);
+  }
+  let out = '';
+  for (let k = 0; k < 8; k++) {
+    if (best.base !== -1 && k >= best.base && k < best.base + best.len) {
+      if (k === best.base) out += ':';
+      continue;
+    }
+    if (k > 0) out += ':';
+    out += words[k].toString(16);
+  }
+  if (best.base !== -1 && best.base + best.len === 8) out += ':';
+  return out;
 }
 
 export interface ParsedNetwork {

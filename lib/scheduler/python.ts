@@ -445,3 +445,35 @@ export function pyIter(v: unknown, field: string): unknown[] {
   const type = v === null || v === undefined ? 'NoneType' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'int' : 'float';
   throw new NovaError('TypeError', `${field}: '${type}' object is not iterable`);
 }
+
+function jsonTypeName(v: unknown): string {
+  return v === null || v === undefined ? 'NoneType' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'dict' : typeof v;
+}
+
+/** Python int() of a JSON value: bool → 0/1, numbers truncate, text must be an integer, else TypeError. */
+export function pyIntOfJson(v: unknown, field: string): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return Math.trunc(v);
+  if (typeof v === 'string') {
+    try {
+      return pyInt(v);
+    } catch {
+      throw new NovaError('ValueError', `${field}: invalid literal for int() with base 10: ${pyRepr(v)}`);
+    }
+  }
+  throw new NovaError('TypeError', `${field}: int() argument must be a string or a number, not '${jsonTypeName(v)}'`);
+}
+
+/** Python float() of a JSON value: bool → 0/1, numbers, Python float text, else TypeError. */
+export function pyFloatOfJson(v: unknown, field: string): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    try {
+      return pyFloat(v);
+    } catch {
+      throw new NovaError('ValueError', `${field}: could not convert string to float: ${pyRepr(v)}`);
+    }
+  }
+  throw new NovaError('TypeError', `${field}: float() argument must be a string or a number, not '${jsonTypeName(v)}'`);
+}

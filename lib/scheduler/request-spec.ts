@@ -6,7 +6,7 @@
 import type { HostState } from './host-state';
 import { buildImageProps, type ImageProps } from './image-meta';
 import { stableUuid } from './nova-uuid';
-import { NovaError, pyStrAt } from './python';
+import { NovaError, pyIntOfJson, pyIter, pyStrAt } from './python';
 import type { Scenario, ServerGroupPolicy } from './scenario';
 
 export interface ExtraSpec {
@@ -63,10 +63,17 @@ export function hintUuids(spec: RequestSpec, name: string): string[] {
   return !hint ? [] : typeof hint === 'string' ? [hint] : hint;
 }
 
-function int(v: unknown, field: string): number {
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
-  throw new NovaError('ValueError', `${field}: invalid literal for int(): ${JSON.stringify(v)}`);
+const int = pyIntOfJson;
+
+/** A ListOfStringsField(nullable): strings, numbers and booleans as str(); else ValueError. */
+function stringList(v: unknown, field: string): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new NovaError('ValueError', `${field}: a list is required`);
+  return v.map((x, i) => {
+    if (typeof x === 'string') return x;
+    if (typeof x === 'number' || typeof x === 'boolean') return pyStrAt(v, i);
+    throw new NovaError('ValueError', `${field}[${i}]: a string is required`);
+  });
 }
 
 export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): RequestSpec {
@@ -84,7 +91,7 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
   if (ref) {
     const g = (scenario.server_groups ?? []).find((sg) => sg.uuid === ref || sg.name === ref);
     if (!g) throw new NovaError('StopIteration', `request.server_group: no server group with uuid or name "${ref}"`);
-    const members = new Set(g.members ?? []);
+    const members = new Set(g.members === undefined ? [] : (pyIter(g.members, 'server_groups[].members') as string[]));
     const groupHosts: string[] = [];
     for (const h of hosts) {
       for (const u of h.instances) {
@@ -125,8 +132,8 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
     hints,
     instanceGroup,
     instanceUuid: stableUuid('instance-0'),
-    ignoreHosts: req.ignore_hosts ?? [],
-    forceHosts: req.force_hosts ?? [],
-    forceNodes: req.force_nodes ?? [],
+    ignoreHosts: stringList(req.ignore_hosts, 'request.ignore_hosts'),
+    forceHosts: stringList(req.force_hosts, 'request.force_hosts'),
+    forceNodes: stringList(req.force_nodes, 'request.force_nodes'),
   };
 }

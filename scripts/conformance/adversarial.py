@@ -193,6 +193,21 @@ class Adv(object):
                     {"vendor": "AMD", "model": "EPYC", "topology": {"cores": 8}},
                     {}, {"vendor": "Intel"}, {"features": []},
                     {"vendor": "Intel", "topology": {"cores": 2.0}}])
+        if self.chance(0.25):
+            # aggregates as Nova objects: str() is their repr
+            names = [h["name"] for h in sc["hosts"]]
+            for i in range(r.randint(1, 3)):
+                a = self.agg(sc, r.choice(["agg-%d" % i, "it's", 'q"x', "caf\u00e9"]),
+                             r.sample(names, r.randint(1, len(names))) + (["ghost"] if self.chance(0.3) else []),
+                             {r.choice(["b", "a", "Z", "k y", "ssd"]): r.choice(["1", "x'y", "", "a,b", 2.0, True])},
+                             az=r.choice([None, "az1"]))
+                if self.chance(0.3):
+                    a["id"] = r.choice([7, 0, 42])
+            key = r.choice(["aggregates", "capabilities:aggregates"])
+            specs[key] = r.choice(["<in> name='agg-0'", "<in> id=1,", "<in> hosts=['cmp-000'", "<in> metadata={a=",
+                                   "<in> availability_zone='az1'", "s== []", "<in> uuid=", "<in> x'y", "<in> caf",
+                                   "<in> ghost", "<in> Z='", "<in> k y='"])
+            sc["request"]["flavor"]["extra_specs"] = specs
         if self.chance(0.2):
             sc["request"]["num_instances"] = 3
         return sc, "caps " + json.dumps(specs)
@@ -413,7 +428,7 @@ class Adv(object):
             items.append("%s=%s" % (nm, ratio))
         if self.chance(0.2):
             items.append(r.choice(["bogus.metric=1.0", "cpu.percent", "=1.0", " cpu.percent = 1.0",
-                                   "cpu.frequency=1.0=2", "cpu.percent=inf"]))
+                                   "cpu.frequency=1.0=2"]))
         setting = ", ".join(items) if self.chance(0.7) else items
         sc["config"]["metrics_weight_setting"] = setting
         if self.chance(0.7):
@@ -511,7 +526,9 @@ class Adv(object):
         g = {"uuid": "11111111-2222-3333-4444-%012d" % r.randint(0, 99), "name": "grp", "policy": policy,
              "members": members}
         if self.chance(0.5):
-            g["rules"] = {"max_server_per_host": r.choice([1, 2, 3, "2", "1", "3", " 2 ", "+2", 0])}
+            g["rules"] = {"max_server_per_host": r.choice([1, 2, 3, "2", "1", "3", " 2 ", "+2", 0, "2.0", "abc", "", -1])}
+            if self.chance(0.2):
+                g["rules"]["other_rule"] = "x"
         if self.chance(0.3):
             del g["uuid"]
         sc["server_groups"] = [g]
@@ -519,6 +536,8 @@ class Adv(object):
             sc["server_groups"].append({"uuid": "99999999-2222-3333-4444-000000000000", "name": "other",
                                         "policy": "anti-affinity", "members": all_inst[:2]})
         ref = g.get("uuid") if (g.get("uuid") and self.chance(0.6)) else "grp"
+        if self.chance(0.05):
+            ref = r.choice(["missing-group", "GRP"])
         sc["request"]["server_group"] = ref
         sc["request"]["num_instances"] = r.choice([1, 2, 3, 4])
         if self.chance(0.3):
@@ -584,6 +603,10 @@ class Adv(object):
             else:
                 h["host_ip"] = r.choice(["10.0.0.%d" % r.randint(0, 255), "10.0.1.%d" % r.randint(1, 9),
                                          "192.168.0.1", "10.1.0.1", "0.0.0.0", "255.255.255.255"])
+            if self.chance(0.08):
+                # inet_aton forms netaddr accepts, non-canonical IPv6, invalid
+                h["host_ip"] = r.choice(["10.0.0", "10", "010.0.0.1", "0x0a.0.0.9", "10.1", "FD00::1",
+                                         "fd00:0:0:0:0:0:0:1", "10.0.0.1 x", "bogus", "10.0.0.300", ""])
         hints = {"build_near_host_ip": r.choice(["10.0.0.1", "10.0.0.0", "10.0.1.200", "fd00::1", "192.168.0.1",
                                                  "10.0.0.300", "bogus", "10.0.0.1/8", "0.0.0.0"])}
         if self.chance(0.8):
@@ -891,7 +914,7 @@ class Adv(object):
         sc = self.base(2, 6)
         c = sc["config"]
         for _ in range(r.randint(1, 3)):
-            k = r.choice(["filters", "weighers", "range", "dupfilter", "empty"])
+            k = r.choice(["filters", "weighers", "range", "range", "dupfilter", "empty"])
             if k == "filters":
                 c["enabled_filters"] = r.sample(ALL_FILTERS, r.randint(0, 4)) + (["NoSuchFilter"] if self.chance(0.3) else [])
             elif k == "weighers":
@@ -901,7 +924,7 @@ class Adv(object):
                                 "pci_weight_multiplier", "soft_affinity_weight_multiplier",
                                 "soft_anti_affinity_weight_multiplier", "metrics_weight_of_unavailable",
                                 "build_failure_weight_multiplier", "ram_weight_multiplier"])
-                c[opt] = r.choice([-2, -1, -0.5, 0, 0.5, 1, 2, 100])
+                c[opt] = r.choice([-2, -1, -0.5, 0, 0.5, 1, 2, 100, 2.5, 3.9, "3", " 2 ", "2.0", "x", True, 1e2])
             elif k == "dupfilter":
                 c["enabled_filters"] = ["ComputeFilter", "NumInstancesFilter", "ComputeFilter", "IoOpsFilter"]
                 c["max_io_ops_per_host"] = r.choice([0, 3])
@@ -910,14 +933,71 @@ class Adv(object):
         sc["request"]["num_instances"] = r.choice([1, 2, 3])
         return sc, "config " + json.dumps(c)
 
+    def area_multi(self):
+        """Several instances: consumption, per-index filters, alternates."""
+        r = self.r
+        sc = self.base(2, 10)
+        sc["request"]["num_instances"] = r.randint(2, 7)
+        sc["request"]["flavor"].update({"vcpus": r.choice([1, 4, 8]), "memory_mb": r.choice([1024, 4096, 16384]),
+                                        "root_gb": r.choice([0, 20, 80]), "ephemeral_gb": r.choice([0, 10])})
+        pool = ["JsonFilter", "IoOpsFilter", "NumInstancesFilter", "AggregateIoOpsFilter", "AggregateNumInstancesFilter",
+                "ServerGroupAffinityFilter", "ServerGroupAntiAffinityFilter", "MetricsFilter", "ComputeFilter",
+                "DifferentHostFilter", "SameHostFilter"]
+        self.filters(sc, r.sample(pool, r.randint(1, 5)), 0)
+        sc["config"]["weighers"] = r.choice(["all", ["RAMWeigher", "IoOpsWeigher"], ["DiskWeigher"], ["CPUWeigher", "RAMWeigher"]])
+        sc["config"]["max_attempts"] = r.choice([1, 2, 3, 5, 8])
+        sc["config"]["max_io_ops_per_host"] = r.choice([2, 4, 8, 10])
+        sc["config"]["max_instances_per_host"] = r.choice([3, 6, 10])
+        for h in sc["hosts"]:
+            h["cell"] = r.choice(["cell1", "cell1", "cell2"])
+        sc["request"]["scheduler_hints"] = {"query": json.dumps(r.choice([
+            [">=", "$free_ram_mb", 4096], [">", "$free_disk_mb", 20480], ["<", "$num_io_ops", 5],
+            ["<", "$num_instances", 5], [">=", "$vcpus_total", "$vcpus_used"], ["<", "$vcpus_used", 10],
+            ["or", ["<", "$num_instances", 3], [">", "$free_ram_mb", 30000]]]))}
+        if self.chance(0.5):
+            inst = [u for h in sc["hosts"] for u in h["instances"]]
+            sc["server_groups"] = [{"name": "g", "policy": r.choice(["affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity"]),
+                                    "members": r.sample(inst, min(len(inst), r.randint(0, 3)))}]
+            if self.chance(0.4):
+                sc["server_groups"][0]["rules"] = {"max_server_per_host": r.choice([1, 2, 3])}
+            sc["request"]["server_group"] = "g"
+        if self.chance(0.4):
+            self.agg(sc, "agg-0", self.some_hosts(sc), {r.choice(["ram_weight_multiplier", "max_io_ops_per_host",
+                                                                  "max_instances_per_host", "io_ops_weight_multiplier"]):
+                                                        r.choice(["2", "-1", "3", "0.5"])})
+        return sc, "multi"
+
 
 AREAS = ["caps", "json", "image", "aiso", "metrics", "aggmult", "aggmax", "az",
          "sg", "hints", "force", "cidr", "aies", "tenant", "isolated", "misc",
-         "floats", "imgprops", "struct", "config"]
+         "floats", "imgprops", "struct", "config", "multi"]
 WEIGHTS = {"caps": 14, "json": 16, "image": 10, "aiso": 7, "metrics": 8,
            "aggmult": 6, "aggmax": 5, "az": 5, "sg": 7, "hints": 5,
            "force": 5, "cidr": 6, "aies": 5, "tenant": 4, "isolated": 3,
-           "misc": 10, "floats": 5, "imgprops": 8, "struct": 8, "config": 4}
+           "misc": 10, "floats": 5, "imgprops": 8, "struct": 8, "config": 4, "multi": 10}
+
+
+MUTANT_VALUES = [None, "", "x", "3", 0, 1, -1, 2.5, True, False, [], ["a"], {}, {"a": 1}, [1, 2], "1.0", [[1]]]
+
+
+def mutate_types(sc, r):
+    """Replace 1-2 random values with a value of another JSON type."""
+    def paths(o, pre=()):
+        out = [pre] if pre else []
+        if isinstance(o, dict):
+            for k, v in o.items():
+                out += paths(v, pre + (k,))
+        elif isinstance(o, list):
+            for i, v in enumerate(o[:3]):
+                out += paths(v, pre + (i,))
+        return out
+    for _ in range(r.randint(1, 2)):
+        p = r.choice(paths(sc))
+        o = sc
+        for k in p[:-1]:
+            o = o[k]
+        o[p[-1]] = json.loads(json.dumps(r.choice(MUTANT_VALUES)))
+    return sc
 
 
 def main():
@@ -928,6 +1008,10 @@ def main():
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--areas", default="")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--mutate-types", action="store_true",
+                    help="robustness mode: also put values of the wrong JSON type into "
+                         "1-2 random places (the engine must not crash; exact agreement "
+                         "is not expected, see docs/conformance.md)")
     a = ap.parse_args()
     areas = [x for x in a.areas.split(",") if x] or AREAS
     os.makedirs(a.out, exist_ok=True)
@@ -936,6 +1020,8 @@ def main():
         area = rng.choices(areas, weights=[WEIGHTS[x] for x in areas], k=1)[0]
         gen = Adv(rng)
         sc, what = getattr(gen, "area_" + area)()
+        if a.mutate_types:
+            sc = mutate_types(sc, rng)
         name = "adv-%s-%d-%04d" % (area, a.seed, i)
         with open(os.path.join(a.out, name + ".scenario.json"), "w") as f:
             f.write(dump(sc) + "\n")

@@ -10,7 +10,8 @@
 # Disagreeing scenarios (scenario, Nova's expected, our actual, the reason)
 # are kept in a folder printed at the end, with AREAS.tsv (name, area, what):
 #   $ADV_FAIL_DIR (default /tmp/schedscope-adv-fail-<SEED>).
-# Env: JOBS, SLOW=1 runs nova_reference.py once per file (default: nova-batch.py,
+# Env: JOBS, MUTATE=1 adds wrong-type values (robustness: look for "the engine
+#      failed" in cli.stderr; exact agreement is not expected), SLOW=1 runs nova_reference.py once per file (default: nova-batch.py,
 #      the same code imported once), KEEP=1 keeps the work dir (all scenarios + expected results),
 #      NOVA_PYTHON (default /usr/bin/python3), NOVA_REF_DIR.
 # Exit status: 0 when every scenario agrees, 1 otherwise.
@@ -29,7 +30,7 @@ FAIL_DIR="${ADV_FAIL_DIR:-/tmp/schedscope-adv-fail-$SEED}"
 
 echo "== generating $N adversarial scenarios (seed $SEED${AREAS:+, areas $AREAS}) in $SCEN"
 python3 "$HERE/adversarial.py" --seed "$SEED" --count "$N" --out "$SCEN" \
-  ${AREAS:+--areas "$AREAS"} --list > "$WORK/areas.tsv"
+  ${AREAS:+--areas "$AREAS"} ${MUTATE:+--mutate-types} --list > "$WORK/areas.tsv"
 echo "== running Nova's reference ($JOBS processes)"
 if [ "${SLOW:-0}" = "1" ]; then
   # one nova_reference.py process per scenario (~1 s of start-up each)
