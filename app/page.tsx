@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
 import { fmtDate, fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
-import { capacityOverview, cloudCounts, listRuns, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
+import { capacityOverview, cloudCounts, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
+import { listRuns } from "@/lib/runs/queries";
 
 export const metadata: Metadata = { title: "Overview" };
 export const dynamic = "force-dynamic";
@@ -58,11 +60,11 @@ function CapacitySection({ id, title, group, rows }: { id: string; title: string
 }
 
 export default async function OverviewPage() {
-  const [counts, capacity, problems, { rows: runs }] = await Promise.all([
+  const [counts, capacity, problems, { runs }] = await Promise.all([
     cloudCounts(),
     capacityOverview(),
     problemHosts(25),
-    listRuns({ pageSize: 10 }),
+    listRuns(prisma, { limit: 10 }),
   ]);
   const total = capacity.byCell.reduce(
     (a, r) => ({

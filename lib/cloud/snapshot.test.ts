@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { exportCloud } from "./import-export";
 import * as q from "./queries";
+import * as runs from "@/lib/runs/queries";
 import { seedDemoCloud } from "./seed-demo";
 import { loadScenarioHost, loadSnapshot, ProfileNotFoundError } from "./snapshot";
 
@@ -133,8 +134,8 @@ describe("read functions on a small cloud", () => {
     expect(inst.rows.every((i) => i.host === "cmp-a1-001")).toBe(true);
     expect((await q.getActiveProfile(t.prisma))!.name).toBe("default");
     expect((await q.listProfiles(t.prisma)).map((p) => p.name)).toEqual(["default", "placement", "stacking"]);
-    expect((await q.listRuns({}, t.prisma)).total).toBe(0);
-    expect(await q.getRun(1, t.prisma)).toBeNull();
+    expect((await runs.listRuns(t.prisma)).total).toBe(0);
+    expect(await runs.getRun(t.prisma, 1)).toBeNull();
     expect((await q.cloudCounts(t.prisma)).hosts).toBe(60);
   });
 });
