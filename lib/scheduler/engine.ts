@@ -104,30 +104,25 @@ class Scheduler {
   runFilters(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[] } {
     const funnel: FunnelStage[] = [];
     let current = pool;
-    const stages: Array<[HostFilter | PlacementPrefilter, 'placement' | 'filter']> = [];
-    for (const p of this.prefilters) stages.push([p, 'placement']);
-    const restricted = () => {
-      const r = this.restrict(current);
-      current = r.hosts;
-      return r.skipFilters;
-    };
     // Placement answers before the host manager applies ignore/force.
-    for (const [p] of stages) {
+    for (const p of this.prefilters) {
       if (!current.length) break;
-      current = this.runStage(p as PlacementPrefilter, 'placement', current, index, funnel);
+      current = this.runStage(p, 'placement', current, funnel);
     }
-    if (restricted()) return { passed: current, funnel };
+    const restricted = this.restrict(current);
+    current = restricted.hosts;
+    if (restricted.skipFilters) return { passed: current, funnel };
     // BaseFilterHandler: a filter runs (and shows) even on no hosts; the
     // loop stops after the first filter that leaves none.
     for (const f of this.filters) {
       if (f.runOncePerRequest && index > 0) continue;
-      current = this.runStage(f, 'filter', current, index, funnel);
+      current = this.runStage(f, 'filter', current, funnel);
       if (!current.length) break;
     }
     return { passed: current, funnel };
   }
 
-  private runStage(f: HostFilter | PlacementPrefilter, stage: 'placement' | 'filter', current: HostState[], index: number, funnel: FunnelStage[]): HostState[] {
+  private runStage(f: HostFilter | PlacementPrefilter, stage: 'placement' | 'filter', current: HostState[], funnel: FunnelStage[]): HostState[] {
     if (!this.prepared.has(f)) {
       // Lazily, so a filter that never sees a host never raises (as in Nova).
       if (stage === 'placement') (f as PlacementPrefilter).prepare?.(this.spec, this.hosts);
@@ -148,7 +143,6 @@ class Scheduler {
       }
     }
     funnel.push({ filter: stage === 'placement' ? `placement:${f.name}` : f.name, stage, in: current.length, out: kept.length, rejected, reasons });
-    void index;
     return kept;
   }
 

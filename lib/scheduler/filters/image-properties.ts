@@ -1,5 +1,5 @@
 import { canonicalizeArch } from '../nova-fields';
-import { parseStrictVersion, parseVersionPredicate, versionIntToStr, versionSatisfies } from '../image-meta';
+import { parseStrictVersion, parseVersionPredicate, versionIntToStr, versionSatisfies, type VersionPredicate } from '../image-meta';
 import type { FilterFactory } from '../plugin';
 
 /**
@@ -8,28 +8,34 @@ import type { FilterFactory } from '../plugin';
  * img_hv_requested_version satisfied by the hypervisor version.
  */
 export const ImagePropertiesFilter: FilterFactory = (config) => {
-  let wanted: [string | null, string | null, string | null] = [null, null, null];
+  let wanted: string[] = [];
+  let want = '';
   let versionRequired: string | null = null;
+  let predicate: VersionPredicate | null = null;
   return {
     name: 'ImagePropertiesFilter',
     runOncePerRequest: true,
     prepare(spec) {
       const p = spec.imageProps;
       const arch = p.has('hw_architecture') ? (p.get('hw_architecture') as string) : config.imagePropertiesDefaultArchitecture;
-      wanted = [canonicalizeArch(arch), (p.get('img_hv_type') as string) ?? null, (p.get('hw_vm_mode') as string) ?? null];
+      // Only the properties the image sets are compared (Nova skips falsy ones).
+      wanted = [canonicalizeArch(arch), p.get('img_hv_type') as string, p.get('hw_vm_mode') as string].filter(Boolean) as string[];
+      want = wanted.join('/');
       const v = p.get('img_hv_requested_version');
       versionRequired = typeof v === 'string' && v ? v : null;
+      // Valid by now: ImageMetaProps already rejected a bad predicate.
+      predicate = versionRequired ? parseVersionPredicate(versionRequired) : null;
     },
     check(host) {
-      if (!wanted[0] && !wanted[1] && !wanted[2]) return null;
+      if (!wanted.length) return null;
       const supported = host.supportedInstances;
-      const want = wanted.filter(Boolean).join('/');
       if (!supported.length) return `no supported instance types (image needs ${want})`;
       for (const s of supported) {
-        if (wanted.every((w) => !w || s.includes(w))) {
-          if (!host.hypervisorVersion || !versionRequired) return null;
-          const pred = parseVersionPredicate(versionRequired);
-          if (versionSatisfies(pred, parseStrictVersion(versionIntToStr(host.hypervisorVersion)))) return null;
+        let all = true;
+        for (let i = 0; i < wanted.length; i++) if (!s.includes(wanted[i])) all = false;
+        if (all) {
+          if (!host.hypervisorVersion || !predicate) return null;
+          if (versionSatisfies(predicate, parseStrictVersion(versionIntToStr(host.hypervisorVersion)))) return null;
         }
       }
       const ver = versionRequired ? ` with hypervisor version ${versionRequired}` : '';

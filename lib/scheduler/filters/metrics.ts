@@ -8,8 +8,10 @@ export const MetricsFilter: FilterFactory = (config) => {
     name: 'MetricsFilter',
     runOncePerRequest: false,
     check(host) {
-      const missing = keys.filter((k) => !host.metrics.has(k));
-      return missing.length ? `missing metric ${missing.join(', ')}` : null;
+      for (let i = 0; i < keys.length; i++) {
+        if (!host.metrics.has(keys[i])) return `missing metric ${keys.filter((k) => !host.metrics.has(k)).join(', ')}`;
+      }
+      return null;
     },
   };
 };
