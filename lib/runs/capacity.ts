@@ -2,8 +2,10 @@
  * Does a host still have room? The rules the engine's Placement "resources"
  * prefilter applies (capacity = (total - reserved) × allocation ratio, used
  * from the host's counters), plus the service state ComputeFilter checks.
- * Pure, used by the commit transaction.
+ * Pure, used by the commit transaction; the rule itself is the engine's
+ * (lib/scheduler/placement-capacity.ts), worded here for the commit.
  */
+import { flavorDiskGb, resourceShortfall } from "@/lib/scheduler/placement-capacity";
 
 export interface HostCapacity {
   name: string;
@@ -47,7 +49,7 @@ export function demandOf(f: FlavorSize, count = 1): Demand {
   return {
     vcpus: f.vcpus * count,
     memoryMb: f.memory_mb * count,
-    diskGb: ((f.root_gb ?? 0) + (f.ephemeral_gb ?? 0) + Math.ceil((f.swap ?? 0) / 1024)) * count,
+    diskGb: flavorDiskGb(f.root_gb ?? 0, f.ephemeral_gb ?? 0, f.swap ?? 0) * count,
   };
 }
 
@@ -64,13 +66,8 @@ export function freeDiskGb(h: HostCapacity): number {
 export function capacityProblem(h: HostCapacity, d: Demand): string | null {
   if (h.serviceDisabled) return "its compute service is disabled";
   if (h.forcedDown || !h.serviceUp) return "its compute service is down";
-  const vcpuCap = (h.vcpus - h.reservedVcpus) * h.cpuAllocationRatio;
-  if (h.vcpusUsed + d.vcpus > vcpuCap) return `VCPU: ${vcpuCap - h.vcpusUsed} free < ${d.vcpus} needed`;
-  const memCap = (h.memoryMb - h.reservedMemoryMb) * h.ramAllocationRatio;
-  const memUsed = h.memoryMb - freeRamMb(h);
-  if (memUsed + d.memoryMb > memCap) return `MEMORY_MB: ${memCap - memUsed} MB free < ${d.memoryMb} MB needed`;
-  const diskCap = (h.localGb - h.reservedDiskGb) * h.diskAllocationRatio;
-  const diskUsed = h.localGb - freeDiskGb(h);
-  if (diskUsed + d.diskGb > diskCap) return `DISK_GB: ${diskCap - diskUsed} GB free < ${d.diskGb} GB needed`;
-  return null;
+  const short = resourceShortfall({ ...h, memoryMbUsed: h.memoryMb - freeRamMb(h), localGbUsed: h.localGb - freeDiskGb(h) }, d);
+  if (!short) return null;
+  const unit = short.resourceClass === "MEMORY_MB" ? " MB" : short.resourceClass === "DISK_GB" ? " GB" : "";
+  return `${short.resourceClass}: ${short.free}${unit} free < ${short.requested}${unit} needed`;
 }

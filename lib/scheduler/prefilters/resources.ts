@@ -1,4 +1,11 @@
 import type { PrefilterFactory } from '../plugin';
+import { flavorDiskGb, resourceShortfall } from '../placement-capacity';
+
+const WORDING = {
+  VCPU: (free: number, n: number) => `VCPU: ${free} free < ${n} requested`,
+  MEMORY_MB: (free: number, n: number) => `MEMORY_MB: free RAM ${free} MB < ${n} MB requested`,
+  DISK_GB: (free: number, n: number) => `DISK_GB: free disk ${free} GB < ${n} GB requested`,
+} as const;
 
 /**
  * Placement allocation candidates: each resource class must fit in
@@ -8,21 +15,23 @@ export const ResourcesPrefilter: PrefilterFactory = () => ({
   name: 'resources',
   check(host, spec) {
     const f = spec.flavor;
-    const vcpuCap = (host.vcpusTotal - host.reservedVcpus) * host.cpuAllocationRatio;
-    if (host.vcpusUsed + f.vcpus > vcpuCap) {
-      return `VCPU: ${vcpuCap - host.vcpusUsed} free < ${f.vcpus} requested`;
-    }
-    const memCap = (host.memoryMb - host.reservedMemoryMb) * host.ramAllocationRatio;
-    const memUsed = host.memoryMb - host.freeRamMb;
-    if (memUsed + f.memoryMb > memCap) {
-      return `MEMORY_MB: free RAM ${memCap - memUsed} MB < ${f.memoryMb} MB requested`;
-    }
-    const diskGb = f.rootGb + f.ephemeralGb + Math.ceil(f.swap / 1024);
-    const diskCap = (host.localGb - host.reservedDiskGb) * host.diskAllocationRatio;
-    const diskUsed = host.localGb - host.freeDiskMb / 1024;
-    if (diskUsed + diskGb > diskCap) {
-      return `DISK_GB: free disk ${diskCap - diskUsed} GB < ${diskGb} GB requested`;
-    }
-    return null;
+    const short = resourceShortfall(
+      {
+        vcpus: host.vcpusTotal,
+        reservedVcpus: host.reservedVcpus,
+        cpuAllocationRatio: host.cpuAllocationRatio,
+        vcpusUsed: host.vcpusUsed,
+        memoryMb: host.memoryMb,
+        reservedMemoryMb: host.reservedMemoryMb,
+        ramAllocationRatio: host.ramAllocationRatio,
+        memoryMbUsed: host.memoryMb - host.freeRamMb,
+        localGb: host.localGb,
+        reservedDiskGb: host.reservedDiskGb,
+        diskAllocationRatio: host.diskAllocationRatio,
+        localGbUsed: host.localGb - host.freeDiskMb / 1024,
+      },
+      { vcpus: f.vcpus, memoryMb: f.memoryMb, diskGb: flavorDiskGb(f.rootGb, f.ephemeralGb, f.swap) },
+    );
+    return short ? WORDING[short.resourceClass](short.free, short.requested) : null;
   },
 });
