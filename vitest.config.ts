@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    alias: [{ find: /^@\//, replacement: path.resolve(__dirname) + "/" }],
+    alias: [{ find: /^@\//, replacement: `${path.resolve(__dirname)}/` }],
   },
   test: {
     environment: "node",

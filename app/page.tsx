@@ -16,10 +16,18 @@ function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: s
       <thead>
         <tr>
           <th scope="col">{group}</th>
-          <th scope="col" className="num">Hosts</th>
-          <th scope="col" className="num">vCPU used / total</th>
-          <th scope="col" className="num">RAM used / total</th>
-          <th scope="col" className="num">Disk used / total</th>
+          <th scope="col" className="num">
+            Hosts
+          </th>
+          <th scope="col" className="num">
+            vCPU used / total
+          </th>
+          <th scope="col" className="num">
+            RAM used / total
+          </th>
+          <th scope="col" className="num">
+            Disk used / total
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -28,13 +36,16 @@ function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: s
             <th scope="row">{r.name}</th>
             <td className="num">{fmtInt(r.hosts)}</td>
             <td className="num">
-              {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)} <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
+              {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
+              <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
             </td>
             <td className="num">
-              {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)} <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
+              {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
+              <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
             </td>
             <td className="num">
-              {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)} <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
+              {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
+              <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
             </td>
           </tr>
         ))}
@@ -43,7 +54,17 @@ function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: s
   );
 }
 
-function CapacitySection({ id, title, group, rows }: { id: string; title: string; group: string; rows: CapacityRow[] }) {
+function CapacitySection({
+  id,
+  title,
+  group,
+  rows,
+}: {
+  id: string;
+  title: string;
+  group: string;
+  rows: CapacityRow[];
+}) {
   return (
     <section aria-labelledby={id} className="capacity-section">
       <h2 id={id}>{title}</h2>

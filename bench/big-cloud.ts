@@ -2,19 +2,19 @@
  * A deterministic large cloud for benchmarks: hosts in 2 cells and 3 AZs,
  * GPU/SSD/tenant aggregates, metrics, a few disabled and down hosts.
  */
-import { mulberry32 } from '../lib/cloud/demo-cloud';
-import type { Scenario, ScenarioHost } from '../lib/scheduler/scenario';
+import { mulberry32 } from "../lib/cloud/demo-cloud";
+import type { Scenario, ScenarioHost } from "../lib/scheduler/scenario";
 
 export const BENCH_FILTERS = [
-  'ComputeFilter',
-  'AvailabilityZoneFilter',
-  'ComputeCapabilitiesFilter',
-  'ImagePropertiesFilter',
-  'ServerGroupAntiAffinityFilter',
-  'ServerGroupAffinityFilter',
-  'AggregateInstanceExtraSpecsFilter',
-  'NumInstancesFilter',
-  'IoOpsFilter',
+  "ComputeFilter",
+  "AvailabilityZoneFilter",
+  "ComputeCapabilitiesFilter",
+  "ImagePropertiesFilter",
+  "ServerGroupAntiAffinityFilter",
+  "ServerGroupAffinityFilter",
+  "AggregateInstanceExtraSpecsFilter",
+  "NumInstancesFilter",
+  "IoOpsFilter",
 ];
 
 export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenario {
@@ -25,24 +25,24 @@ export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenar
   const ssd: string[] = [];
   const gpu: string[] = [];
   for (let i = 0; i < hosts; i++) {
-    const name = `cmp-${String(i).padStart(5, '0')}`;
+    const name = `cmp-${String(i).padStart(5, "0")}`;
     const mem = pick([131072, 262144, 524288]);
     const vcpus = pick([32, 64, 128]);
     const disk = pick([1000, 2000, 4000]);
     list.push({
       name,
-      cell: i % 2 ? 'cell2' : 'cell1',
+      cell: i % 2 ? "cell2" : "cell1",
       vcpus,
       vcpus_used: Math.floor(rnd() * vcpus * 2),
       memory_mb: mem,
       memory_mb_used: Math.floor(rnd() * mem * 0.9),
       local_gb: disk,
       local_gb_used: Math.floor(rnd() * disk * 0.8),
-      hypervisor_type: 'QEMU',
+      hypervisor_type: "QEMU",
       hypervisor_version: pick([6002000, 7001000, 8000000]),
       host_ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
-      supported_instances: [['x86_64', 'kvm', 'hvm']],
-      cpu_info: { vendor: pick(['Intel', 'AMD']), features: ['avx', 'aes'] },
+      supported_instances: [["x86_64", "kvm", "hvm"]],
+      cpu_info: { vendor: pick(["Intel", "AMD"]), features: ["avx", "aes"] },
       num_instances: Math.floor(rnd() * 45),
       num_io_ops: Math.floor(rnd() * 8),
       failed_builds: rnd() < 0.02 ? 1 : 0,
@@ -50,7 +50,7 @@ export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenar
       ram_allocation_ratio: 1.0,
       disk_allocation_ratio: 1.0,
       service: { disabled: rnd() < 0.03, up: rnd() > 0.01 },
-      metrics: [{ name: 'cpu.percent', value: Math.round(rnd() * 10000) / 100 }],
+      metrics: [{ name: "cpu.percent", value: Math.round(rnd() * 10000) / 100 }],
       instances: [],
     });
     az[`az${(i % 3) + 1}`].push(name);
@@ -60,30 +60,44 @@ export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenar
   return {
     config: {
       enabled_filters: BENCH_FILTERS,
-      weighers: ['RAMWeigher', 'CPUWeigher', 'DiskWeigher', 'IoOpsWeigher', 'MetricsWeigher', 'PCIWeigher', 'ServerGroupSoftAffinityWeigher', 'ServerGroupSoftAntiAffinityWeigher', 'BuildFailureWeigher', 'CrossCellWeigher'],
-      metrics_weight_setting: 'cpu.percent=-1.0',
+      weighers: [
+        "RAMWeigher",
+        "CPUWeigher",
+        "DiskWeigher",
+        "IoOpsWeigher",
+        "MetricsWeigher",
+        "PCIWeigher",
+        "ServerGroupSoftAffinityWeigher",
+        "ServerGroupSoftAntiAffinityWeigher",
+        "BuildFailureWeigher",
+        "CrossCellWeigher",
+      ],
+      metrics_weight_setting: "cpu.percent=-1.0",
       max_attempts: 3,
     },
     hosts: list,
     aggregates: [
-      { name: 'az1', availability_zone: 'az1', hosts: az.az1, metadata: {} },
-      { name: 'az2', availability_zone: 'az2', hosts: az.az2, metadata: {} },
-      { name: 'az3', availability_zone: 'az3', hosts: az.az3, metadata: {} },
-      { name: 'ssd', hosts: ssd, metadata: { ssd: 'true', ram_weight_multiplier: '2.0' } },
-      { name: 'gpu', hosts: gpu, metadata: { gpu: 'true' } },
+      { name: "az1", availability_zone: "az1", hosts: az.az1, metadata: {} },
+      { name: "az2", availability_zone: "az2", hosts: az.az2, metadata: {} },
+      { name: "az3", availability_zone: "az3", hosts: az.az3, metadata: {} },
+      { name: "ssd", hosts: ssd, metadata: { ssd: "true", ram_weight_multiplier: "2.0" } },
+      { name: "gpu", hosts: gpu, metadata: { gpu: "true" } },
     ],
     server_groups: [],
     request: {
       flavor: {
-        name: 'm1.large',
+        name: "m1.large",
         vcpus: 4,
         memory_mb: 8192,
         root_gb: 40,
-        extra_specs: { 'aggregate_instance_extra_specs:ssd': 'true', 'capabilities:cpu_info:vendor': '<or> Intel <or> AMD' },
+        extra_specs: {
+          "aggregate_instance_extra_specs:ssd": "true",
+          "capabilities:cpu_info:vendor": "<or> Intel <or> AMD",
+        },
       },
-      image: { id: 'img-1', properties: { hw_architecture: 'x86_64' } },
+      image: { id: "img-1", properties: { hw_architecture: "x86_64" } },
       num_instances: numInstances,
-      project_id: 'proj-a',
+      project_id: "proj-a",
     },
   };
 }

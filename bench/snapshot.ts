@@ -3,10 +3,10 @@
  * a real SQLite file (real migrations), then time the one read transaction
  * that loads the engine's snapshot, and a full request on it.
  */
-import { seedDemoCloud } from '../lib/cloud/seed-demo';
-import { loadCloudSnapshot } from '../lib/cloud/snapshot';
-import { schedule } from '../lib/scheduler/engine';
-import { createTestDatabase } from '../lib/testing/test-db';
+import { seedDemoCloud } from "../lib/cloud/seed-demo";
+import { loadCloudSnapshot } from "../lib/cloud/snapshot";
+import { schedule } from "../lib/scheduler/engine";
+import { createTestDatabase } from "../lib/testing/test-db";
 
 export async function benchSnapshot(hosts = 10000): Promise<void> {
   const db = await createTestDatabase();
@@ -22,7 +22,7 @@ export async function benchSnapshot(hosts = 10000): Promise<void> {
       loads.push(performance.now() - t);
     }
     loads.sort((a, b) => a - b);
-    const flavor = { name: 'm1.large', vcpus: 4, memory_mb: 8192, root_gb: 40 };
+    const flavor = { name: "m1.large", vcpus: 4, memory_mb: 8192, root_gb: 40 };
     const run = schedule({ ...scenario, request: { flavor, num_instances: 1 } });
     console.log(
       `\ndatabase at ${scenario.hosts.length} hosts: seed ${(seedMs / 1000).toFixed(1)} s, ` +

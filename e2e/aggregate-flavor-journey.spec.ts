@@ -17,7 +17,9 @@ test("aggregate metadata ssd=true + two hosts + flavor extra spec, persisted acr
       WHERE m.key = 'ssd' AND m.value = 'true' ORDER BY h.position DESC LIMIT 2`,
   ).map((h) => h.name);
   if (hosts.length < 2) {
-    hosts = queryAll<{ name: string }>(`SELECT name FROM "ComputeHost" ORDER BY position DESC LIMIT 2`).map((h) => h.name);
+    hosts = queryAll<{ name: string }>(`SELECT name FROM "ComputeHost" ORDER BY position DESC LIMIT 2`).map(
+      (h) => h.name,
+    );
   }
   expect(hosts).toHaveLength(2);
 
@@ -40,7 +42,10 @@ test("aggregate metadata ssd=true + two hosts + flavor extra spec, persisted acr
   await expect(page.getByLabel("Value of ssd")).toHaveValue("true");
   await expect(addMeta.getByLabel("New key")).toHaveValue("");
   expect(
-    queryAll(`SELECT m.value FROM "AggregateMetadata" m JOIN "Aggregate" a ON a.id = m.aggregateId WHERE a.name = ? AND m.key = 'ssd'`, aggName),
+    queryAll(
+      `SELECT m.value FROM "AggregateMetadata" m JOIN "Aggregate" a ON a.id = m.aggregateId WHERE a.name = ? AND m.key = 'ssd'`,
+      aggName,
+    ),
   ).toEqual([{ value: "true" }]);
 
   // 3. two hosts, found with the server-side search picker
@@ -85,7 +90,9 @@ test("aggregate metadata ssd=true + two hosts + flavor extra spec, persisted acr
   for (const h of hosts) await expect(reloaded.getByRole("rowheader", { name: h, exact: true })).toBeVisible();
   await page.goto("/flavors");
   await expect(
-    page.getByRole("row", { name: new RegExp(flavorName.replace(/\./g, "\\.")) }).getByText("aggregate_instance_extra_specs:ssd=true"),
+    page
+      .getByRole("row", { name: new RegExp(flavorName.replace(/\./g, "\\.")) })
+      .getByText("aggregate_instance_extra_specs:ssd=true"),
   ).toBeVisible();
 
   // and in the database
@@ -96,7 +103,10 @@ test("aggregate metadata ssd=true + two hosts + flavor extra spec, persisted acr
   );
   expect(aggHosts.map((h) => h.name)).toEqual(hosts);
   expect(
-    queryAll(`SELECT s.key, s.value FROM "FlavorExtraSpec" s JOIN "Flavor" f ON f.id = s.flavorId WHERE f.name = ?`, flavorName),
+    queryAll(
+      `SELECT s.key, s.value FROM "FlavorExtraSpec" s JOIN "Flavor" f ON f.id = s.flavorId WHERE f.name = ?`,
+      flavorName,
+    ),
   ).toEqual([{ key: "aggregate_instance_extra_specs:ssd", value: "true" }]);
 
   // clean up (the hosts leave with the aggregate)

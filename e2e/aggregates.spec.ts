@@ -23,8 +23,11 @@ test.describe("Aggregates", () => {
     await page.goto("/aggregates");
     await expect(page.getByRole("heading", { level: 1, name: "Aggregates" })).toBeVisible();
     const table = page.getByRole("table", { name: /Host aggregates/ });
-    for (const r of rows.slice(0, 5)) await expect(table.getByRole("link", { name: r.name, exact: true })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Aggregates" })).toHaveAttribute("aria-current", "page");
+    for (const r of rows.slice(0, 5))
+      await expect(table.getByRole("link", { name: r.name, exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Aggregates" }),
+    ).toHaveAttribute("aria-current", "page");
   });
 
   test("a duplicate aggregate name is rejected next to the field and nothing is written", async ({ page }) => {
@@ -140,7 +143,10 @@ test.describe("Aggregates", () => {
     await createAggregate(page, name);
 
     // rename (a taken name is refused)
-    const taken = queryAll<{ name: string }>(`SELECT name FROM "Aggregate" WHERE name <> ? ORDER BY id LIMIT 1`, name)[0].name;
+    const taken = queryAll<{ name: string }>(
+      `SELECT name FROM "Aggregate" WHERE name <> ? ORDER BY id LIMIT 1`,
+      name,
+    )[0].name;
     const rename = form(page, "Rename aggregate");
     await rename.getByLabel("Name", { exact: true }).fill(taken);
     await rename.getByRole("button", { name: "Rename" }).click();
@@ -160,7 +166,9 @@ test.describe("Aggregates", () => {
     await expect(zone.getByText("Availability zone saved.")).toBeVisible();
     await expect(page.getByLabel("Value of availability_zone")).toHaveValue(`zone-${name}`);
     await expect(form(page, "Edit availability_zone").getByText("AvailabilityZoneFilter")).toBeVisible();
-    expect(queryAll(`SELECT availabilityZone FROM "Aggregate" WHERE name = ?`, renamed)).toEqual([{ availabilityZone: `zone-${name}` }]);
+    expect(queryAll(`SELECT availabilityZone FROM "Aggregate" WHERE name = ?`, renamed)).toEqual([
+      { availabilityZone: `zone-${name}` },
+    ]);
     // clear it again (its hosts keep their zone)
     await zone.getByLabel("Availability zone").fill("");
     await zone.getByRole("button", { name: "Set zone" }).click();

@@ -67,7 +67,9 @@ test.describe("Scheduler configuration", () => {
     // drag the last filter onto the first
     const last = start[start.length - 1];
     await list.evaluate((el) => el.scrollIntoView({ block: "center" }));
-    await list.getByRole("listitem", { name: new RegExp(`\\. ${last}$`) }).dragTo(list.getByRole("listitem", { name: `1. ${c}` }));
+    await list
+      .getByRole("listitem", { name: new RegExp(`\\. ${last}$`) })
+      .dragTo(list.getByRole("listitem", { name: `1. ${c}` }));
     const expected = [last, c, b, a, ...start.slice(3, -1)];
     expect(await order(list)).toEqual(expected);
     // remove one, add one
@@ -81,10 +83,14 @@ test.describe("Scheduler configuration", () => {
     await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
     expect(configOf(name)?.enabled_filters).toEqual(final);
     await page.reload();
-    expect(await order(form(page, `Edit profile ${name}`).getByRole("list", { name: "Enabled filters, in order" }))).toEqual(final);
+    expect(
+      await order(form(page, `Edit profile ${name}`).getByRole("list", { name: "Enabled filters, in order" })),
+    ).toEqual(final);
   });
 
-  test("bad multipliers, host_subset_size and unknown names are field errors and nothing is saved", async ({ page }) => {
+  test("bad multipliers, host_subset_size and unknown names are field errors and nothing is saved", async ({
+    page,
+  }) => {
     const name = `e2e-bad-${uid()}`;
     await createProfile(page, name, "default");
     const before = configOf(name);
@@ -93,9 +99,15 @@ test.describe("Scheduler configuration", () => {
     await editor.getByLabel("host_subset_size").fill("0");
     await editor.getByLabel("ram_weight_multiplier").fill("high");
     await editor.getByRole("button", { name: "Save profile" }).click();
-    await expectFieldError(editor.getByLabel("soft_affinity_weight_multiplier", { exact: true }), "soft_affinity_weight_multiplier: must be >= 0, got -1.0");
+    await expectFieldError(
+      editor.getByLabel("soft_affinity_weight_multiplier", { exact: true }),
+      "soft_affinity_weight_multiplier: must be >= 0, got -1.0",
+    );
     await expectFieldError(editor.getByLabel("host_subset_size"), "host_subset_size: must be >= 1, got 0");
-    await expectFieldError(editor.getByLabel("ram_weight_multiplier"), 'ram_weight_multiplier: must be a number (e.g. -1.0), got "high"');
+    await expectFieldError(
+      editor.getByLabel("ram_weight_multiplier"),
+      'ram_weight_multiplier: must be a number (e.g. -1.0), got "high"',
+    );
     await expect(editor.getByRole("alert")).toContainText("Not saved");
     expect(configOf(name)).toEqual(before);
 
@@ -111,13 +123,17 @@ test.describe("Scheduler configuration", () => {
     expect("ram_weight_multiplier" in after).toBe(false);
   });
 
-  test("weighers as an explicit ordered list; an unknown prefilter stored in a profile must be removed to save", async ({ page }) => {
+  test("weighers as an explicit ordered list; an unknown prefilter stored in a profile must be removed to save", async ({
+    page,
+  }) => {
     const name = `e2e-w-${uid()}`;
     await createProfile(page, name, "placement");
     const editor = form(page, `Edit profile ${name}`);
     const prefilters = editor.getByRole("list", { name: "Enabled placement prefilters, in order" });
     const stored = (configOf(name)?.placement_prefilters as string[] | undefined) ?? [];
-    const unknown = stored.filter((p) => !["compute_status", "availability_zone", "tenant_aggregates", "traits", "resources"].includes(p));
+    const unknown = stored.filter(
+      (p) => !["compute_status", "availability_zone", "tenant_aggregates", "traits", "resources"].includes(p),
+    );
     if (unknown.length) {
       await expect(prefilters.getByText(/unknown prefilter/).first()).toBeVisible();
       await editor.getByRole("button", { name: "Save profile" }).click();
@@ -156,12 +172,18 @@ test.describe("Scheduler configuration", () => {
       await expect(profiles.getByRole("button", { name: `Delete ${name}` })).toHaveCount(0);
     } finally {
       await page.goto("/config");
-      await page.getByRole("table", { name: /Profiles/ }).getByRole("button", { name: `Activate ${original}` }).click();
+      await page
+        .getByRole("table", { name: /Profiles/ })
+        .getByRole("button", { name: `Activate ${original}` })
+        .click();
       await expect(profileRow(page, original).getByText("active", { exact: true })).toBeVisible();
     }
     expect(activeProfile()).toBe(original);
     acceptNextDialog(page);
-    await page.getByRole("table", { name: /Profiles/ }).getByRole("button", { name: `Delete ${name}` }).click();
+    await page
+      .getByRole("table", { name: /Profiles/ })
+      .getByRole("button", { name: `Delete ${name}` })
+      .click();
     await expect(page).toHaveURL(/deleted=/);
     expect(configOf(name)).toBeNull();
   });

@@ -142,7 +142,9 @@ test.describe("Flavors", () => {
     await edit.getByLabel("Ephemeral disk (GB)").fill("10");
     await edit.getByRole("button", { name: "Save flavor" }).click();
     await expect(edit.getByText("Flavor saved.")).toBeVisible();
-    expect(queryAll(`SELECT vcpus, ephemeralGb FROM "Flavor" WHERE name = ?`, name)).toEqual([{ vcpus: 6, ephemeralGb: 10 }]);
+    expect(queryAll(`SELECT vcpus, ephemeralGb FROM "Flavor" WHERE name = ?`, name)).toEqual([
+      { vcpus: 6, ephemeralGb: 10 },
+    ]);
 
     const renamed = `${name}-r`;
     await edit.getByLabel("Name", { exact: true }).fill(renamed);

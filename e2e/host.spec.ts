@@ -4,10 +4,20 @@ import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
 import { expectFieldError, form, uid } from "./ui-helpers";
 
-type Host = { name: string; vcpus: number; vcpusUsed: number; cpuAllocationRatio: number; serviceDisabled: number; disabledReason: string | null };
+type Host = {
+  name: string;
+  vcpus: number;
+  vcpusUsed: number;
+  cpuAllocationRatio: number;
+  serviceDisabled: number;
+  disabledReason: string | null;
+};
 
 const hostRow = (name: string) =>
-  queryAll<Host>(`SELECT name, vcpus, vcpusUsed, cpuAllocationRatio, serviceDisabled, disabledReason FROM "ComputeHost" WHERE name = ?`, name)[0];
+  queryAll<Host>(
+    `SELECT name, vcpus, vcpusUsed, cpuAllocationRatio, serviceDisabled, disabledReason FROM "ComputeHost" WHERE name = ?`,
+    name,
+  )[0];
 
 test.describe("Host page", () => {
   test("shows resources as labelled meters, aggregates, traits, metrics and instances", async ({ page }) => {
@@ -32,7 +42,10 @@ test.describe("Host page", () => {
     );
     const aggTable = page.getByRole("table", { name: new RegExp(`Aggregates of ${h.name}`) });
     for (const a of aggs) await expect(aggTable.getByRole("link", { name: a.name, exact: true })).toBeVisible();
-    const inst = queryAll<{ uuid: string }>(`SELECT i.uuid FROM "Instance" i JOIN "ComputeHost" h ON h.id = i.hostId WHERE h.name = ? LIMIT 3`, h.name);
+    const inst = queryAll<{ uuid: string }>(
+      `SELECT i.uuid FROM "Instance" i JOIN "ComputeHost" h ON h.id = i.hostId WHERE h.name = ? LIMIT 3`,
+      h.name,
+    );
     const instTable = page.getByRole("table", { name: new RegExp(`Instances on ${h.name}`) });
     for (const i of inst) await expect(instTable.getByText(i.uuid)).toBeVisible();
     await expect(page.getByRole("heading", { name: /Traits \(\d+\)/ })).toBeVisible();
@@ -62,8 +75,10 @@ test.describe("Host page", () => {
       await expect(svc.getByText(`reason: “${reason}”`)).toBeVisible();
       expect(hostRow(h.name)).toMatchObject({ serviceDisabled: 1, disabledReason: reason });
       // the overview lists it with its reason
-      await page.goto("/hosts?state=disabled&q=" + encodeURIComponent(h.name));
-      await expect(page.getByRole("table", { name: "Compute hosts" }).getByRole("link", { name: h.name, exact: true })).toBeVisible();
+      await page.goto(`/hosts?state=disabled&q=${encodeURIComponent(h.name)}`);
+      await expect(
+        page.getByRole("table", { name: "Compute hosts" }).getByRole("link", { name: h.name, exact: true }),
+      ).toBeVisible();
     } finally {
       await page.goto(`/hosts/${h.name}`);
       await form(page, "Compute service").getByRole("button", { name: "Enable service" }).click();

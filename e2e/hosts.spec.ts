@@ -37,7 +37,17 @@ test.describe("Hosts page", () => {
   test("the app shell navigation links to the hosts page", async ({ page }) => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const label of ["Overview", "Hosts", "Aggregates", "Flavors", "Images", "Server groups", "Config", "Schedule", "Runs"]) {
+    for (const label of [
+      "Overview",
+      "Hosts",
+      "Aggregates",
+      "Flavors",
+      "Images",
+      "Server groups",
+      "Config",
+      "Schedule",
+      "Runs",
+    ]) {
       await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     }
     await nav.getByRole("link", { name: "Hosts", exact: true }).click();
@@ -47,7 +57,9 @@ test.describe("Hosts page", () => {
 
   test("searches, sorts and pages on the server through the URL", async ({ page }) => {
     const total = queryAll<{ n: number }>(`SELECT COUNT(*) AS n FROM "ComputeHost"`)[0].n;
-    const byNameDesc = queryAll<{ name: string }>(`SELECT name FROM "ComputeHost" ORDER BY name DESC, position DESC, id DESC LIMIT 2`);
+    const byNameDesc = queryAll<{ name: string }>(
+      `SELECT name FROM "ComputeHost" ORDER BY name DESC, position DESC, id DESC LIMIT 2`,
+    );
     await page.goto("/hosts");
     const table = page.getByRole("table", { name: "Compute hosts" });
 
@@ -93,6 +105,8 @@ test.describe("Hosts page", () => {
     await density.getByRole("button", { name: "Compact" }).click();
     await expect(density.getByRole("button", { name: "Compact" })).toHaveAttribute("aria-pressed", "true");
     await page.reload();
-    await expect(page.getByRole("group", { name: "Table density" }).getByRole("button", { name: "Compact" })).toHaveAttribute("aria-pressed", "true");
+    await expect(
+      page.getByRole("group", { name: "Table density" }).getByRole("button", { name: "Compact" }),
+    ).toHaveAttribute("aria-pressed", "true");
   });
 });

@@ -10,7 +10,9 @@ const propsOf = (uuid: string) =>
 
 test.describe("Images", () => {
   test("lists images with their properties", async ({ page }) => {
-    const images = queryAll<{ name: string | null; uuid: string }>(`SELECT name, uuid FROM "Image" ORDER BY id LIMIT 5`);
+    const images = queryAll<{ name: string | null; uuid: string }>(
+      `SELECT name, uuid FROM "Image" ORDER BY id LIMIT 5`,
+    );
     await page.goto("/images");
     const table = page.getByRole("table", { name: /Images/ });
     for (const im of images) await expect(table.getByText(im.uuid)).toBeVisible();

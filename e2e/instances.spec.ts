@@ -12,21 +12,28 @@ const instanceNamed = (name: string) =>
 
 test.describe("Instances", () => {
   test("pages and searches instances", async ({ page }) => {
-    const first = queryAll<{ uuid: string; name: string }>(`SELECT uuid, name FROM "Instance" WHERE name IS NOT NULL ORDER BY id LIMIT 1`)[0];
+    const first = queryAll<{ uuid: string; name: string }>(
+      `SELECT uuid, name FROM "Instance" WHERE name IS NOT NULL ORDER BY id LIMIT 1`,
+    )[0];
     await page.goto("/instances");
     await expect(page.getByRole("heading", { level: 1, name: "Instances" })).toBeVisible();
     await page.getByLabel("Search instances").fill(first.uuid);
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page).toHaveURL(new RegExp(`q=${first.uuid}`));
-    await expect(page.getByRole("table", { name: "Instances" }).getByRole("rowheader", { name: first.name })).toBeVisible();
+    await expect(
+      page.getByRole("table", { name: "Instances" }).getByRole("rowheader", { name: first.name }),
+    ).toBeVisible();
   });
 
   test("create on a host in a new server group, reject an unknown host, edit, delete", async ({ page }) => {
     const id = uid();
     const group = `e2e-sg-i-${id}`;
     const name = `e2e-vm-${id}`;
-    const host = queryAll<{ name: string }>(`SELECT name FROM "ComputeHost" ORDER BY position DESC LIMIT 1 OFFSET 5`)[0].name;
-    const flavor = queryAll<{ name: string }>(`SELECT name FROM "Flavor" WHERE name NOT LIKE 'e2e%' ORDER BY name LIMIT 1`)[0].name;
+    const host = queryAll<{ name: string }>(`SELECT name FROM "ComputeHost" ORDER BY position DESC LIMIT 1 OFFSET 5`)[0]
+      .name;
+    const flavor = queryAll<{ name: string }>(
+      `SELECT name FROM "Flavor" WHERE name NOT LIKE 'e2e%' ORDER BY name LIMIT 1`,
+    )[0].name;
 
     await page.goto("/server-groups");
     const sg = form(page, "Create server group");

@@ -8,7 +8,9 @@ test.describe("Overview", () => {
     const cells = queryAll<{ name: string }>(`SELECT name FROM "Cell" ORDER BY name`);
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }),
+    ).toHaveAttribute("aria-current", "page");
     for (const title of ["Capacity by availability zone", "Capacity by cell", "Capacity by aggregate"]) {
       const section = page.getByRole("region", { name: title });
       await expect(section.getByRole("figure")).toHaveCount(3);
@@ -29,7 +31,9 @@ test.describe("Overview", () => {
     await page.goto("/");
     const problems = page.getByRole("region", { name: /Hosts disabled or down/ });
     if (disabled.length) {
-      const row = problems.getByRole("row").filter({ has: page.getByRole("link", { name: disabled[0].name, exact: true }) });
+      const row = problems
+        .getByRole("row")
+        .filter({ has: page.getByRole("link", { name: disabled[0].name, exact: true }) });
       await expect(row).toContainText(disabled[0].disabledReason!);
       await expect(row).toContainText("disabled");
     }

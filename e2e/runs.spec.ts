@@ -140,7 +140,10 @@ test.describe("Runs", () => {
       await expect(page.getByRole("status").filter({ hasText: "Committed" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Commit placement" })).toHaveCount(0);
       await page.goto("/runs");
-      const row = page.getByRole("table", { name: "Scheduling runs" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: `#${id}`, exact: true }) });
+      const row = page
+        .getByRole("table", { name: "Scheduling runs" })
+        .getByRole("row")
+        .filter({ has: page.getByRole("rowheader", { name: `#${id}`, exact: true }) });
       await expect(row).toContainText("committed");
     } finally {
       // leave the shared demo cloud as it was

@@ -63,9 +63,13 @@ async function expectPageMatchesEngine(page: Page, engine: ScheduleResult) {
       await expect(wrows.nth(k).getByRole("cell").nth(2)).toHaveText(fmtWeight(top[k].weight));
     }
     // the chart's axis lists the same top hosts, in the same order
-    const ticks = page.getByRole("figure", { name: new RegExp(`^Weights of the top \\d+ hosts of instance ${n}`) }).locator(".recharts-yAxis text");
+    const ticks = page
+      .getByRole("figure", { name: new RegExp(`^Weights of the top \\d+ hosts of instance ${n}`) })
+      .locator(".recharts-yAxis text");
     const labels = (await ticks.allTextContents()).map((t) => t.replace(/^(chosen|alt \d+) · /, ""));
-    expect(labels.slice(0, Math.min(top.length, 25))).toEqual(top.map((w, k) => `#${k + 1} ${w.host}`).slice(0, labels.length));
+    expect(labels.slice(0, Math.min(top.length, 25))).toEqual(
+      top.map((w, k) => `#${k + 1} ${w.host}`).slice(0, labels.length),
+    );
   }
 }
 

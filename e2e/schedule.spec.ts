@@ -82,7 +82,9 @@ test.describe("Schedule page", () => {
     )[0].name;
     await whyNot.fill(other);
     const fates = page.getByRole("region", { name: "Host fates" });
-    await expect(fates).toContainText(`${other}: removed by AggregateInstanceExtraSpecsFilter — missing aggregate metadata gpu=true`);
+    await expect(fates).toContainText(
+      `${other}: removed by AggregateInstanceExtraSpecsFilter — missing aggregate metadata gpu=true`,
+    );
     await whyNot.fill(chosen);
     await expect(fates).toContainText(new RegExp(`${chosen}: survived: rank 1 of \\d+, weight`));
     await expect(fates).toContainText("chosen");
@@ -100,12 +102,18 @@ test.describe("Schedule page", () => {
     });
     await expect(page.getByRole("heading", { name: "No valid host" })).toBeVisible();
     await expect(page.getByText(/^0\/\d+ hosts available/)).toBeVisible();
-    await expect(page.getByText(/The last \d+ hosts were removed by AggregateInstanceExtraSpecsFilter: missing aggregate metadata highmem=true \(\d+ hosts\)/)).toBeVisible();
+    await expect(
+      page.getByText(
+        /The last \d+ hosts were removed by AggregateInstanceExtraSpecsFilter: missing aggregate metadata highmem=true \(\d+ hosts\)/,
+      ),
+    ).toBeVisible();
     const advice = page.getByRole("list", { name: "What to change" });
     await expect(advice).toContainText("Add highmem=true to the metadata of an aggregate whose hosts have capacity");
     await expect(advice).toContainText("remove aggregate_instance_extra_specs:highmem from flavor r1.2xlarge");
     // the funnel shows the stage that emptied the list
-    const row = page.getByRole("table", { name: "Funnel, instance 1" }).getByRole("row", { name: /AggregateInstanceExtraSpecsFilter/ });
+    const row = page
+      .getByRole("table", { name: "Funnel, instance 1" })
+      .getByRole("row", { name: /AggregateInstanceExtraSpecsFilter/ });
     await expect(row.getByRole("cell").nth(1)).toHaveText("0");
     // no placement to commit
     await expect(page.getByRole("button", { name: "Commit placement" })).toHaveCount(0);

@@ -10,11 +10,18 @@ const groupNamed = (name: string) =>
 
 test.describe("Server groups", () => {
   test("lists groups with policy, rules and members", async ({ page }) => {
-    const groups = queryAll<{ name: string; policy: string }>(`SELECT name, policy FROM "ServerGroup" ORDER BY position, id LIMIT 5`);
+    const groups = queryAll<{ name: string; policy: string }>(
+      `SELECT name, policy FROM "ServerGroup" ORDER BY position, id LIMIT 5`,
+    );
     await page.goto("/server-groups");
     const table = page.getByRole("table", { name: /Server groups/ });
     for (const g of groups) {
-      await expect(table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(g.name) }) }).first()).toContainText(g.policy);
+      await expect(
+        table
+          .getByRole("row")
+          .filter({ has: page.getByRole("rowheader", { name: new RegExp(g.name) }) })
+          .first(),
+      ).toContainText(g.policy);
     }
   });
 
@@ -26,7 +33,10 @@ test.describe("Server groups", () => {
     await create.getByLabel("Policy").selectOption("affinity");
     await create.getByLabel("Rule max_server_per_host").fill("2");
     await create.getByRole("button", { name: "Create server group" }).click();
-    await expectFieldError(create.getByLabel("Rule max_server_per_host"), /only the anti-affinity policy has this rule/);
+    await expectFieldError(
+      create.getByLabel("Rule max_server_per_host"),
+      /only the anti-affinity policy has this rule/,
+    );
     expect(groupNamed(name)).toEqual([]);
 
     await create.getByLabel("Rule max_server_per_host").fill("0");
@@ -42,7 +52,12 @@ test.describe("Server groups", () => {
     const [g] = groupNamed(name);
     expect(g).toMatchObject({ policy: "anti-affinity", projectId: "e2e-project" });
     expect(JSON.parse(g.rules)).toEqual({ max_server_per_host: 2 });
-    await expect(page.getByRole("table", { name: /Server groups/ }).getByText("max_server_per_host=2").last()).toBeVisible();
+    await expect(
+      page
+        .getByRole("table", { name: /Server groups/ })
+        .getByText("max_server_per_host=2")
+        .last(),
+    ).toBeVisible();
 
     await page.getByRole("link", { name: `Edit ${name}` }).click();
     const edit = form(page, "Edit server group");

@@ -57,7 +57,10 @@ export function listMigrations(dir: string = MIGRATIONS_DIR): { name: string; sq
  * Create (if needed) and migrate the database at `url` (a `file:` URL or
  * path; default DATABASE_URL, else data/schedscope.db). Idempotent.
  */
-export function migrateDatabase(url: string = resolveDatabaseUrl(), opts: { migrationsDir?: string } = {}): MigrateResult {
+export function migrateDatabase(
+  url: string = resolveDatabaseUrl(),
+  opts: { migrationsDir?: string } = {},
+): MigrateResult {
   const file = databaseFilePath(url.startsWith("file:") ? url : `file:${url}`);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -66,7 +69,12 @@ export function migrateDatabase(url: string = resolveDatabaseUrl(), opts: { migr
     db.exec(MIGRATIONS_TABLE);
     const rows = db
       .prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
-      .all() as { migration_name: string; checksum: string; finished_at: string | null; rolled_back_at: string | null }[];
+      .all() as {
+      migration_name: string;
+      checksum: string;
+      finished_at: string | null;
+      rolled_back_at: string | null;
+    }[];
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
       throw new Error(
@@ -74,7 +82,9 @@ export function migrateDatabase(url: string = resolveDatabaseUrl(), opts: { migr
       );
     }
     const done = new Map(
-      rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r.checksum]),
+      rows
+        .filter((r) => r.finished_at !== null && r.rolled_back_at === null)
+        .map((r) => [r.migration_name, r.checksum]),
     );
     const applied: string[] = [];
     const alreadyApplied: string[] = [];

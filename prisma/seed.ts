@@ -38,7 +38,7 @@ function parse(argv: string[]): { hosts: number; seed?: number; force: boolean }
       if (!Number.isInteger(seed)) throw new Error(`--seed must be a whole number (got "${v}")`);
     } else if (key === "--force") force = true;
     else if (key === "--help" || key === "-h") {
-      process.stdout.write(USAGE + "\n");
+      process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     } else throw new Error(`unknown argument "${a}"\n${USAGE}`);
   }
@@ -51,13 +51,17 @@ async function main() {
   const file = databaseFilePath(url);
   const mig = migrateDatabase(url);
   for (const m of mig.modified) {
-    process.stderr.write(`warning: migration ${m} changed after it was applied to ${file}; if this fails, delete that file\n`);
+    process.stderr.write(
+      `warning: migration ${m} changed after it was applied to ${file}; if this fails, delete that file\n`,
+    );
   }
   const prisma = createPrismaClient(url);
   try {
     const r = await seedDemoCloud(prisma, opts);
     if (!r.seeded) {
-      process.stdout.write(`seed: ${file} already has ${r.existingHosts} hosts; nothing done (--force replaces the cloud)\n`);
+      process.stdout.write(
+        `seed: ${file} already has ${r.existingHosts} hosts; nothing done (--force replaces the cloud)\n`,
+      );
       return;
     }
     process.stdout.write(

@@ -54,6 +54,6 @@ async function main() {
 
 main().catch((err) => {
   if (err instanceof UserError) fail(err.message);
-  process.stderr.write(`error: ${err && err.message ? err.message : err}\n`);
+  process.stderr.write(`error: ${err?.message ? err.message : err}\n`);
   process.exit(typeof err?.exitCode === "number" && err.exitCode > 0 ? err.exitCode : 1);
 });

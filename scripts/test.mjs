@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, from a fresh clone or a warm tree.
 //   1. install what is missing, generate the Prisma client, find Chromium
-//   2. vitest run (unit + integration + conformance: **/*.test.ts)
-//   3. build the app (skipped when sources are unchanged) against a fresh
+//   2. biome check (format + lint) and tsc --noEmit, one check each
+//   3. vitest run (unit + integration + conformance: **/*.test.ts)
+//   4. build the app (skipped when sources are unchanged) against a fresh
 //      temporary SQLite database (migrated + seeded), then Playwright e2e
 //      tests (e2e/*.spec.ts) against `next start` on a free port
 // Prints "N passed, M failed[, K skipped]" last; exits non-zero on any failure.
@@ -12,14 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, UserError, bin, childEnv, exists, fail, log } from "./lib/env.mjs";
-import {
-  ensureBuild,
-  ensureDependencies,
-  ensurePrismaClient,
-  freePort,
-  migrate,
-  seedIfEmpty,
-} from "./lib/setup.mjs";
+import { ensureBuild, ensureDependencies, ensurePrismaClient, freePort, migrate, seedIfEmpty } from "./lib/setup.mjs";
 
 const APT_HINT = "apt-get update && apt-get install -y --no-install-recommends chromium";
 
@@ -55,15 +49,18 @@ const NOVA_HINT = "apt-get update && apt-get install -y --no-install-recommends 
  * Debian's python3-nova; the import/export round-trip tests ask it.
  */
 function ensureNovaReference() {
-  const probe = () => spawnSync("/usr/bin/python3", ["-c", "import nova.scheduler.filters"], { stdio: "ignore" }).status === 0;
+  const probe = () =>
+    spawnSync("/usr/bin/python3", ["-c", "import nova.scheduler.filters"], { stdio: "ignore" }).status === 0;
   if (probe()) return;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!isRoot) throw new UserError(`python3-nova is missing for the Nova reference tests: run \`sudo sh -c '${NOVA_HINT}'\``);
+  if (!isRoot)
+    throw new UserError(`python3-nova is missing for the Nova reference tests: run \`sudo sh -c '${NOVA_HINT}'\``);
   log(`python3-nova not found: installing it (${NOVA_HINT})`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   for (const args of [["update"], ["install", "-y", "--no-install-recommends", "python3-nova"]]) {
     const r = spawnSync("apt-get", args, { stdio: "inherit", env });
-    if (r.status !== 0) throw new UserError(`installing python3-nova failed (apt-get ${args.join(" ")}); run: ${NOVA_HINT}`);
+    if (r.status !== 0)
+      throw new UserError(`installing python3-nova failed (apt-get ${args.join(" ")}); run: ${NOVA_HINT}`);
   }
   if (!probe()) throw new UserError(`python3-nova still not importable after apt-get; run: ${NOVA_HINT}`);
 }
@@ -97,18 +94,31 @@ async function main() {
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-test-"));
   const totals = { passed: 0, failed: 0, skipped: 0 };
-  let failedSteps = [];
+  const failedSteps = [];
 
   try {
+    // ---- lint + format (Biome) and types ------------------------------------
+    // Each counts as one check: a style slip fails the run like a test would.
+    for (const [name, cmd, args] of [
+      ["biome check (format + lint)", bin("biome"), ["check", "."]],
+      ["tsc --noEmit (types)", bin("tsc"), ["--noEmit"]],
+    ]) {
+      if (step(name, cmd, args, childEnv({})) === 0) totals.passed += 1;
+      else {
+        totals.failed += 1;
+        failedSteps.push(name.split(" ")[0]);
+      }
+    }
+
     // ---- vitest -----------------------------------------------------------
     const vitestJson = path.join(tmp, "vitest.json");
     const unitEnv = childEnv({ DATABASE_URL: `file:${path.join(tmp, "unit.db")}`, CI: process.env.CI ?? "" });
-    const vitestCode = step("vitest run (unit, integration, conformance)", bin("vitest"), [
-      "run",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${vitestJson}`,
-    ], unitEnv);
+    const vitestCode = step(
+      "vitest run (unit, integration, conformance)",
+      bin("vitest"),
+      ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
+      unitEnv,
+    );
     const v = readJson(vitestJson);
     if (v) {
       totals.passed += v.numPassedTests ?? 0;
@@ -131,13 +141,18 @@ async function main() {
       ensureBuild(dbUrl);
       const port = await freePort();
       const pwJson = path.join(tmp, "playwright.json");
-      const pwCode = step(`playwright e2e (next start on 127.0.0.1:${port}, ${chromium})`, bin("playwright"), ["test"], childEnv({
-        DATABASE_URL: dbUrl,
-        E2E_PORT: String(port),
-        CHROMIUM_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: pwJson,
-        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
-      }));
+      const pwCode = step(
+        `playwright e2e (next start on 127.0.0.1:${port}, ${chromium})`,
+        bin("playwright"),
+        ["test"],
+        childEnv({
+          DATABASE_URL: dbUrl,
+          E2E_PORT: String(port),
+          CHROMIUM_PATH: chromium,
+          PLAYWRIGHT_JSON_OUTPUT_FILE: pwJson,
+          PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+        }),
+      );
       const p = readJson(pwJson);
       if (p?.stats) {
         totals.passed += (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
@@ -163,7 +178,7 @@ async function main() {
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   if (failedSteps.length) log(`failed: ${failedSteps.join(", ")} (${secs}s)`);
   else log(`all green (${secs}s)`);
-  const line = `${totals.passed} passed, ${totals.failed} failed` + (totals.skipped ? `, ${totals.skipped} skipped` : "");
+  const line = `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`;
   process.stdout.write(`${line}\n`);
   process.exit(failedSteps.length || totals.failed ? 1 : 0);
 }

@@ -24,7 +24,8 @@ async function aggregateById(tx: Tx, id: number) {
 
 async function assertNameFree(tx: Tx, name: string, exceptId?: number) {
   const other = await tx.aggregate.findUnique({ where: { name }, select: { id: true } });
-  if (other && other.id !== exceptId) throw new MutationError("name", `name: an aggregate named "${name}" already exists`);
+  if (other && other.id !== exceptId)
+    throw new MutationError("name", `name: an aggregate named "${name}" already exists`);
 }
 
 /**
@@ -32,7 +33,12 @@ async function assertNameFree(tx: Tx, name: string, exceptId?: number) {
  * "host X is already in zone Y (aggregate Z)" conflict of giving `zone` to
  * hosts `hostIds` through aggregate `aggregateId`, or null.
  */
-async function zoneConflict(tx: Tx, aggregateId: number, zone: string | null, hostIds: number[] | "members"): Promise<string | null> {
+async function zoneConflict(
+  tx: Tx,
+  aggregateId: number,
+  zone: string | null,
+  hostIds: number[] | "members",
+): Promise<string | null> {
   if (!zone) return null;
   const rows = await tx.$queryRawUnsafe<{ host: string; zone: string; aggregate: string }[]>(
     `SELECT h."name" AS "host", a."availabilityZone" AS "zone", a."name" AS "aggregate"
@@ -47,7 +53,9 @@ async function zoneConflict(tx: Tx, aggregateId: number, zone: string | null, ho
     ...(hostIds === "members" ? [aggregateId] : hostIds),
   );
   const c = rows[0];
-  return c ? `host ${c.host} is already in availability zone "${c.zone}" (aggregate ${c.aggregate}); a host can be in one zone only` : null;
+  return c
+    ? `host ${c.host} is already in availability zone "${c.zone}" (aggregate ${c.aggregate}); a host can be in one zone only`
+    : null;
 }
 
 export async function createAggregate(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
@@ -59,7 +67,12 @@ export async function createAggregate(_prev: ActionResult | null, form: FormData
       await assertNameFree(tx, d.name);
       const last = await tx.aggregate.aggregate({ _max: { position: true } });
       const agg = await tx.aggregate.create({
-        data: { name: d.name, availabilityZone: d.availability_zone, uuid: randomUUID(), position: (last._max.position ?? -1) + 1 },
+        data: {
+          name: d.name,
+          availabilityZone: d.availability_zone,
+          uuid: randomUUID(),
+          position: (last._max.position ?? -1) + 1,
+        },
       });
       return { name: agg.name };
     },
@@ -133,17 +146,29 @@ export async function saveAggregateMetadata(_prev: ActionResult | null, form: Fo
       const original = d.original_key?.trim() || null;
       if (original && original !== d.key) {
         // renaming a key: the new key must not already be set
-        const clash = d.key === "availability_zone"
-          ? agg.availabilityZone !== null
-          : (await tx.aggregateMetadata.findUnique({ where: { aggregateId_key: { aggregateId: agg.id, key: d.key } } })) !== null;
-        if (clash) throw new MutationError("key", `key: "${d.key}" is already set on this aggregate; change it in its own row`);
-        if (original === "availability_zone") await tx.aggregate.update({ where: { id: agg.id }, data: { availabilityZone: null } });
+        const clash =
+          d.key === "availability_zone"
+            ? agg.availabilityZone !== null
+            : (await tx.aggregateMetadata.findUnique({
+                where: { aggregateId_key: { aggregateId: agg.id, key: d.key } },
+              })) !== null;
+        if (clash)
+          throw new MutationError("key", `key: "${d.key}" is already set on this aggregate; change it in its own row`);
+        if (original === "availability_zone")
+          await tx.aggregate.update({ where: { id: agg.id }, data: { availabilityZone: null } });
         else await tx.aggregateMetadata.deleteMany({ where: { aggregateId: agg.id, key: original } });
       } else if (!original) {
-        const exists = d.key === "availability_zone"
-          ? agg.availabilityZone !== null
-          : (await tx.aggregateMetadata.findUnique({ where: { aggregateId_key: { aggregateId: agg.id, key: d.key } } })) !== null;
-        if (exists) throw new MutationError("key", `key: "${d.key}" is already set on this aggregate; change its value in its row`);
+        const exists =
+          d.key === "availability_zone"
+            ? agg.availabilityZone !== null
+            : (await tx.aggregateMetadata.findUnique({
+                where: { aggregateId_key: { aggregateId: agg.id, key: d.key } },
+              })) !== null;
+        if (exists)
+          throw new MutationError(
+            "key",
+            `key: "${d.key}" is already set on this aggregate; change its value in its row`,
+          );
       }
       if (d.key === "availability_zone") {
         // the zone lives in its own column (as Nova keeps it apart)
@@ -199,11 +224,23 @@ export async function addAggregateHosts(_prev: ActionResult | null, form: FormDa
       const hosts = await tx.computeHost.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
       const found = new Set(hosts.map((h) => h.name));
       const missing = names.filter((n) => !found.has(n));
-      if (missing.length) throw new MutationError("hosts", `hosts: unknown host${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`);
-      const already = await tx.aggregateHost.findMany({ where: { aggregateId: agg.id, hostId: { in: hosts.map((h) => h.id) } }, select: { hostId: true } });
+      if (missing.length)
+        throw new MutationError(
+          "hosts",
+          `hosts: unknown host${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`,
+        );
+      const already = await tx.aggregateHost.findMany({
+        where: { aggregateId: agg.id, hostId: { in: hosts.map((h) => h.id) } },
+        select: { hostId: true },
+      });
       const skip = new Set(already.map((a) => a.hostId));
       const toAdd = hosts.filter((h) => !skip.has(h.id));
-      const conflict = await zoneConflict(tx, agg.id, agg.availabilityZone, toAdd.map((h) => h.id));
+      const conflict = await zoneConflict(
+        tx,
+        agg.id,
+        agg.availabilityZone,
+        toAdd.map((h) => h.id),
+      );
       if (conflict) throw new MutationError("hosts", `hosts: ${conflict}`);
       // keep the order the operator picked them in
       const order = new Map(names.map((n, i) => [n, i]));
@@ -235,10 +272,15 @@ export async function removeAggregateHost(_prev: ActionResult | null, form: Form
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       const host = await tx.computeHost.findUnique({ where: { name: d.host }, select: { id: true } });
-      const { count } = host ? await tx.aggregateHost.deleteMany({ where: { aggregateId: agg.id, hostId: host.id } }) : { count: 0 };
+      const { count } = host
+        ? await tx.aggregateHost.deleteMany({ where: { aggregateId: agg.id, hostId: host.id } })
+        : { count: 0 };
       if (!count) throw new MutationError(null, `host ${d.host} is not in this aggregate`);
       return { host: d.host };
     },
-    { revalidate: pathsFor(String(input.aggregate_name ?? "")), message: `Removed ${String(input.host ?? "")} from the aggregate.` },
+    {
+      revalidate: pathsFor(String(input.aggregate_name ?? "")),
+      message: `Removed ${String(input.host ?? "")} from the aggregate.`,
+    },
   );
 }

@@ -18,8 +18,8 @@ export default async function AggregatesPage({ searchParams }: { searchParams: P
     <section>
       <h1>Aggregates</h1>
       <p className="lead">
-        Host aggregates group hosts; their availability zone and metadata are what AvailabilityZoneFilter, the Aggregate*
-        filters and the weighers&apos; per-aggregate multipliers read.
+        Host aggregates group hosts; their availability zone and metadata are what AvailabilityZoneFilter, the
+        Aggregate* filters and the weighers&apos; per-aggregate multipliers read.
       </p>
       {deleted ? (
         <p className="notice ok" role="status">

@@ -65,7 +65,11 @@ export async function deleteProfile(_prev: ActionResult | null, form: FormData):
     formToObject(form),
     async (tx, d) => {
       const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
-      if (p.active) throw new MutationError(null, `profile ${p.name} is the active one; activate another profile before deleting it`);
+      if (p.active)
+        throw new MutationError(
+          null,
+          `profile ${p.name} is the active one; activate another profile before deleting it`,
+        );
       await tx.schedulerProfile.delete({ where: { id: p.id } });
       return { name: p.name };
     },
@@ -83,7 +87,10 @@ export async function saveProfile(_prev: ActionResult | null, form: FormData): P
     formToObject(form),
     async (tx, d) => {
       const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
-      await tx.schedulerProfile.update({ where: { id: p.id }, data: { description: d.description, config: JSON.stringify(d.config) } });
+      await tx.schedulerProfile.update({
+        where: { id: p.id },
+        data: { description: d.description, config: JSON.stringify(d.config) },
+      });
       return { name: p.name };
     },
     { revalidate: PATHS },

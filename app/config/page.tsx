@@ -66,14 +66,24 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
             </thead>
             <tbody>
               {profiles.map((p) => (
-                <tr key={p.id} aria-current={selected?.id === p.id ? "true" : undefined} className={selected?.id === p.id ? "selected" : undefined}>
+                <tr
+                  key={p.id}
+                  aria-current={selected?.id === p.id ? "true" : undefined}
+                  className={selected?.id === p.id ? "selected" : undefined}
+                >
                   <th scope="row">
                     <Link href={`/config?profile=${encodeURIComponent(p.name)}`} aria-label={`Edit profile ${p.name}`}>
                       {p.name}
                     </Link>
                     {p.description ? <div className="muted small">{p.description}</div> : null}
                   </th>
-                  <td>{p.active ? <span className="state state-up">active</span> : <span className="muted">inactive</span>}</td>
+                  <td>
+                    {p.active ? (
+                      <span className="state state-up">active</span>
+                    ) : (
+                      <span className="muted">inactive</span>
+                    )}
+                  </td>
                   <td className="actions">
                     {!p.active ? (
                       <div className="stack-actions">
@@ -107,7 +117,13 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
               ) : null}
               <ProfileEditor
                 key={selected.id}
-                profile={{ id: selected.id, name: selected.name, description: selected.description, active: selected.active, config: selected.config }}
+                profile={{
+                  id: selected.id,
+                  name: selected.name,
+                  description: selected.description,
+                  active: selected.active,
+                  config: selected.config,
+                }}
                 catalogue={catalogue}
               />
             </>

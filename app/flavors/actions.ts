@@ -3,7 +3,12 @@
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
-import { FlavorExtraSpecRemoveSchema, FlavorExtraSpecSchema, FlavorIdSchema, FlavorSchema } from "@/lib/cloud/form-schemas";
+import {
+  FlavorExtraSpecRemoveSchema,
+  FlavorExtraSpecSchema,
+  FlavorIdSchema,
+  FlavorSchema,
+} from "@/lib/cloud/form-schemas";
 
 const flavorHref = (name: string) => `/flavors/${encodeURIComponent(name)}`;
 const pathsFor = (name?: string) => ["/flavors", ...(name ? [`/flavors/${name}`, flavorHref(name)] : [])];
@@ -29,10 +34,12 @@ function flavorData(d: z.output<typeof FlavorSchema>) {
 
 async function assertFree(tx: Tx, d: { name: string; flavorid: string | null }, exceptId?: number) {
   const byName = await tx.flavor.findUnique({ where: { name: d.name }, select: { id: true } });
-  if (byName && byName.id !== exceptId) throw new MutationError("name", `name: a flavor named "${d.name}" already exists`);
+  if (byName && byName.id !== exceptId)
+    throw new MutationError("name", `name: a flavor named "${d.name}" already exists`);
   if (d.flavorid) {
     const byId = await tx.flavor.findUnique({ where: { flavorid: d.flavorid }, select: { id: true, name: true } });
-    if (byId && byId.id !== exceptId) throw new MutationError("flavorid", `flavorid: "${d.flavorid}" is already the id of flavor ${byId.name}`);
+    if (byId && byId.id !== exceptId)
+      throw new MutationError("flavorid", `flavorid: "${d.flavorid}" is already the id of flavor ${byId.name}`);
   }
 }
 
@@ -100,7 +107,8 @@ export async function saveExtraSpec(_prev: ActionResult | null, form: FormData):
       const original = d.original_key?.trim() || null;
       if (original !== d.key) {
         const clash = await tx.flavorExtraSpec.findUnique({ where: { flavorId_key: { flavorId: f.id, key: d.key } } });
-        if (clash) throw new MutationError("key", `key: "${d.key}" is already set on this flavor; change its value in its row`);
+        if (clash)
+          throw new MutationError("key", `key: "${d.key}" is already set on this flavor; change its value in its row`);
         if (original) await tx.flavorExtraSpec.deleteMany({ where: { flavorId: f.id, key: original } });
       }
       await tx.flavorExtraSpec.upsert({

@@ -32,11 +32,19 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
           <tr>
             <th scope="col">Name</th>
             <th scope="col">ID</th>
-            <th scope="col" className="num">vCPUs</th>
-            <th scope="col" className="num">RAM</th>
-            <th scope="col" className="num">Disk (root + eph.)</th>
+            <th scope="col" className="num">
+              vCPUs
+            </th>
+            <th scope="col" className="num">
+              RAM
+            </th>
+            <th scope="col" className="num">
+              Disk (root + eph.)
+            </th>
             <th scope="col">Extra specs</th>
-            <th scope="col" className="num">Instances</th>
+            <th scope="col" className="num">
+              Instances
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -60,7 +68,11 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
                     {Object.entries(f.extraSpecs).map(([key, value]) => {
                       const info = describeExtraSpec(key, value);
                       return (
-                        <li key={key} title={info.readers.join(", ") || "not read by the scheduler"} className={info.error ? "bad" : undefined}>
+                        <li
+                          key={key}
+                          title={info.readers.join(", ") || "not read by the scheduler"}
+                          className={info.error ? "bad" : undefined}
+                        >
                           <code>
                             {key}={value}
                           </code>

@@ -60,7 +60,14 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
     listHostsPage({ search: q, sort, dir, page: pageNum, pageSize: size, state, cell }),
     listCellNames(),
   ]);
-  const base = { q, sort: sort === "position" ? undefined : sort, dir: dir === "asc" ? undefined : dir, state, cell, size: size === 50 ? undefined : size };
+  const base = {
+    q,
+    sort: sort === "position" ? undefined : sort,
+    dir: dir === "asc" ? undefined : dir,
+    state,
+    cell,
+    size: size === 50 ? undefined : size,
+  };
   const sortHref = (s: HostSort) => {
     const nextDir = sort === s && dir === "asc" ? "desc" : "asc";
     return `/hosts${queryString({ ...base, sort: s, dir: nextDir === "asc" ? undefined : nextDir })}`;
@@ -163,12 +170,13 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
                     <td>{h.cell}</td>
                     <td className="num">{fmtInt(h.vcpus)}</td>
                     <td className="num">
-                      <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} / {fmtInt(h.vcpusCapacity)}{" "}
-                      <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
+                      <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} /{" "}
+                      {fmtInt(h.vcpusCapacity)} <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
                     </td>
                     <td className="num">{fmtMb(h.memoryMb)}</td>
                     <td className="num">
-                      <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} /> {pct(h.memoryMbUsed, h.memoryMbCapacity)}
+                      <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} />{" "}
+                      {pct(h.memoryMbUsed, h.memoryMbCapacity)}
                     </td>
                     <td className="num">{fmtGb(h.localGb)}</td>
                     <td className="num">
@@ -176,7 +184,10 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
                     </td>
                     <td className="num">{fmtInt(h.numInstances)}</td>
                     <td>
-                      <span className={`state state-${h.state.replace(/\s+/g, "-")}`} title={h.disabledReason ?? undefined}>
+                      <span
+                        className={`state state-${h.state.replace(/\s+/g, "-")}`}
+                        title={h.disabledReason ?? undefined}
+                      >
                         {h.state}
                       </span>
                     </td>
@@ -189,11 +200,19 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         </DensityFrame>
       ) : (
         <p className="empty">
-          {filtered ? "No host matches these filters." : <>No hosts yet. Seed the demo cloud with <code>npm run seed</code>.</>}
+          {filtered ? (
+            "No host matches these filters."
+          ) : (
+            <>
+              No hosts yet. Seed the demo cloud with <code>npm run seed</code>.
+            </>
+          )}
         </p>
       )}
       <Pager basePath="/hosts" params={base} page={result.page} pages={result.pages} label="Host pages" />
-      <p className="muted small">Capacity = total × allocation ratio; used as the compute nodes report it. Query {result.ms.toFixed(0)} ms.</p>
+      <p className="muted small">
+        Capacity = total × allocation ratio; used as the compute nodes report it. Query {result.ms.toFixed(0)} ms.
+      </p>
     </section>
   );
 }

@@ -45,7 +45,8 @@ export async function updateImage(_prev: ActionResult | null, form: FormData): P
     },
     { revalidate: PATHS, message: "Image saved." },
   );
-  if (result.ok && result.data.uuid !== result.data.old) redirect(`/images?edit=${encodeURIComponent(result.data.uuid)}`);
+  if (result.ok && result.data.uuid !== result.data.old)
+    redirect(`/images?edit=${encodeURIComponent(result.data.uuid)}`);
   return result;
 }
 
@@ -77,7 +78,8 @@ export async function saveImageProperty(_prev: ActionResult | null, form: FormDa
       const original = d.original_key?.trim() || null;
       if (original !== d.key) {
         const clash = await tx.imageProperty.findUnique({ where: { imageId_key: { imageId: im.id, key: d.key } } });
-        if (clash) throw new MutationError("key", `key: "${d.key}" is already set on this image; change its value in its row`);
+        if (clash)
+          throw new MutationError("key", `key: "${d.key}" is already set on this image; change its value in its row`);
         if (original) await tx.imageProperty.deleteMany({ where: { imageId: im.id, key: original } });
       }
       const value = d.json ? JSON.stringify(JSON.parse(d.value)) : d.value;
@@ -88,7 +90,10 @@ export async function saveImageProperty(_prev: ActionResult | null, form: FormDa
       });
       return { key: d.key };
     },
-    { revalidate: PATHS, message: editing ? `Saved ${String(input.key ?? "").trim()}.` : `Added ${String(input.key ?? "").trim()}.` },
+    {
+      revalidate: PATHS,
+      message: editing ? `Saved ${String(input.key ?? "").trim()}.` : `Added ${String(input.key ?? "").trim()}.`,
+    },
   );
 }
 

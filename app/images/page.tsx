@@ -16,13 +16,13 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const editUuid = typeof sp.edit === "string" ? sp.edit : null;
   const images = await listImages();
-  const editing = editUuid ? images.find((im) => im.uuid === editUuid) ?? null : null;
+  const editing = editUuid ? (images.find((im) => im.uuid === editUuid) ?? null) : null;
   return (
     <section>
       <h1>Images</h1>
       <p className="lead">
-        Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type, hw_vm_mode,
-        img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
+        Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
+        hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
       </p>
       {typeof sp.deleted === "string" ? (
         <p className="notice ok" role="status">
@@ -36,7 +36,9 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
             <th scope="col">Name</th>
             <th scope="col">ID</th>
             <th scope="col">Properties</th>
-            <th scope="col" className="num">Instances</th>
+            <th scope="col" className="num">
+              Instances
+            </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -66,7 +68,11 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
               </td>
               <td className="num">{fmtInt(im.instanceCount)}</td>
               <td>
-                <Link href={`/images?edit=${encodeURIComponent(im.uuid)}#edit`} className="btn small" aria-label={`Edit ${im.name ?? im.uuid}`}>
+                <Link
+                  href={`/images?edit=${encodeURIComponent(im.uuid)}#edit`}
+                  className="btn small"
+                  aria-label={`Edit ${im.name ?? im.uuid}`}
+                >
                   Edit
                 </Link>
               </td>

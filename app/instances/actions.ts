@@ -22,9 +22,17 @@ async function resolveRefs(tx: Tx, d: InstanceInput) {
   if (d.flavor && !flavor) throw new MutationError("flavor", `flavor: no flavor is named "${d.flavor}"`);
   const image = d.image ? await tx.image.findUnique({ where: { uuid: d.image }, select: { id: true } }) : null;
   if (d.image && !image) throw new MutationError("image", `image: no image has id "${d.image}"`);
-  const group = d.server_group ? await tx.serverGroup.findUnique({ where: { uuid: d.server_group }, select: { id: true } }) : null;
-  if (d.server_group && !group) throw new MutationError("server_group", `server_group: no server group has uuid "${d.server_group}"`);
-  return { hostId: host?.id ?? null, flavorId: flavor?.id ?? null, imageId: image?.id ?? null, serverGroupId: group?.id ?? null };
+  const group = d.server_group
+    ? await tx.serverGroup.findUnique({ where: { uuid: d.server_group }, select: { id: true } })
+    : null;
+  if (d.server_group && !group)
+    throw new MutationError("server_group", `server_group: no server group has uuid "${d.server_group}"`);
+  return {
+    hostId: host?.id ?? null,
+    flavorId: flavor?.id ?? null,
+    imageId: image?.id ?? null,
+    serverGroupId: group?.id ?? null,
+  };
 }
 
 export async function createInstance(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
@@ -58,12 +66,16 @@ export async function updateInstance(_prev: ActionResult | null, form: FormData)
         throw new MutationError("uuid", `uuid: an instance with uuid ${uuid} already exists`);
       }
       const refs = await resolveRefs(tx, d);
-      await tx.instance.update({ where: { id: inst.id }, data: { uuid, name: d.name, projectId: d.project_id, ...refs } });
+      await tx.instance.update({
+        where: { id: inst.id },
+        data: { uuid, name: d.name, projectId: d.project_id, ...refs },
+      });
       return { uuid, old: inst.uuid };
     },
     { revalidate: PATHS, message: "Instance saved." },
   );
-  if (result.ok && result.data.uuid !== result.data.old) redirect(`/instances?edit=${encodeURIComponent(result.data.uuid)}`);
+  if (result.ok && result.data.uuid !== result.data.old)
+    redirect(`/instances?edit=${encodeURIComponent(result.data.uuid)}`);
   return result;
 }
 

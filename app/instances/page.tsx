@@ -107,7 +107,13 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
                 <td>
                   <code className="small">{i.uuid}</code>
                 </td>
-                <td>{i.host ? <Link href={`/hosts/${encodeURIComponent(i.host)}`}>{i.host}</Link> : <span className="muted">none</span>}</td>
+                <td>
+                  {i.host ? (
+                    <Link href={`/hosts/${encodeURIComponent(i.host)}`}>{i.host}</Link>
+                  ) : (
+                    <span className="muted">none</span>
+                  )}
+                </td>
                 <td>{i.flavor ?? "—"}</td>
                 <td>{i.image ?? "—"}</td>
                 <td>

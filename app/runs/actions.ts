@@ -8,7 +8,10 @@ import { commitRunTx, type CommitOutcome } from "@/lib/runs/commit";
 import { insertRun, prepareRun, rerunRequest, type PreparedRun } from "@/lib/runs/schedule";
 
 const RunIdSchema = z.object({
-  runId: z.coerce.number({ error: "must be a run id" }).int({ error: "must be a run id" }).positive({ error: "must be a run id" }),
+  runId: z.coerce
+    .number({ error: "must be a run id" })
+    .int({ error: "must be a run id" })
+    .positive({ error: "must be a run id" }),
 });
 
 /** Place the run's instances on its chosen hosts (one transaction that re-checks capacity). */
@@ -33,15 +36,10 @@ export async function rerunAction(runId: number): Promise<ActionResult<{ runId: 
       refused = e;
     }
   }
-  const res = await mutate(
-    "run.rerun",
-    RunIdSchema,
-    { runId },
-    async (tx) => {
-      if (refused) throw refused;
-      return insertRun(tx, prepared!);
-    },
-  );
+  const res = await mutate("run.rerun", RunIdSchema, { runId }, async (tx) => {
+    if (refused) throw refused;
+    return insertRun(tx, prepared!);
+  });
   if (!res.ok) return res;
   rememberRun(res.data.id, prepared!.result, prepared!.request);
   return { ok: true, data: { runId: res.data.id, previous: runId } };

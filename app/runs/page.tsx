@@ -9,7 +9,8 @@ import "@/components/schedule/schedule.css";
 export const metadata: Metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
 
-const when = (d: Date) => d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC";
+const when = (d: Date) =>
+  `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC`;
 
 /** "cmp-1 ×2, cmp-2" */
 function chosenText(hosts: string[]): string {
@@ -18,16 +19,23 @@ function chosenText(hosts: string[]): string {
   return [...counts].map(([h, n]) => (n > 1 ? `${h} ×${n}` : h)).join(", ");
 }
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const sp = await searchParams;
   const before = Number(Array.isArray(sp.before) ? sp.before[0] : sp.before);
-  const { runs, total, nextBefore } = await listRuns(prisma, { limit: 50, before: Number.isInteger(before) && before > 0 ? before : undefined });
+  const { runs, total, nextBefore } = await listRuns(prisma, {
+    limit: 50,
+    before: Number.isInteger(before) && before > 0 ? before : undefined,
+  });
   return (
     <section className="sc-page">
       <h1>Runs</h1>
       <p className="sc-lead">
-        Every trial scheduling, newest first ({fmtCount(total)} in all). Open one to see it exactly as it was computed, re-run it
-        against today&apos;s cloud and profile, or pick two to compare.
+        Every trial scheduling, newest first ({fmtCount(total)} in all). Open one to see it exactly as it was computed,
+        re-run it against today&apos;s cloud and profile, or pick two to compare.
       </p>
       {runs.length === 0 ? (
         <p className="empty">
@@ -35,7 +43,13 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         </p>
       ) : (
         <>
-          <form id="compare-form" action="/runs/compare" method="get" className="sc-actions" style={{ margin: "0.5rem 0" }}>
+          <form
+            id="compare-form"
+            action="/runs/compare"
+            method="get"
+            className="sc-actions"
+            style={{ margin: "0.5rem 0" }}
+          >
             <button type="submit" className="sc-btn sc-btn-secondary">
               Compare A and B
             </button>
@@ -48,11 +62,17 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                   <th scope="col">Run</th>
                   <th scope="col">When</th>
                   <th scope="col">Flavor</th>
-                  <th scope="col" className="num">Instances</th>
+                  <th scope="col" className="num">
+                    Instances
+                  </th>
                   <th scope="col">Profile</th>
                   <th scope="col">Result</th>
-                  <th scope="col" className="num">Hosts</th>
-                  <th scope="col" className="num">Engine</th>
+                  <th scope="col" className="num">
+                    Hosts
+                  </th>
+                  <th scope="col" className="num">
+                    Engine
+                  </th>
                   <th scope="col">A</th>
                   <th scope="col">B</th>
                   <th scope="col">Actions</th>
@@ -84,10 +104,24 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     <td className="num">{fmtCount(r.hostCount)}</td>
                     <td className="num sc-nowrap">{fmtMs(r.engineMs)}</td>
                     <td>
-                      <input type="radio" name="a" value={r.id} form="compare-form" defaultChecked={i === 1} aria-label={`Run #${r.id} as A`} />
+                      <input
+                        type="radio"
+                        name="a"
+                        value={r.id}
+                        form="compare-form"
+                        defaultChecked={i === 1}
+                        aria-label={`Run #${r.id} as A`}
+                      />
                     </td>
                     <td>
-                      <input type="radio" name="b" value={r.id} form="compare-form" defaultChecked={i === 0} aria-label={`Run #${r.id} as B`} />
+                      <input
+                        type="radio"
+                        name="b"
+                        value={r.id}
+                        form="compare-form"
+                        defaultChecked={i === 0}
+                        aria-label={`Run #${r.id} as B`}
+                      />
                     </td>
                     <td className="sc-nowrap">
                       <RerunButton runId={r.id} label="Re-run" />{" "}

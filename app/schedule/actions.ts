@@ -33,15 +33,10 @@ export async function scheduleAction(input: ScheduleFormInput): Promise<ActionRe
       refused = e;
     }
   }
-  const res = await mutate(
-    "schedule.run",
-    ScheduleFormSchema,
-    input,
-    async (tx) => {
-      if (refused) throw refused;
-      return insertRun(tx, prepared!);
-    },
-  );
+  const res = await mutate("schedule.run", ScheduleFormSchema, input, async (tx) => {
+    if (refused) throw refused;
+    return insertRun(tx, prepared!);
+  });
   if (!res.ok) return res;
   const p = prepared!;
   const { id, createdAt, storeMs } = res.data;

@@ -9,11 +9,18 @@ import "@/components/schedule/schedule.css";
 export const metadata: Metadata = { title: "Schedule" };
 export const dynamic = "force-dynamic";
 
-export default async function SchedulePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SchedulePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const sp = await searchParams;
   const options = await scheduleFormOptions(prisma);
   const active = options.profiles.find((p) => p.active)?.name ?? null;
-  const initial: FormValues = { ...EMPTY_FORM, flavor: options.flavors.find((f) => f.name === "m1.small")?.name ?? options.flavors[0]?.name ?? "" };
+  const initial: FormValues = {
+    ...EMPTY_FORM,
+    flavor: options.flavors.find((f) => f.name === "m1.small")?.name ?? options.flavors[0]?.name ?? "",
+  };
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
   const from = Number(one(sp.from));
   let fromRun: number | null = null;
@@ -31,8 +38,9 @@ export default async function SchedulePage({ searchParams }: { searchParams: Pro
     <section className="sc-page">
       <h1>Schedule</h1>
       <p className="sc-lead">
-        Ask Nova&apos;s filter scheduler where a boot request would land on today&apos;s cloud ({options.hostCount.toLocaleString("en-US")} hosts),
-        and see why: the funnel of filters, every host that fell out and why, and how the survivors were weighed.
+        Ask Nova&apos;s filter scheduler where a boot request would land on today&apos;s cloud (
+        {options.hostCount.toLocaleString("en-US")} hosts), and see why: the funnel of filters, every host that fell out
+        and why, and how the survivors were weighed.
         {fromRun ? (
           <>
             {" "}

@@ -62,7 +62,8 @@ export async function updateServerGroup(_prev: ActionResult | null, form: FormDa
     },
     { revalidate: PATHS, message: "Server group saved." },
   );
-  if (result.ok && result.data.uuid !== result.data.old) redirect(`/server-groups?edit=${encodeURIComponent(result.data.uuid)}`);
+  if (result.ok && result.data.uuid !== result.data.old)
+    redirect(`/server-groups?edit=${encodeURIComponent(result.data.uuid)}`);
   return result;
 }
 

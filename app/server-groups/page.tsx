@@ -13,7 +13,7 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
   const sp = await searchParams;
   const editUuid = typeof sp.edit === "string" ? sp.edit : null;
   const groups = await listServerGroups();
-  const editing = editUuid ? groups.find((g) => g.uuid === editUuid) ?? null : null;
+  const editing = editUuid ? (groups.find((g) => g.uuid === editUuid) ?? null) : null;
   return (
     <section>
       <h1>Server groups</h1>
@@ -50,7 +50,13 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
                 </div>
               </th>
               <td>{g.policy}</td>
-              <td>{g.maxServerPerHost !== null ? <code>max_server_per_host={g.maxServerPerHost}</code> : <span className="muted">—</span>}</td>
+              <td>
+                {g.maxServerPerHost !== null ? (
+                  <code>max_server_per_host={g.maxServerPerHost}</code>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
               <td>
                 <code className="small">{g.projectId ?? "—"}</code>
               </td>
@@ -65,7 +71,11 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
                       {g.members.map((m) => (
                         <li key={m.uuid}>
                           {m.name ?? m.uuid} →{" "}
-                          {m.host ? <Link href={`/hosts/${encodeURIComponent(m.host)}`}>{m.host}</Link> : <span className="muted">no host</span>}
+                          {m.host ? (
+                            <Link href={`/hosts/${encodeURIComponent(m.host)}`}>{m.host}</Link>
+                          ) : (
+                            <span className="muted">no host</span>
+                          )}
                         </li>
                       ))}
                     </ul>
@@ -75,7 +85,11 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
                 )}
               </td>
               <td>
-                <Link href={`/server-groups?edit=${encodeURIComponent(g.uuid)}#edit`} className="btn small" aria-label={`Edit ${g.name}`}>
+                <Link
+                  href={`/server-groups?edit=${encodeURIComponent(g.uuid)}#edit`}
+                  className="btn small"
+                  aria-label={`Edit ${g.name}`}
+                >
                   Edit
                 </Link>
               </td>

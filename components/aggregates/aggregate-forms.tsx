@@ -79,7 +79,12 @@ export function RemoveHostButton({ id, aggregateName, host }: { id: number; aggr
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="aggregate_name" value={aggregateName} />
       <input type="hidden" name="host" value={host} />
-      <SubmitButton form={form} className="btn small" pendingText="Removing…" aria-label={`Remove ${host} from the aggregate`}>
+      <SubmitButton
+        form={form}
+        className="btn small"
+        pendingText="Removing…"
+        aria-label={`Remove ${host} from the aggregate`}
+      >
         Remove
       </SubmitButton>
       <FormStatus form={form} shownFields={[]} className="inline-status" />

@@ -117,7 +117,9 @@ export function HostPicker({ aggregateId, aggregateName }: { aggregateId: number
           </ul>
         ) : null}
         <SubmitButton form={form} disabled={selected.length === 0} pendingText="Adding…">
-          {selected.length ? `Add ${selected.length} selected host${selected.length === 1 ? "" : "s"}` : "Add selected hosts"}
+          {selected.length
+            ? `Add ${selected.length} selected host${selected.length === 1 ? "" : "s"}`
+            : "Add selected hosts"}
         </SubmitButton>
         <FormStatus form={form} shownFields={[]} />
       </form>

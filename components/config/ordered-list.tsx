@@ -58,7 +58,9 @@ export function OrderedList({
     const row = rowRefs.current.get(f.name);
     if (!row) return;
     const target =
-      f.part === "row" ? row : (row.querySelector(`[data-move="${f.part}"]:not(:disabled)`) as HTMLElement | null) ?? row;
+      f.part === "row"
+        ? row
+        : ((row.querySelector(`[data-move="${f.part}"]:not(:disabled)`) as HTMLElement | null) ?? row);
     target.focus();
   });
 

@@ -39,7 +39,8 @@ export interface Catalogue {
   allWeighers: string[];
 }
 
-const shownDefault = (v: unknown) => (v === null ? "none" : Array.isArray(v) ? (v.length ? v.join(", ") : "empty") : v === "" ? "empty" : String(v));
+const shownDefault = (v: unknown) =>
+  v === null ? "none" : Array.isArray(v) ? (v.length ? v.join(", ") : "empty") : v === "" ? "empty" : String(v);
 
 function optionText(v: unknown): string {
   if (v === undefined || v === null) return "";
@@ -56,7 +57,13 @@ function OptionField({ doc, form, value }: { doc: OptionDoc; form: ServerForm; v
   );
   if (BOOL_OPTIONS.has(key)) {
     return (
-      <SelectField form={form} name={key} label={key} hint={hint} defaultValue={value === undefined || value === null ? "" : String(value)}>
+      <SelectField
+        form={form}
+        name={key}
+        label={key}
+        hint={hint}
+        defaultValue={value === undefined || value === null ? "" : String(value)}
+      >
         <option value="">Nova default ({String(doc.default)})</option>
         <option value="true">true</option>
         <option value="false">false</option>
@@ -88,7 +95,9 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
     Array.isArray(cfg.placement_prefilters) ? (cfg.placement_prefilters as string[]) : [],
   );
   const [weighersMode, setWeighersMode] = useState<"all" | "list">(Array.isArray(cfg.weighers) ? "list" : "all");
-  const [weighers, setWeighers] = useState<string[]>(Array.isArray(cfg.weighers) ? (cfg.weighers as string[]) : catalogue.allWeighers);
+  const [weighers, setWeighers] = useState<string[]>(
+    Array.isArray(cfg.weighers) ? (cfg.weighers as string[]) : catalogue.allWeighers,
+  );
 
   const multiplierKeys = new Set(catalogue.weighers.map((w) => w.multiplier));
   const optionByKey = new Map(catalogue.options.map((o) => [o.key as string, o]));
@@ -97,14 +106,32 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
   const filterKeys = catalogue.options
     .map((o) => o.key as string)
     .filter((k) => !multiplierKeys.has(k) && !metricsKeys.includes(k) && !selectionKeys.includes(k));
-  const shownFields = ["description", "enabled_filters", "placement_prefilters", "weighers", "weighers_mode", ...catalogue.options.map((o) => o.key as string)];
+  const shownFields = [
+    "description",
+    "enabled_filters",
+    "placement_prefilters",
+    "weighers",
+    "weighers_mode",
+    ...catalogue.options.map((o) => o.key as string),
+  ];
   const activeWeighers = weighersMode === "all" ? catalogue.allWeighers : weighers;
 
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="profile-editor" aria-label={`Edit profile ${profile.name}`}>
+    <form
+      ref={form.formRef}
+      onSubmit={form.onSubmit}
+      className="profile-editor"
+      aria-label={`Edit profile ${profile.name}`}
+    >
       <input type="hidden" name="id" value={profile.id} />
       <input type="hidden" name="weighers_mode" value={weighersMode} />
-      <TextAreaField form={form} name="description" label="Description" defaultValue={profile.description ?? ""} rows={2} />
+      <TextAreaField
+        form={form}
+        name="description"
+        label="Description"
+        defaultValue={profile.description ?? ""}
+        rows={2}
+      />
 
       <fieldset className="panel">
         <legend>Placement prefilters</legend>
@@ -140,12 +167,22 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
         <legend>Weighers and multipliers</legend>
         <div className="radio-row" role="radiogroup" aria-label="Weighers">
           <label>
-            <input type="radio" name="_weighers_choice" checked={weighersMode === "all"} onChange={() => setWeighersMode("all")} /> all
-            (Nova Zed&apos;s {catalogue.allWeighers.length} weighers)
+            <input
+              type="radio"
+              name="_weighers_choice"
+              checked={weighersMode === "all"}
+              onChange={() => setWeighersMode("all")}
+            />{" "}
+            all (Nova Zed&apos;s {catalogue.allWeighers.length} weighers)
           </label>
           <label>
-            <input type="radio" name="_weighers_choice" checked={weighersMode === "list"} onChange={() => setWeighersMode("list")} /> these
-            weighers, in order
+            <input
+              type="radio"
+              name="_weighers_choice"
+              checked={weighersMode === "list"}
+              onChange={() => setWeighersMode("list")}
+            />{" "}
+            these weighers, in order
           </label>
         </div>
         {weighersMode === "list" ? (
@@ -166,7 +203,9 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
             return (
               <div key={w.name} className={activeWeighers.includes(w.name) ? "" : "inactive"}>
                 <OptionField doc={doc} form={form} value={cfg[w.multiplier]} />
-                {!activeWeighers.includes(w.name) ? <span className="muted small">{w.name} is not enabled.</span> : null}
+                {!activeWeighers.includes(w.name) ? (
+                  <span className="muted small">{w.name} is not enabled.</span>
+                ) : null}
               </div>
             );
           })}
@@ -242,7 +281,12 @@ export function DeleteProfileButton({ id, name }: { id: number; name: string }) 
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
       <input type="hidden" name="id" value={id} />
-      <ConfirmSubmit form={form} question={`Delete profile ${name}?`} className="btn small danger" aria-label={`Delete ${name}`}>
+      <ConfirmSubmit
+        form={form}
+        question={`Delete profile ${name}?`}
+        className="btn small danger"
+        aria-label={`Delete ${name}`}
+      >
         Delete
       </ConfirmSubmit>
       <FormStatus form={form} shownFields={[]} className="inline-status" />

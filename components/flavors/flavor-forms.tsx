@@ -1,20 +1,51 @@
 "use client";
 
 import { createFlavor, deleteFlavor, updateFlavor } from "@/app/flavors/actions";
-import { CheckboxField, DeleteForm, Field, FormStatus, SubmitButton, TextAreaField, useServerForm } from "@/components/forms/form-kit";
+import {
+  CheckboxField,
+  DeleteForm,
+  Field,
+  FormStatus,
+  SubmitButton,
+  TextAreaField,
+  useServerForm,
+} from "@/components/forms/form-kit";
 import type { FlavorRow } from "@/lib/cloud/queries";
 
 export type FlavorValues = Omit<FlavorRow, "extraSpecs" | "instanceCount">;
 
-const FIELDS = ["name", "flavorid", "vcpus", "memory_mb", "root_gb", "ephemeral_gb", "swap", "is_public", "description"];
+const FIELDS = [
+  "name",
+  "flavorid",
+  "vcpus",
+  "memory_mb",
+  "root_gb",
+  "ephemeral_gb",
+  "swap",
+  "is_public",
+  "description",
+];
 
 /** Create (no `flavor`) or edit a flavor's sizes. */
 export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
   const form = useServerForm(flavor ? updateFlavor : createFlavor);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="form-grid" aria-label={flavor ? "Edit flavor" : "Create flavor"}>
+    <form
+      ref={form.formRef}
+      onSubmit={form.onSubmit}
+      className="form-grid"
+      aria-label={flavor ? "Edit flavor" : "Create flavor"}
+    >
       {flavor ? <input type="hidden" name="id" value={flavor.id} /> : null}
-      <Field form={form} name="name" label="Name" defaultValue={flavor?.name} required maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="name"
+        label="Name"
+        defaultValue={flavor?.name}
+        required
+        maxLength={255}
+        autoComplete="off"
+      />
       <Field
         form={form}
         name="flavorid"
@@ -24,12 +55,32 @@ export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
         autoComplete="off"
       />
       <Field form={form} name="vcpus" label="vCPUs" defaultValue={flavor?.vcpus} inputMode="numeric" required />
-      <Field form={form} name="memory_mb" label="RAM (MB)" defaultValue={flavor?.memoryMb} inputMode="numeric" required />
+      <Field
+        form={form}
+        name="memory_mb"
+        label="RAM (MB)"
+        defaultValue={flavor?.memoryMb}
+        inputMode="numeric"
+        required
+      />
       <Field form={form} name="root_gb" label="Root disk (GB)" defaultValue={flavor?.rootGb ?? 0} inputMode="numeric" />
-      <Field form={form} name="ephemeral_gb" label="Ephemeral disk (GB)" defaultValue={flavor?.ephemeralGb ?? 0} inputMode="numeric" />
+      <Field
+        form={form}
+        name="ephemeral_gb"
+        label="Ephemeral disk (GB)"
+        defaultValue={flavor?.ephemeralGb ?? 0}
+        inputMode="numeric"
+      />
       <Field form={form} name="swap" label="Swap (MB)" defaultValue={flavor?.swap ?? 0} inputMode="numeric" />
       <CheckboxField form={form} name="is_public" label="Public" defaultChecked={flavor?.isPublic ?? true} />
-      <TextAreaField form={form} name="description" label="Description" defaultValue={flavor?.description ?? ""} rows={2} className="span-all" />
+      <TextAreaField
+        form={form}
+        name="description"
+        label="Description"
+        defaultValue={flavor?.description ?? ""}
+        rows={2}
+        className="span-all"
+      />
       <div className="form-actions span-all">
         <SubmitButton form={form}>{flavor ? "Save flavor" : "Create flavor"}</SubmitButton>
         <FormStatus form={form} shownFields={FIELDS} />

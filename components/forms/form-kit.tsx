@@ -38,16 +38,19 @@ export interface ServerForm {
  * the form after a successful one (e.g. an "add" row). The clicked submit
  * button's name/value is part of the data (intent buttons).
  */
-export function useServerForm(action: FormAction, opts: { resetOnSuccess?: boolean; onSuccess?: () => void } = {}): ServerForm {
+export function useServerForm(
+  action: FormAction,
+  opts: { resetOnSuccess?: boolean; onSuccess?: () => void } = {},
+): ServerForm {
   const [state, dispatch, pending] = useActionState<ActionResult | null, FormData>(action, null);
   const formRef = useRef<HTMLFormElement>(null);
   const { resetOnSuccess, onSuccess } = opts;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fires once per server answer; the callbacks are read, not tracked
   useEffect(() => {
     if (state?.ok) {
       if (resetOnSuccess) formRef.current?.reset();
       onSuccess?.();
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state]);
   return {
     state,
@@ -56,7 +59,7 @@ export function useServerForm(action: FormAction, opts: { resetOnSuccess?: boole
     onSubmit(e) {
       e.preventDefault();
       const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLElement | null;
-      const data = new FormData(e.currentTarget, submitter && submitter.getAttribute("name") ? submitter : undefined);
+      const data = new FormData(e.currentTarget, submitter?.getAttribute("name") ? submitter : undefined);
       startTransition(() => dispatch(data));
     },
     errors(field) {
@@ -165,7 +168,12 @@ type FieldBase = {
 
 function useFieldIds(name: string) {
   const base = useId();
-  return { id: `${base}-${name}`, hintId: `${base}-${name}-hint`, errId: `${base}-${name}-err`, liveId: `${base}-${name}-live` };
+  return {
+    id: `${base}-${name}`,
+    hintId: `${base}-${name}-hint`,
+    errId: `${base}-${name}-err`,
+    liveId: `${base}-${name}-live`,
+  };
 }
 
 function FieldShell({
@@ -219,7 +227,11 @@ function FieldShell({
 }
 
 function describedBy(ids: ReturnType<typeof useFieldIds>, hint: unknown, live: unknown, messages: string[]) {
-  return [hint ? ids.hintId : null, live ? ids.liveId : null, messages.length ? ids.errId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    [hint ? ids.hintId : null, live ? ids.liveId : null, messages.length ? ids.errId : null]
+      .filter(Boolean)
+      .join(" ") || undefined
+  );
 }
 
 function fieldMessages(form: Pick<ServerForm, "errors">, name: string, clientError?: string | null): string[] {
@@ -232,7 +244,17 @@ function fieldMessages(form: Pick<ServerForm, "errors">, name: string, clientErr
  * attributes (wired to the hint, live text and errors), and the rest of the
  * props, which go to the control.
  */
-function useField<P extends FieldBase>({ label, name, form, hint, live, clientError, className, visuallyHiddenLabel, ...rest }: P) {
+function useField<P extends FieldBase>({
+  label,
+  name,
+  form,
+  hint,
+  live,
+  clientError,
+  className,
+  visuallyHiddenLabel,
+  ...rest
+}: P) {
   const ids = useFieldIds(name);
   const messages = fieldMessages(form, name, clientError);
   return {
@@ -275,7 +297,8 @@ export function TextAreaField(props: FieldBase & Omit<TextareaHTMLAttributes<HTM
 }
 
 export function CheckboxField(
-  props: Omit<FieldBase, "live" | "clientError" | "visuallyHiddenLabel"> & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form" | "type">,
+  props: Omit<FieldBase, "live" | "clientError" | "visuallyHiddenLabel"> &
+    Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form" | "type">,
 ) {
   const { shell, control, rest } = useField(props);
   return (
@@ -321,7 +344,17 @@ export function ConfirmSubmit({
 }
 
 /** A form that deletes one record (hidden `id`) after asking `question`; `label` names the form and its button. */
-export function DeleteForm({ action, id, label, question }: { action: FormAction; id: number; label: string; question: string }) {
+export function DeleteForm({
+  action,
+  id,
+  label,
+  question,
+}: {
+  action: FormAction;
+  id: number;
+  label: string;
+  question: string;
+}) {
   const form = useServerForm(action);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} aria-label={label}>

@@ -8,8 +8,19 @@
  * types, from the same modules the server-side schemas use.
  */
 import { useId, useState, type ReactNode } from "react";
-import { describeMetadataKey, metadataKeyError, metadataValueError, SUGGESTED_METADATA_KEYS } from "@/lib/cloud/metadata-keys";
-import { describeExtraSpec, describeRequirement, EXTRA_SPEC_OPERATORS, extraSpecKeyError, NAMESPACE_HELP } from "@/lib/cloud/extra-specs";
+import {
+  describeMetadataKey,
+  metadataKeyError,
+  metadataValueError,
+  SUGGESTED_METADATA_KEYS,
+} from "@/lib/cloud/metadata-keys";
+import {
+  describeExtraSpec,
+  describeRequirement,
+  EXTRA_SPEC_OPERATORS,
+  extraSpecKeyError,
+  NAMESPACE_HELP,
+} from "@/lib/cloud/extra-specs";
 import { RememberedDetails } from "@/components/ui/density";
 import { IMAGE_META_FIELDS } from "@/lib/scheduler/image-meta-fields";
 import { Field, FormStatus, SubmitButton, useServerForm, type FormAction, type ServerForm } from "./form-kit";
@@ -40,7 +51,16 @@ const SUGGESTED_EXTRA_SPECS = [
   "pci_passthrough:alias",
 ];
 
-const SUGGESTED_IMAGE_PROPS = ["hw_architecture", "img_hv_type", "hw_vm_mode", "img_hv_requested_version", "os_distro", "os_type", "hw_machine_type", "traits_required"];
+const SUGGESTED_IMAGE_PROPS = [
+  "hw_architecture",
+  "img_hv_type",
+  "hw_vm_mode",
+  "img_hv_requested_version",
+  "os_distro",
+  "os_type",
+  "hw_machine_type",
+  "traits_required",
+];
 
 function describe(kind: KvKind, key: string, value: string, json = false): Described {
   const k = key.trim();
@@ -60,19 +80,26 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
     const info = describeExtraSpec(k, value);
     return {
       readers: info.readers.length ? info.readers.join(" + ") : "not read by the scheduler",
-      meaning: info.meaning ? <>Matches {info.target}: <q>{info.meaning}</q></> : <>Matches {info.target}.</>,
+      meaning: info.meaning ? (
+        <>
+          Matches {info.target}: <q>{info.meaning}</q>
+        </>
+      ) : (
+        <>Matches {info.target}.</>
+      ),
       keyError: extraSpecKeyError(k),
       valueError: value ? info.error : null,
     };
   }
   // image properties
   if (!k) return { readers: "", meaning: null, keyError: null, valueError: null };
-  const field = Object.prototype.hasOwnProperty.call(IMAGE_META_FIELDS, k) ? IMAGE_META_FIELDS[k] : undefined;
+  const field = Object.hasOwn(IMAGE_META_FIELDS, k) ? IMAGE_META_FIELDS[k] : undefined;
   let valueError: string | null = null;
   if (json && value) {
     try {
       const v = JSON.parse(value);
-      if (!(typeof v === "number" || typeof v === "boolean" || Array.isArray(v))) valueError = "value: with JSON checked, must be a number, true/false or a list";
+      if (!(typeof v === "number" || typeof v === "boolean" || Array.isArray(v)))
+        valueError = "value: with JSON checked, must be a number, true/false or a list";
     } catch {
       valueError = "value: with JSON checked, must be valid JSON";
     }
@@ -89,7 +116,7 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
     meaning: field
       ? `${field.values ? `${field.kind}: ${field.values.slice(0, 8).join(", ")}${field.values.length > 8 ? ", …" : ""}` : `Nova image property (${field.kind})`}; also matched by AggregateImagePropertiesIsolation when an aggregate sets ${k}`
       : "kept as is; the scheduler's filters ignore it",
-    keyError: k && !/^[\w.:\-]{1,255}$/.test(k) ? "key: may only contain letters, digits, '_', '-', '.' and ':'" : null,
+    keyError: k && !/^[\w.:-]{1,255}$/.test(k) ? "key: may only contain letters, digits, '_', '-', '.' and ':'" : null,
     valueError,
   };
 }
@@ -127,12 +154,23 @@ function useDraft(entry?: KvEntry) {
  * images, the JSON checkbox. `rowKey`: the key of the existing row they
  * edit; none = the add row (visible labels, key suggestions).
  */
-function KvInputs({ kind, form, draft, rowKey }: { kind: KvKind; form: ServerForm; draft: ReturnType<typeof useDraft>; rowKey?: string }) {
+function KvInputs({
+  kind,
+  form,
+  draft,
+  rowKey,
+}: {
+  kind: KvKind;
+  form: ServerForm;
+  draft: ReturnType<typeof useDraft>;
+  rowKey?: string;
+}) {
   const adding = rowKey === undefined;
   const d = describe(kind, draft.key, draft.value, draft.json);
   const listId = useId();
   const jsonId = useId();
-  const suggestions = kind === "aggregate" ? SUGGESTED_METADATA_KEYS : kind === "flavor" ? SUGGESTED_EXTRA_SPECS : SUGGESTED_IMAGE_PROPS;
+  const suggestions =
+    kind === "aggregate" ? SUGGESTED_METADATA_KEYS : kind === "flavor" ? SUGGESTED_EXTRA_SPECS : SUGGESTED_IMAGE_PROPS;
   return (
     <>
       <Field
@@ -232,7 +270,17 @@ function Row({
   );
 }
 
-function AddRow({ kind, hidden, saveAction, noun }: { kind: KvKind; hidden: Hidden; saveAction: FormAction; noun: string }) {
+function AddRow({
+  kind,
+  hidden,
+  saveAction,
+  noun,
+}: {
+  kind: KvKind;
+  hidden: Hidden;
+  saveAction: FormAction;
+  noun: string;
+}) {
   const draft = useDraft();
   const add = useServerForm(saveAction, {
     onSuccess: () => {
@@ -300,7 +348,14 @@ export function KvEditor({
             </thead>
             <tbody>
               {EXTRA_SPEC_OPERATORS.map((op) => {
-                const example = op === "<or>" ? "<or> kvm <or> qemu" : op === "<all-in>" ? "<all-in> avx aes" : op.startsWith("s") || op === "<in>" ? `${op} QEMU` : `${op} 4`;
+                const example =
+                  op === "<or>"
+                    ? "<or> kvm <or> qemu"
+                    : op === "<all-in>"
+                      ? "<all-in> avx aes"
+                      : op.startsWith("s") || op === "<in>"
+                        ? `${op} QEMU`
+                        : `${op} 4`;
                 return (
                   <tr key={op}>
                     <th scope="row">
@@ -326,7 +381,14 @@ export function KvEditor({
           </div>
           <ul className="kv-list">
             {entries.map((e) => (
-              <Row key={e.key} kind={kind} entry={e} hidden={hidden} saveAction={saveAction} removeAction={removeAction} />
+              <Row
+                key={e.key}
+                kind={kind}
+                entry={e}
+                hidden={hidden}
+                saveAction={saveAction}
+                removeAction={removeAction}
+              />
             ))}
           </ul>
         </>

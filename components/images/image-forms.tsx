@@ -6,7 +6,12 @@ import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/co
 export function ImageForm({ image }: { image?: { id: number; uuid: string; name: string | null } }) {
   const form = useServerForm(image ? updateImage : createImage, { resetOnSuccess: !image });
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label={image ? "Edit image" : "Create image"}>
+    <form
+      ref={form.formRef}
+      onSubmit={form.onSubmit}
+      className="inline-form"
+      aria-label={image ? "Edit image" : "Create image"}
+    >
       {image ? <input type="hidden" name="id" value={image.id} /> : null}
       <Field form={form} name="name" label="Name" defaultValue={image?.name ?? ""} maxLength={255} autoComplete="off" />
       <Field

@@ -50,9 +50,21 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
   const suggestions = useHostSuggestions(host);
   const listId = useId();
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="form-grid" aria-label={instance ? "Edit instance" : "Create instance"}>
+    <form
+      ref={form.formRef}
+      onSubmit={form.onSubmit}
+      className="form-grid"
+      aria-label={instance ? "Edit instance" : "Create instance"}
+    >
       {instance ? <input type="hidden" name="id" value={instance.id} /> : null}
-      <Field form={form} name="name" label="Name" defaultValue={instance?.name ?? ""} maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="name"
+        label="Name"
+        defaultValue={instance?.name ?? ""}
+        maxLength={255}
+        autoComplete="off"
+      />
       <Field
         form={form}
         name="host"
@@ -86,7 +98,14 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
           </option>
         ))}
       </SelectField>
-      <Field form={form} name="project_id" label="Project ID" defaultValue={instance?.projectId ?? ""} maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="project_id"
+        label="Project ID"
+        defaultValue={instance?.projectId ?? ""}
+        maxLength={255}
+        autoComplete="off"
+      />
       <SelectField form={form} name="server_group" label="Server group" defaultValue={instance?.serverGroup ?? ""}>
         <option value="">(none)</option>
         {choices.groups.map((g) => (
@@ -110,8 +129,8 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
         <FormStatus form={form} shownFields={FIELDS} />
       </div>
       <p className="muted small span-all">
-        A host&apos;s usage figures (vcpus_used, memory_mb_used, num_instances) are its compute node&apos;s own report and do
-        not change with these records; server group members and same_host/different_host hints do.
+        A host&apos;s usage figures (vcpus_used, memory_mb_used, num_instances) are its compute node&apos;s own report
+        and do not change with these records; server group members and same_host/different_host hints do.
       </p>
     </form>
   );

@@ -45,7 +45,12 @@ export function CapacityCharts({ rows, group }: { rows: CapacityRow[]; group: st
             </figcaption>
             <div style={{ width: "100%", height }}>
               <ResponsiveContainer width="100%" height="100%">
-                <BarChart data={data} layout="vertical" margin={{ top: 4, right: 12, bottom: 4, left: 4 }} barCategoryGap={4}>
+                <BarChart
+                  data={data}
+                  layout="vertical"
+                  margin={{ top: 4, right: 12, bottom: 4, left: 4 }}
+                  barCategoryGap={4}
+                >
                   <CartesianGrid horizontal={false} stroke="#e3e7ee" />
                   <XAxis type="number" tickFormatter={(v: number) => nf.format(v)} fontSize={11} />
                   <YAxis type="category" dataKey="name" width={90} fontSize={11} interval={0} />

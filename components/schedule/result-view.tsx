@@ -18,9 +18,15 @@ function FunnelTable({ summary }: { summary: InstanceSummary }) {
         <thead>
           <tr>
             <th scope="col">Stage</th>
-            <th scope="col" className="num">In</th>
-            <th scope="col" className="num">Out</th>
-            <th scope="col" className="num">Removed</th>
+            <th scope="col" className="num">
+              In
+            </th>
+            <th scope="col" className="num">
+              Out
+            </th>
+            <th scope="col" className="num">
+              Removed
+            </th>
             <th scope="col">Most common reasons</th>
           </tr>
         </thead>
@@ -40,7 +46,8 @@ function FunnelTable({ summary }: { summary: InstanceSummary }) {
           {summary.funnel.length === 0 && (
             <tr>
               <td colSpan={5} className="sc-muted">
-                No filter ran at this instance{summary.index > 0 ? " (filters that run once per request only run for the first instance)" : ""}.
+                No filter ran at this instance
+                {summary.index > 0 ? " (filters that run once per request only run for the first instance)" : ""}.
               </td>
             </tr>
           )}
@@ -50,7 +57,15 @@ function FunnelTable({ summary }: { summary: InstanceSummary }) {
   );
 }
 
-function InstancePanel({ runId, summary, detail0 }: { runId: number; summary: InstanceSummary; detail0: InstanceDetail | null }) {
+function InstancePanel({
+  runId,
+  summary,
+  detail0,
+}: {
+  runId: number;
+  summary: InstanceSummary;
+  detail0: InstanceDetail | null;
+}) {
   const { data: detail, isLoading, error } = useInstanceDetail(runId, summary.index, detail0);
   const n = summary.index + 1;
   return (
@@ -64,8 +79,14 @@ function InstancePanel({ runId, summary, detail0 }: { runId: number; summary: In
 
       <h3>Weights</h3>
       {isLoading && <p className="sc-muted">Loading the weights of instance {n}…</p>}
-      {error && <p className="sc-bad">Could not load instance {n}: {(error as Error).message}</p>}
-      {detail && detail.chart.length === 0 && <p className="sc-muted">No host survived the filters: nothing was weighed.</p>}
+      {error && (
+        <p className="sc-bad">
+          Could not load instance {n}: {(error as Error).message}
+        </p>
+      )}
+      {detail && detail.chart.length === 0 && (
+        <p className="sc-muted">No host survived the filters: nothing was weighed.</p>
+      )}
       {detail && detail.chart.length > 0 && detail.weigherNames.length === 0 && (
         <p className="sc-muted">Only one host survived: Nova does not weigh a single host (weight 0).</p>
       )}
@@ -97,14 +118,30 @@ function WeightsSection({ runId, detail, survivors }: { runId: number; detail: I
         </>
       )}
       <div style={{ marginTop: "0.75rem" }}>
-        <WeighedTable runId={runId} index={detail.index} names={detail.weigherNames} drawn={drawn} initial={detail.table} />
+        <WeighedTable
+          runId={runId}
+          index={detail.index}
+          names={detail.weigherNames}
+          drawn={drawn}
+          initial={detail.table}
+        />
       </div>
     </>
   );
 }
 
 /** Tabs (arrow keys move between them) for up to 12 instances, else a select. */
-function InstanceSelector({ count, value, onChange, baseId }: { count: number; value: number; onChange: (i: number) => void; baseId: string }) {
+function InstanceSelector({
+  count,
+  value,
+  onChange,
+  baseId,
+}: {
+  count: number;
+  value: number;
+  onChange: (i: number) => void;
+  baseId: string;
+}) {
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
   if (count > 12) {
     return (
@@ -212,7 +249,15 @@ function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
 }
 
 /** A run's result: outcome, why-not search, and per instance the funnel, the weights and the removed hosts. */
-export function ResultView({ meta, view, showPermalink = true }: { meta: RunMeta; view: RunView; showPermalink?: boolean }) {
+export function ResultView({
+  meta,
+  view,
+  showPermalink = true,
+}: {
+  meta: RunMeta;
+  view: RunView;
+  showPermalink?: boolean;
+}) {
   const [index, setIndex] = useState(0);
   const baseId = useId();
   const count = view.instances.length;
@@ -270,7 +315,9 @@ export function ResultView({ meta, view, showPermalink = true }: { meta: RunMeta
           engine <b>{fmtMs(meta.engineMs)}</b>
         </li>
         {meta.timings && (
-          <li title={`load ${fmtMs(meta.timings.loadMs)}, schedule ${fmtMs(meta.timings.scheduleMs)}, store ${fmtMs(meta.timings.storeMs)}`}>
+          <li
+            title={`load ${fmtMs(meta.timings.loadMs)}, schedule ${fmtMs(meta.timings.scheduleMs)}, store ${fmtMs(meta.timings.storeMs)}`}
+          >
             server total <b>{fmtMs(meta.timings.totalMs)}</b>
           </li>
         )}

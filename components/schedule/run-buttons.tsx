@@ -36,7 +36,15 @@ function CommittedList({ at, instances }: { at: string; instances: Committed }) 
  * "Commit placement": creates the instances on the chosen hosts and consumes
  * their resources (one transaction that re-checks capacity; a run commits once).
  */
-export function CommitButton({ meta, chosen, onCommitted }: { meta: RunMeta; chosen: string[]; onCommitted?: (o: CommitOutcome) => void }) {
+export function CommitButton({
+  meta,
+  chosen,
+  onCommitted,
+}: {
+  meta: RunMeta;
+  chosen: string[];
+  onCommitted?: (o: CommitOutcome) => void;
+}) {
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<{ at: string; instances: Committed } | null>(
@@ -66,7 +74,8 @@ export function CommitButton({ meta, chosen, onCommitted }: { meta: RunMeta; cho
         {pending ? "Committing…" : "Commit placement"}
       </button>
       <span className="sc-help">
-        Creates {chosen.length} instance{chosen.length === 1 ? "" : "s"} of {meta.flavorName} on {hosts.join(", ")} and uses
+        Creates {chosen.length} instance{chosen.length === 1 ? "" : "s"} of {meta.flavorName} on {hosts.join(", ")} and
+        uses
         {hosts.length === 1 ? " its" : " their"} vCPUs, RAM and disk (capacity is checked again first).
       </span>
       {error && (

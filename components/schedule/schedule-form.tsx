@@ -86,12 +86,20 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
     });
   };
 
-  const field = (name: ScheduleField, label: string, control: (p: Record<string, unknown>) => ReactNode, help?: ReactNode, wide = false) => {
+  const field = (
+    name: ScheduleField,
+    label: string,
+    control: (p: Record<string, unknown>) => ReactNode,
+    help?: ReactNode,
+    wide = false,
+  ) => {
     const id = `sched-${name}`;
     const errs = errors[name];
     const hintFilter = HINT_FILTERS[name];
     const hintOff = hintFilter && values[name].trim() && profile && !profile.enabledFilters.includes(hintFilter);
-    const describedBy = [help ? `${id}-help` : null, errs ? `${id}-error` : null, hintOff ? `${id}-warn` : null].filter(Boolean).join(" ");
+    const describedBy = [help ? `${id}-help` : null, errs ? `${id}-error` : null, hintOff ? `${id}-warn` : null]
+      .filter(Boolean)
+      .join(" ");
     return (
       <div className={`sc-field${wide ? " sc-grid-wide" : ""}`}>
         <label htmlFor={id}>{label}</label>
@@ -124,7 +132,13 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
 
   return (
     <>
-      <form ref={formRef} className="sc-form sc-panel" onSubmit={onSubmit} noValidate aria-label="Trial scheduling request">
+      <form
+        ref={formRef}
+        className="sc-form sc-panel"
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Trial scheduling request"
+      >
         {formError && (
           <p className="sc-form-error" role="alert">
             {formError}
@@ -171,7 +185,9 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
             {field(
               "num_instances",
               "Number of instances",
-              (p) => <input {...p} type="number" inputMode="numeric" min={1} max={MAX_INSTANCES} step={1} required />,
+              (p) => (
+                <input {...p} type="number" inputMode="numeric" min={1} max={MAX_INSTANCES} step={1} required />
+              ),
               `1 to ${MAX_INSTANCES}; each instance consumes its host before the next is placed.`,
             )}
             {field("availability_zone", "Availability zone", (p) => (
@@ -189,7 +205,14 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
               "Project",
               (p) => (
                 <>
-                  <input {...p} type="text" list="sched-projects" autoComplete="off" spellCheck={false} placeholder="project id (optional)" />
+                  <input
+                    {...p}
+                    type="text"
+                    list="sched-projects"
+                    autoComplete="off"
+                    spellCheck={false}
+                    placeholder="project id (optional)"
+                  />
                   <datalist id="sched-projects">
                     {options.projects.map((x) => (
                       <option key={x} value={x} />
@@ -214,7 +237,9 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
               "Scheduler profile",
               (p) => (
                 <select {...p}>
-                  <option value="">{activeProfile ? `${activeProfile.name} (active)` : "(no profile: Nova defaults)"}</option>
+                  <option value="">
+                    {activeProfile ? `${activeProfile.name} (active)` : "(no profile: Nova defaults)"}
+                  </option>
                   {options.profiles
                     .filter((x) => !x.active)
                     .map((x) => (
@@ -238,22 +263,47 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
             {hintCount ? ` (${hintCount} set)` : " (none)"}
           </summary>
           <div className="sc-grid">
-            {field("same_host", "same_host", (p) => <textarea {...p} rows={2} spellCheck={false} placeholder="instance uuids, comma or newline separated" />, "Only hosts running one of these instances (SameHostFilter).")}
+            {field(
+              "same_host",
+              "same_host",
+              (p) => (
+                <textarea {...p} rows={2} spellCheck={false} placeholder="instance uuids, comma or newline separated" />
+              ),
+              "Only hosts running one of these instances (SameHostFilter).",
+            )}
             {field(
               "different_host",
               "different_host",
-              (p) => <textarea {...p} rows={2} spellCheck={false} placeholder="instance uuids, comma or newline separated" />,
+              (p) => (
+                <textarea {...p} rows={2} spellCheck={false} placeholder="instance uuids, comma or newline separated" />
+              ),
               "Only hosts running none of these instances (DifferentHostFilter).",
             )}
             {field(
               "query",
               "query (JsonFilter)",
-              (p) => <textarea {...p} rows={2} spellCheck={false} placeholder='[">=", "$free_ram_mb", 1024]' />,
+              (p) => (
+                <textarea {...p} rows={2} spellCheck={false} placeholder='[">=", "$free_ram_mb", 1024]' />
+              ),
               'A JsonFilter expression, e.g. ["and", [">=", "$free_ram_mb", 1024], [">=", "$free_disk_mb", 204800]].',
               true,
             )}
-            {field("build_near_host_ip", "build_near_host_ip", (p) => <input {...p} type="text" spellCheck={false} placeholder="10.1.1.11" />, "With cidr: only hosts in that network (SimpleCIDRAffinityFilter).")}
-            {field("cidr", "cidr", (p) => <input {...p} type="text" spellCheck={false} placeholder="/24" />, "Prefix length around build_near_host_ip (default /24).")}
+            {field(
+              "build_near_host_ip",
+              "build_near_host_ip",
+              (p) => (
+                <input {...p} type="text" spellCheck={false} placeholder="10.1.1.11" />
+              ),
+              "With cidr: only hosts in that network (SimpleCIDRAffinityFilter).",
+            )}
+            {field(
+              "cidr",
+              "cidr",
+              (p) => (
+                <input {...p} type="text" spellCheck={false} placeholder="/24" />
+              ),
+              "Prefix length around build_near_host_ip (default /24).",
+            )}
           </div>
         </details>
         <div className="sc-actions">
@@ -277,7 +327,9 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
                 in {outcome.meta.timings ? `${Math.round(outcome.meta.timings.totalMs)} ms` : ""}
               </span>
             ) : (
-              <span>Runs the scheduler on today&apos;s cloud and stores the run (nothing is placed until you commit).</span>
+              <span>
+                Runs the scheduler on today&apos;s cloud and stores the run (nothing is placed until you commit).
+              </span>
             )}
           </div>
         </div>

@@ -34,7 +34,14 @@ export function useInstanceDetail(runId: number, index: number, initial: Instanc
   });
 }
 
-export function useWeighedPage(runId: number, index: number, offset: number, limit: number, q: string, initial?: Page<WeighedRow>) {
+export function useWeighedPage(
+  runId: number,
+  index: number,
+  offset: number,
+  limit: number,
+  q: string,
+  initial?: Page<WeighedRow>,
+) {
   const first = offset === 0 && !q && initial && initial.limit === limit;
   return useQuery({
     queryKey: ["run", runId, "weighed", index, offset, limit, q],
@@ -45,7 +52,14 @@ export function useWeighedPage(runId: number, index: number, offset: number, lim
   });
 }
 
-export function useRejectedPage(runId: number, index: number, offset: number, limit: number, q: string, initial?: Page<RejectedRow>) {
+export function useRejectedPage(
+  runId: number,
+  index: number,
+  offset: number,
+  limit: number,
+  q: string,
+  initial?: Page<RejectedRow>,
+) {
   const first = offset === 0 && !q && initial && initial.limit === limit;
   return useQuery({
     queryKey: ["run", runId, "rejected", index, offset, limit, q],

@@ -23,14 +23,24 @@ export function Pager({
   const to = Math.min(offset + page.rows.length, total);
   return (
     <nav className="sc-pager" aria-label={`${label} pages`}>
-      <button type="button" className="sc-btn sc-btn-secondary sc-btn-small" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
+      <button
+        type="button"
+        className="sc-btn sc-btn-secondary sc-btn-small"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - limit))}
+      >
         Previous
       </button>
       <span aria-live="polite">
         {label} {fmtCount(from)}–{fmtCount(to)} of {fmtCount(total)}
         {busy ? " (loading…)" : ""}
       </span>
-      <button type="button" className="sc-btn sc-btn-secondary sc-btn-small" disabled={offset + limit >= total} onClick={() => onOffset(offset + limit)}>
+      <button
+        type="button"
+        className="sc-btn sc-btn-secondary sc-btn-small"
+        disabled={offset + limit >= total}
+        onClick={() => onOffset(offset + limit)}
+      >
         Next
       </button>
     </nav>
@@ -46,9 +56,13 @@ export function MultipliersTable({ uses, index }: { uses: MultiplierUse[]; index
         <thead>
           <tr>
             <th scope="col">Weigher</th>
-            <th scope="col" className="num">Multiplier</th>
+            <th scope="col" className="num">
+              Multiplier
+            </th>
             <th scope="col">Source</th>
-            <th scope="col" className="num">Hosts</th>
+            <th scope="col" className="num">
+              Hosts
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -107,13 +121,21 @@ export function WeighedTable({
       </div>
       {error ? <p className="sc-bad">Could not load the page: {(error as Error).message}</p> : null}
       <div className="sc-table-wrap">
-        <table className="data-table sc-table" aria-label={`Weighed hosts, instance ${index + 1}`} aria-busy={isFetching}>
+        <table
+          className="data-table sc-table"
+          aria-label={`Weighed hosts, instance ${index + 1}`}
+          aria-busy={isFetching}
+        >
           <thead>
             <tr>
-              <th scope="col" className="num">Rank</th>
+              <th scope="col" className="num">
+                Rank
+              </th>
               <th scope="col">Host</th>
               <th scope="col">Role</th>
-              <th scope="col" className="num">Weight</th>
+              <th scope="col" className="num">
+                Weight
+              </th>
               {cols.map((n) => (
                 <th scope="col" className="num" key={n} title={n}>
                   {shortWeigher(n)}
@@ -123,16 +145,28 @@ export function WeighedTable({
           </thead>
           <tbody>
             {page.rows.map((r) => (
-              <tr key={r.host} className={r.role === "chosen" ? "sc-row-chosen" : r.role === "alternate" ? "sc-row-alt" : undefined}>
+              <tr
+                key={r.host}
+                className={r.role === "chosen" ? "sc-row-chosen" : r.role === "alternate" ? "sc-row-alt" : undefined}
+              >
                 <td className="num">{r.rank}</td>
                 <th scope="row" className="sc-host">
                   {r.host}
                 </th>
-                <td>{r.role ? <span className={r.role === "chosen" ? "sc-chosen-tag" : "sc-alt-tag"}>{roleLabel(r)}</span> : null}</td>
+                <td>
+                  {r.role ? (
+                    <span className={r.role === "chosen" ? "sc-chosen-tag" : "sc-alt-tag"}>{roleLabel(r)}</span>
+                  ) : null}
+                </td>
                 <td className="num">{fmtWeight(r.weight)}</td>
                 {cols.map((n) => {
                   const b = r.weighers[n];
-                  if (!b) return <td key={n} className="num">—</td>;
+                  if (!b)
+                    return (
+                      <td key={n} className="num">
+                        —
+                      </td>
+                    );
                   return (
                     <td
                       key={n}
@@ -140,7 +174,11 @@ export function WeighedTable({
                       title={`${n}: raw ${fmtRaw(b.raw)}, normalized ${fmtNormalized(b.normalized)} × multiplier ${fmtMultiplier(b.multiplier)} (${fmtSource(b.source)}) = ${fmtWeight(b.score)}`}
                     >
                       {fmtWeight(b.score)}
-                      {b.source !== "config" ? <span className="sc-src">×{fmtMultiplier(b.multiplier)} {fmtSource(b.source)}</span> : null}
+                      {b.source !== "config" ? (
+                        <span className="sc-src">
+                          ×{fmtMultiplier(b.multiplier)} {fmtSource(b.source)}
+                        </span>
+                      ) : null}
                     </td>
                   );
                 })}

@@ -1,21 +1,41 @@
 "use client";
 
 import { useState } from "react";
-import { Bar, CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { fmtMultiplier, fmtNormalized, fmtRaw, fmtSource, fmtWeight, shortWeigher } from "@/lib/runs/format";
 import type { WeighedRow } from "@/lib/runs/view";
 
 /** One colour per weigher, in the engine's order (distinct, readable on white). */
 export const WEIGHER_COLORS = [
-  "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
-  "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1b9e77", "#7570b3",
+  "#4e79a7",
+  "#f28e2b",
+  "#59a14f",
+  "#e15759",
+  "#76b7b2",
+  "#edc948",
+  "#b07aa1",
+  "#ff9da7",
+  "#9c755f",
+  "#bab0ac",
+  "#1b9e77",
+  "#7570b3",
 ];
 
 export const ROLE_COLORS = { chosen: "#11612c", alternate: "#9a5b00" };
 
 export function weigherColor(names: string[], name: string): string {
   const i = names.indexOf(name);
-  return WEIGHER_COLORS[(i < 0 ? 0 : i) % WEIGHER_COLORS.length];
+  return WEIGHER_COLORS[Math.max(i, 0) % WEIGHER_COLORS.length];
 }
 
 /** Weighers that add something to at least one of the rows (the others are listed, not drawn). */
@@ -32,7 +52,17 @@ export function roleLabel(r: Pick<WeighedRow, "role" | "alternate">): string {
 
 type Datum = { label: string; row: WeighedRow; [weigher: string]: number | string | WeighedRow };
 
-function WeightsTooltip({ active, payload, names, drawn }: { active?: boolean; payload?: Array<{ payload: Datum }>; names: string[]; drawn: string[] }) {
+function WeightsTooltip({
+  active,
+  payload,
+  names,
+  drawn,
+}: {
+  active?: boolean;
+  payload?: Array<{ payload: Datum }>;
+  names: string[];
+  drawn: string[];
+}) {
   if (!active || !payload?.length) return null;
   const r = payload[0].payload.row;
   const flat = names.filter((n) => !drawn.includes(n) && r.weighers[n]);
@@ -65,7 +95,8 @@ function WeightsTooltip({ active, payload, names, drawn }: { active?: boolean; p
                 <td>{fmtRaw(b.raw)}</td>
                 <td>{fmtNormalized(b.normalized)}</td>
                 <td>
-                  {fmtMultiplier(b.multiplier)} <span className={b.source === "config" ? "sc-muted" : "sc-src-inline"}>({fmtSource(b.source)})</span>
+                  {fmtMultiplier(b.multiplier)}{" "}
+                  <span className={b.source === "config" ? "sc-muted" : "sc-src-inline"}>({fmtSource(b.source)})</span>
                 </td>
                 <td>{fmtWeight(b.score)}</td>
               </tr>
@@ -121,14 +152,25 @@ export function WeightsChart({ rows, names, index }: { rows: WeighedRow[]; names
       aria-label={`Weights of the top ${rows.length} hosts of instance ${index + 1}${chosen ? `; chosen ${chosen.host}` : ""}${alts.length ? `; alternates ${alts.map((a) => a.host).join(", ")}` : ""}`}
     >
       <figcaption>
-        Each bar is a host&apos;s weight split by weigher (score = multiplier × normalized value; hover or focus a bar for raw,
-        normalized, multiplier and its source). ◆ marks the total.
+        Each bar is a host&apos;s weight split by weigher (score = multiplier × normalized value; hover or focus a bar
+        for raw, normalized, multiplier and its source). ◆ marks the total.
       </figcaption>
       <div style={{ width: "100%", height }}>
         <ResponsiveContainer width="100%" height="100%" onResize={(w: number) => setNarrow(w < 1000)}>
-          <ComposedChart data={data} layout="vertical" stackOffset="sign" margin={{ top: 4, right: 24, bottom: 4, left: 8 }} barCategoryGap={4}>
+          <ComposedChart
+            data={data}
+            layout="vertical"
+            stackOffset="sign"
+            margin={{ top: 4, right: 24, bottom: 4, left: 8 }}
+            barCategoryGap={4}
+          >
             <CartesianGrid horizontal={false} stroke="#e5e9f0" />
-            <XAxis type="number" tick={{ fontSize: 12 }} domain={["auto", "auto"]} tickFormatter={(v: number) => fmtWeight(v).replace(/0+$/, "").replace(/\.$/, "")} />
+            <XAxis
+              type="number"
+              tick={{ fontSize: 12 }}
+              domain={["auto", "auto"]}
+              tickFormatter={(v: number) => fmtWeight(v).replace(/0+$/, "").replace(/\.$/, "")}
+            />
             <YAxis type="category" dataKey="label" width={250} interval={0} tick={<HostTick data={data} />} />
             <ReferenceLine x={0} stroke="#8a94a6" />
             <Tooltip
@@ -138,7 +180,14 @@ export function WeightsChart({ rows, names, index }: { rows: WeighedRow[]; names
               position={narrow ? { x: 4 } : undefined}
             />
             {drawn.map((n) => (
-              <Bar key={n} dataKey={n} stackId="w" fill={weigherColor(names, n)} name={shortWeigher(n)} isAnimationActive={false} />
+              <Bar
+                key={n}
+                dataKey={n}
+                stackId="w"
+                fill={weigherColor(names, n)}
+                name={shortWeigher(n)}
+                isAnimationActive={false}
+              />
             ))}
             <Scatter dataKey="weight" fill="#1c2330" shape="diamond" name="total weight" isAnimationActive={false} />
           </ComposedChart>
@@ -162,9 +211,7 @@ export function WeightsChart({ rows, names, index }: { rows: WeighedRow[]; names
         ))}
       </ul>
       {flat.length > 0 && (
-        <p className="sc-help">
-          Adding 0 to every host shown (not drawn): {flat.map(shortWeigher).join(", ")}.
-        </p>
+        <p className="sc-help">Adding 0 to every host shown (not drawn): {flat.map(shortWeigher).join(", ")}.</p>
       )}
     </figure>
   );

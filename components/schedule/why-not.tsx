@@ -21,8 +21,13 @@ function stepText(s: FateStep, instances: number): ReactNode {
     return (
       <>
         {at}
-        <span className="sc-fate-in">survived</span>: rank {s.rank} of {fmtCount(s.survivors)}, weight {fmtWeight(s.weight)}
-        {s.role === "chosen" ? <span className="sc-chosen-tag">chosen</span> : s.role === "alternate" ? <span className="sc-alt-tag">alternate</span> : null}
+        <span className="sc-fate-in">survived</span>: rank {s.rank} of {fmtCount(s.survivors)}, weight{" "}
+        {fmtWeight(s.weight)}
+        {s.role === "chosen" ? (
+          <span className="sc-chosen-tag">chosen</span>
+        ) : s.role === "alternate" ? (
+          <span className="sc-alt-tag">alternate</span>
+        ) : null}
       </>
     );
   }
@@ -75,31 +80,30 @@ export function WhyNotSearch({ runId, instances }: { runId: number; instances: n
           onChange={(e) => setText(e.target.value)}
         />
         <p className="sc-help" id={`${id}-help`}>
-          Type part of a host name: which filter removed it (at which instance) and why, or its rank and weight if it survived.
+          Type part of a host name: which filter removed it (at which instance) and why, or its rank and weight if it
+          survived.
         </p>
       </div>
       <div aria-live="polite" role="region" aria-label="Host fates">
         {error ? <p className="sc-bad">{(error as Error).message}</p> : null}
-        {q && data && (
-          <>
-            {data.total === 0 ? (
-              <p>No host matching &ldquo;{q}&rdquo; entered this run.</p>
-            ) : (
-              <>
-                <ul className="sc-fates" aria-busy={isFetching}>
-                  {data.hosts.map((f) => (
-                    <FateItem key={f.host} fate={f} instances={instances} />
-                  ))}
-                </ul>
-                {data.total > data.hosts.length && (
-                  <p className="sc-help">
-                    {fmtCount(data.total - data.hosts.length)} more hosts match; type more of the name.
-                  </p>
-                )}
-              </>
-            )}
-          </>
-        )}
+        {q &&
+          data &&
+          (data.total === 0 ? (
+            <p>No host matching &ldquo;{q}&rdquo; entered this run.</p>
+          ) : (
+            <>
+              <ul className="sc-fates" aria-busy={isFetching}>
+                {data.hosts.map((f) => (
+                  <FateItem key={f.host} fate={f} instances={instances} />
+                ))}
+              </ul>
+              {data.total > data.hosts.length && (
+                <p className="sc-help">
+                  {fmtCount(data.total - data.hosts.length)} more hosts match; type more of the name.
+                </p>
+              )}
+            </>
+          ))}
       </div>
     </div>
   );
@@ -114,7 +118,11 @@ export function RejectedTable({ runId, index, initial }: { runId: number; index:
   return (
     <div>
       <div className="sc-table-wrap">
-        <table className="data-table sc-table" aria-label={`Hosts removed, instance ${index + 1}`} aria-busy={isFetching}>
+        <table
+          className="data-table sc-table"
+          aria-label={`Hosts removed, instance ${index + 1}`}
+          aria-busy={isFetching}
+        >
           <thead>
             <tr>
               <th scope="col">Host</th>

@@ -26,9 +26,22 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
   const form = useServerForm(group ? updateServerGroup : createServerGroup, { resetOnSuccess: !group });
   const [policy, setPolicy] = useState(group?.policy ?? "anti-affinity");
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="form-grid" aria-label={group ? "Edit server group" : "Create server group"}>
+    <form
+      ref={form.formRef}
+      onSubmit={form.onSubmit}
+      className="form-grid"
+      aria-label={group ? "Edit server group" : "Create server group"}
+    >
       {group ? <input type="hidden" name="id" value={group.id} /> : null}
-      <Field form={form} name="name" label="Name" defaultValue={group?.name} required maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="name"
+        label="Name"
+        defaultValue={group?.name}
+        required
+        maxLength={255}
+        autoComplete="off"
+      />
       <SelectField form={form} name="policy" label="Policy" value={policy} onChange={(e) => setPolicy(e.target.value)}>
         {POLICIES.map(([v, label]) => (
           <option key={v} value={v}>
@@ -42,9 +55,20 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
         label="Rule max_server_per_host"
         defaultValue={group?.maxServerPerHost ?? ""}
         inputMode="numeric"
-        hint={policy === "anti-affinity" ? "anti-affinity only: members allowed per host (empty = 1)" : "only for the anti-affinity policy"}
+        hint={
+          policy === "anti-affinity"
+            ? "anti-affinity only: members allowed per host (empty = 1)"
+            : "only for the anti-affinity policy"
+        }
       />
-      <Field form={form} name="project_id" label="Project ID" defaultValue={group?.projectId ?? ""} maxLength={255} autoComplete="off" />
+      <Field
+        form={form}
+        name="project_id"
+        label="Project ID"
+        defaultValue={group?.projectId ?? ""}
+        maxLength={255}
+        autoComplete="off"
+      />
       <Field
         form={form}
         name="uuid"

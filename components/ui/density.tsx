@@ -47,7 +47,17 @@ export function DensityToggle() {
 }
 
 /** A <details> whose open state is remembered (UI state only). */
-export function RememberedDetails({ id, summary, children, defaultOpen = false }: { id: string; summary: ReactNode; children: ReactNode; defaultOpen?: boolean }) {
+export function RememberedDetails({
+  id,
+  summary,
+  children,
+  defaultOpen = false,
+}: {
+  id: string;
+  summary: ReactNode;
+  children: ReactNode;
+  defaultOpen?: boolean;
+}) {
   useHydratedUi();
   const open = useUiStore((s) => s.open[id] ?? defaultOpen);
   const setOpen = useUiStore((s) => s.setOpen);

@@ -19,7 +19,7 @@ export function pct(used: number, total: number): string {
   return `${Math.round((used / total) * 100)}%`;
 }
 export function fmtDate(d: Date): string {
-  return d.toISOString().replace("T", " ").slice(0, 19) + " UTC";
+  return `${d.toISOString().replace("T", " ").slice(0, 19)} UTC`;
 }
 /** A dynamic route segment as the name it encodes (Next passes it URL-encoded). */
 export function decodeParam(s: string): string {

@@ -26,7 +26,9 @@ export function Pager({
 }) {
   if (pages <= 1) return null;
   const href = (p: number) => `${basePath}${queryString({ ...params, [pageParam]: p === 1 ? undefined : p })}`;
-  const around = [1, page - 2, page - 1, page, page + 1, page + 2, pages].filter((p, i, a) => p >= 1 && p <= pages && a.indexOf(p) === i).sort((a, b) => a - b);
+  const around = [1, page - 2, page - 1, page, page + 1, page + 2, pages]
+    .filter((p, i, a) => p >= 1 && p <= pages && a.indexOf(p) === i)
+    .sort((a, b) => a - b);
   return (
     <nav className="pager" aria-label={label}>
       {page > 1 ? (
@@ -34,7 +36,9 @@ export function Pager({
           ← Previous
         </Link>
       ) : (
-        <span className="disabled" aria-disabled="true">← Previous</span>
+        <span className="disabled" aria-disabled="true">
+          ← Previous
+        </span>
       )}
       <ul>
         {around.map((p, i) => (
@@ -57,7 +61,9 @@ export function Pager({
           Next →
         </Link>
       ) : (
-        <span className="disabled" aria-disabled="true">Next →</span>
+        <span className="disabled" aria-disabled="true">
+          Next →
+        </span>
       )}
     </nav>
   );

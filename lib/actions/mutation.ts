@@ -5,10 +5,10 @@
  * Bad input comes back as field errors naming the field and the rule, and
  * nothing is written. Authorization will be added here, in one place.
  */
-import { revalidatePath } from 'next/cache';
-import type { z } from 'zod';
-import { prisma } from '@/lib/db';
-import type { Prisma } from '@/lib/generated/prisma/client';
+import { revalidatePath } from "next/cache";
+import type { z } from "zod";
+import { prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -40,7 +40,7 @@ async function authorize(_action: string): Promise<void> {}
 function zodFieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
   const out: FieldErrors = {};
   for (const i of issues) {
-    const key = i.path.map(String).join('.') || '_form';
+    const key = i.path.map(String).join(".") || "_form";
     (out[key] ??= []).push(i.message);
   }
   return out;
@@ -49,9 +49,9 @@ function zodFieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
 /** Prisma's unique-constraint error, turned into a message on the field. */
 function uniqueViolation(e: unknown): FieldErrors | null {
   const err = e as { code?: string; meta?: { target?: string[] | string } };
-  if (err?.code !== 'P2002') return null;
-  const target = Array.isArray(err.meta?.target) ? err.meta!.target : String(err.meta?.target ?? 'name').split(',');
-  const field = target[target.length - 1] ?? 'name';
+  if (err?.code !== "P2002") return null;
+  const target = Array.isArray(err.meta?.target) ? err.meta!.target : String(err.meta?.target ?? "name").split(",");
+  const field = target[target.length - 1] ?? "name";
   return { [field]: [`${field}: must be unique; another record already uses this value`] };
 }
 
@@ -71,13 +71,15 @@ export async function mutate<S extends z.ZodType, T>(
     return { ok: true, data, message: opts.message };
   } catch (e) {
     if (e instanceof MutationError) {
-      return e.field ? { ok: false, fieldErrors: { [e.field]: [e.message] } } : { ok: false, formError: e.message, fieldErrors: {} };
+      return e.field
+        ? { ok: false, fieldErrors: { [e.field]: [e.message] } }
+        : { ok: false, formError: e.message, fieldErrors: {} };
     }
     const unique = uniqueViolation(e);
     if (unique) return { ok: false, fieldErrors: unique };
     const msg = (e as Error).message ?? String(e);
     if (/CHECK constraint failed/i.test(msg)) {
-      return { ok: false, formError: `rejected by a database rule: ${msg.split('\n').pop()}`, fieldErrors: {} };
+      return { ok: false, formError: `rejected by a database rule: ${msg.split("\n").pop()}`, fieldErrors: {} };
     }
     throw e;
   }
@@ -87,7 +89,7 @@ export async function mutate<S extends z.ZodType, T>(
 export function formToObject(form: FormData): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
-    if (typeof v !== 'string') continue;
+    if (typeof v !== "string") continue;
     if (k in out) out[k] = ([] as unknown[]).concat(out[k], v);
     else out[k] = v;
   }

@@ -77,34 +77,80 @@ export const DEMO_FLAVORS: ScenarioFlavorInput[] = [
   { name: "m1.large", id: "4", vcpus: 4, memory_mb: 8192, root_gb: 80, ephemeral_gb: 0, swap: 0, extra_specs: {} },
   { name: "m1.xlarge", id: "5", vcpus: 8, memory_mb: 16384, root_gb: 160, ephemeral_gb: 0, swap: 0, extra_specs: {} },
   {
-    name: "m1.2xlarge", id: "6", vcpus: 16, memory_mb: 32768, root_gb: 160, ephemeral_gb: 0, swap: 0,
+    name: "m1.2xlarge",
+    id: "6",
+    vcpus: 16,
+    memory_mb: 32768,
+    root_gb: 160,
+    ephemeral_gb: 0,
+    swap: 0,
     extra_specs: { "hw:mem_page_size": "large" },
   },
   {
-    name: "c1.xlarge", id: "c1-xl", vcpus: 8, memory_mb: 16384, root_gb: 40, ephemeral_gb: 0, swap: 0,
-    extra_specs: { "hw:cpu_policy": "dedicated", "hw:cpu_thread_policy": "prefer", "capabilities:hypervisor_type": "s== QEMU" },
+    name: "c1.xlarge",
+    id: "c1-xl",
+    vcpus: 8,
+    memory_mb: 16384,
+    root_gb: 40,
+    ephemeral_gb: 0,
+    swap: 0,
+    extra_specs: {
+      "hw:cpu_policy": "dedicated",
+      "hw:cpu_thread_policy": "prefer",
+      "capabilities:hypervisor_type": "s== QEMU",
+    },
   },
   {
-    name: "r1.2xlarge", id: "r1-2xl", vcpus: 16, memory_mb: 262144, root_gb: 80, ephemeral_gb: 0, swap: 0,
+    name: "r1.2xlarge",
+    id: "r1-2xl",
+    vcpus: 16,
+    memory_mb: 262144,
+    root_gb: 80,
+    ephemeral_gb: 0,
+    swap: 0,
     extra_specs: { "aggregate_instance_extra_specs:highmem": "true", "hw:mem_page_size": "1GB" },
   },
   {
-    name: "s1.large", id: "s1-l", vcpus: 4, memory_mb: 8192, root_gb: 200, ephemeral_gb: 200, swap: 0,
+    name: "s1.large",
+    id: "s1-l",
+    vcpus: 4,
+    memory_mb: 8192,
+    root_gb: 200,
+    ephemeral_gb: 200,
+    swap: 0,
     extra_specs: { "aggregate_instance_extra_specs:ssd": "true", "trait:STORAGE_DISK_SSD": "required" },
   },
   {
-    name: "w1.large", id: "w1-l", vcpus: 4, memory_mb: 16384, root_gb: 100, ephemeral_gb: 0, swap: 0,
+    name: "w1.large",
+    id: "w1-l",
+    vcpus: 4,
+    memory_mb: 16384,
+    root_gb: 100,
+    ephemeral_gb: 0,
+    swap: 0,
     extra_specs: { "os:secure_boot": "required", "hw:machine_type": "q35" },
   },
   {
-    name: "gpu.large", id: "gpu-l", vcpus: 8, memory_mb: 65536, root_gb: 200, ephemeral_gb: 0, swap: 0,
+    name: "gpu.large",
+    id: "gpu-l",
+    vcpus: 8,
+    memory_mb: 65536,
+    root_gb: 200,
+    ephemeral_gb: 0,
+    swap: 0,
     extra_specs: {
       "aggregate_instance_extra_specs:gpu": "true",
       "trait:HW_GPU_API_VULKAN": "required",
     },
   },
   {
-    name: "gpu.xlarge", id: "gpu-xl", vcpus: 16, memory_mb: 131072, root_gb: 400, ephemeral_gb: 0, swap: 0,
+    name: "gpu.xlarge",
+    id: "gpu-xl",
+    vcpus: 16,
+    memory_mb: 131072,
+    root_gb: 400,
+    ephemeral_gb: 0,
+    swap: 0,
     extra_specs: {
       "aggregate_instance_extra_specs:gpu": "true",
       "trait:HW_GPU_API_VULKAN": "required",
@@ -115,10 +161,52 @@ export const DEMO_FLAVORS: ScenarioFlavorInput[] = [
 ];
 
 const IMAGE_DEFS = [
-  { name: "ubuntu-22.04", properties: { hw_architecture: "x86_64", img_hv_type: "kvm", hw_vm_mode: "hvm", os_distro: "ubuntu", os_version: "22.04", os_type: "linux" } },
-  { name: "ubuntu-22.04-arm64", properties: { hw_architecture: "aarch64", img_hv_type: "kvm", hw_vm_mode: "hvm", os_distro: "ubuntu", os_version: "22.04", os_type: "linux" } },
-  { name: "rhel-9.2", properties: { hw_architecture: "x86_64", img_hv_type: "kvm", hw_vm_mode: "hvm", os_distro: "rhel", os_version: "9.2", os_type: "linux", hw_machine_type: "q35" } },
-  { name: "windows-server-2022", properties: { hw_architecture: "x86_64", img_hv_type: "kvm", hw_vm_mode: "hvm", os_distro: "windows", os_type: "windows", hw_firmware_type: "uefi", os_secure_boot: "required" } },
+  {
+    name: "ubuntu-22.04",
+    properties: {
+      hw_architecture: "x86_64",
+      img_hv_type: "kvm",
+      hw_vm_mode: "hvm",
+      os_distro: "ubuntu",
+      os_version: "22.04",
+      os_type: "linux",
+    },
+  },
+  {
+    name: "ubuntu-22.04-arm64",
+    properties: {
+      hw_architecture: "aarch64",
+      img_hv_type: "kvm",
+      hw_vm_mode: "hvm",
+      os_distro: "ubuntu",
+      os_version: "22.04",
+      os_type: "linux",
+    },
+  },
+  {
+    name: "rhel-9.2",
+    properties: {
+      hw_architecture: "x86_64",
+      img_hv_type: "kvm",
+      hw_vm_mode: "hvm",
+      os_distro: "rhel",
+      os_version: "9.2",
+      os_type: "linux",
+      hw_machine_type: "q35",
+    },
+  },
+  {
+    name: "windows-server-2022",
+    properties: {
+      hw_architecture: "x86_64",
+      img_hv_type: "kvm",
+      hw_vm_mode: "hvm",
+      os_distro: "windows",
+      os_type: "windows",
+      hw_firmware_type: "uefi",
+      os_secure_boot: "required",
+    },
+  },
   { name: "cirros-0.6.2", properties: { hw_architecture: "x86_64", hw_vm_mode: "hvm", os_distro: "cirros" } },
 ] as const;
 
@@ -182,9 +270,26 @@ export const PLACEMENT_PROFILE_CONFIG: ScenarioConfig = {
 };
 
 export const DEMO_PROFILES: { name: string; description: string; config: ScenarioConfig; active: boolean }[] = [
-  { name: "default", description: "Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers", config: DEFAULT_PROFILE_CONFIG, active: true },
-  { name: "stacking", description: "As default, but ram_weight_multiplier = -1.0: fill hosts up before using empty ones", config: STACKING_PROFILE_CONFIG, active: false },
-  { name: "placement", description: "As default, plus the Placement prefilters (compute_status, availability_zone, tenant_aggregates, resources, traits)", config: PLACEMENT_PROFILE_CONFIG, active: false },
+  {
+    name: "default",
+    description:
+      "Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers",
+    config: DEFAULT_PROFILE_CONFIG,
+    active: true,
+  },
+  {
+    name: "stacking",
+    description: "As default, but ram_weight_multiplier = -1.0: fill hosts up before using empty ones",
+    config: STACKING_PROFILE_CONFIG,
+    active: false,
+  },
+  {
+    name: "placement",
+    description:
+      "As default, plus the Placement prefilters (compute_status, availability_zone, tenant_aggregates, resources, traits)",
+    config: PLACEMENT_PROFILE_CONFIG,
+    active: false,
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -192,13 +297,79 @@ export const DEMO_PROFILES: { name: string; description: string; config: Scenari
 
 type HwClass = "general" | "general-large" | "highmem" | "ssd" | "gpu" | "arm";
 
-const HW: Record<HwClass, { vcpus: number; memory_mb: number; local_gb: number; cpu_ratio: number; ram_ratio: number; cpu_model: string; vendor: string; arch: string }> = {
-  general: { vcpus: 48, memory_mb: 262144, local_gb: 960, cpu_ratio: 4.0, ram_ratio: 1.0, cpu_model: "Cascadelake-Server", vendor: "Intel", arch: "x86_64" },
-  "general-large": { vcpus: 64, memory_mb: 393216, local_gb: 1920, cpu_ratio: 4.0, ram_ratio: 1.0, cpu_model: "Icelake-Server", vendor: "Intel", arch: "x86_64" },
-  highmem: { vcpus: 96, memory_mb: 1572864, local_gb: 1920, cpu_ratio: 2.0, ram_ratio: 1.0, cpu_model: "Icelake-Server", vendor: "Intel", arch: "x86_64" },
-  ssd: { vcpus: 64, memory_mb: 524288, local_gb: 7680, cpu_ratio: 4.0, ram_ratio: 1.0, cpu_model: "EPYC-Milan", vendor: "AMD", arch: "x86_64" },
-  gpu: { vcpus: 64, memory_mb: 1048576, local_gb: 3840, cpu_ratio: 1.0, ram_ratio: 1.0, cpu_model: "EPYC-Milan", vendor: "AMD", arch: "x86_64" },
-  arm: { vcpus: 80, memory_mb: 524288, local_gb: 1920, cpu_ratio: 4.0, ram_ratio: 1.0, cpu_model: "Neoverse-N1", vendor: "ARM", arch: "aarch64" },
+const HW: Record<
+  HwClass,
+  {
+    vcpus: number;
+    memory_mb: number;
+    local_gb: number;
+    cpu_ratio: number;
+    ram_ratio: number;
+    cpu_model: string;
+    vendor: string;
+    arch: string;
+  }
+> = {
+  general: {
+    vcpus: 48,
+    memory_mb: 262144,
+    local_gb: 960,
+    cpu_ratio: 4.0,
+    ram_ratio: 1.0,
+    cpu_model: "Cascadelake-Server",
+    vendor: "Intel",
+    arch: "x86_64",
+  },
+  "general-large": {
+    vcpus: 64,
+    memory_mb: 393216,
+    local_gb: 1920,
+    cpu_ratio: 4.0,
+    ram_ratio: 1.0,
+    cpu_model: "Icelake-Server",
+    vendor: "Intel",
+    arch: "x86_64",
+  },
+  highmem: {
+    vcpus: 96,
+    memory_mb: 1572864,
+    local_gb: 1920,
+    cpu_ratio: 2.0,
+    ram_ratio: 1.0,
+    cpu_model: "Icelake-Server",
+    vendor: "Intel",
+    arch: "x86_64",
+  },
+  ssd: {
+    vcpus: 64,
+    memory_mb: 524288,
+    local_gb: 7680,
+    cpu_ratio: 4.0,
+    ram_ratio: 1.0,
+    cpu_model: "EPYC-Milan",
+    vendor: "AMD",
+    arch: "x86_64",
+  },
+  gpu: {
+    vcpus: 64,
+    memory_mb: 1048576,
+    local_gb: 3840,
+    cpu_ratio: 1.0,
+    ram_ratio: 1.0,
+    cpu_model: "EPYC-Milan",
+    vendor: "AMD",
+    arch: "x86_64",
+  },
+  arm: {
+    vcpus: 80,
+    memory_mb: 524288,
+    local_gb: 1920,
+    cpu_ratio: 4.0,
+    ram_ratio: 1.0,
+    cpu_model: "Neoverse-N1",
+    vendor: "ARM",
+    arch: "aarch64",
+  },
 };
 
 const X86_FEATURES = ["sse4.2", "avx", "avx2", "aes", "vmx", "pdpe1gb", "f16c", "rdrand"];
@@ -237,7 +408,8 @@ export interface DemoCloudOptions {
 /** Build the demo cloud document (no request). Pure and deterministic. */
 export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
   const n = opts.hosts ?? 200;
-  if (!Number.isInteger(n) || n < MIN_DEMO_HOSTS) throw new Error(`the demo cloud needs at least ${MIN_DEMO_HOSTS} hosts (got ${n})`);
+  if (!Number.isInteger(n) || n < MIN_DEMO_HOSTS)
+    throw new Error(`the demo cloud needs at least ${MIN_DEMO_HOSTS} hosts (got ${n})`);
   const rng = new Rng(opts.seed ?? 20261121);
   const width = Math.max(3, String(n).length);
 
@@ -255,7 +427,14 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
   const hosts: Host[] = [];
   const placements: Placement[] = [];
   const byAz: string[][] = [[], [], []];
-  const byClass: Record<HwClass, string[]> = { general: [], "general-large": [], highmem: [], ssd: [], gpu: [], arm: [] };
+  const byClass: Record<HwClass, string[]> = {
+    general: [],
+    "general-large": [],
+    highmem: [],
+    ssd: [],
+    gpu: [],
+    arm: [],
+  };
   const batchHosts: string[] = [];
   const tenantHosts: string[] = [];
   const tenantSet = new Set<string>();
@@ -278,11 +457,23 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         [8002000, 3],
       ] as const);
       const features =
-        hw.arch === "aarch64" ? ARM_FEATURES : hw.cpu_model === "Cascadelake-Server" ? X86_FEATURES : [...X86_FEATURES, ...AVX512];
+        hw.arch === "aarch64"
+          ? ARM_FEATURES
+          : hw.cpu_model === "Cascadelake-Server"
+            ? X86_FEATURES
+            : [...X86_FEATURES, ...AVX512];
       const supported: [string, string, string][] =
         hw.arch === "aarch64"
-          ? [["aarch64", "kvm", "hvm"], ["aarch64", "qemu", "hvm"]]
-          : [["x86_64", "kvm", "hvm"], ["x86_64", "qemu", "hvm"], ["i686", "kvm", "hvm"], ["i686", "qemu", "hvm"]];
+          ? [
+              ["aarch64", "kvm", "hvm"],
+              ["aarch64", "qemu", "hvm"],
+            ]
+          : [
+              ["x86_64", "kvm", "hvm"],
+              ["x86_64", "qemu", "hvm"],
+              ["i686", "kvm", "hvm"],
+              ["i686", "qemu", "hvm"],
+            ];
       const traits = [
         "COMPUTE_NET_ATTACH_INTERFACE",
         "COMPUTE_VOLUME_MULTI_ATTACH",
@@ -333,7 +524,8 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       // a few unhealthy hosts (never GPU hosts: the GPU flavor must keep >= 3 candidates)
       if (cls !== "gpu") {
         const r = rng.float();
-        if (r < 0.025) host.service = { disabled: true, disabled_reason: rng.pick(DISABLED_REASONS), up: true, forced_down: false };
+        if (r < 0.025)
+          host.service = { disabled: true, disabled_reason: rng.pick(DISABLED_REASONS), up: true, forced_down: false };
         else if (r < 0.035) host.service = { disabled: false, up: false, forced_down: false };
         else if (r < 0.04) host.service = { disabled: false, up: false, forced_down: true };
         if (rng.float() < 0.03) host.failed_builds = rng.int(1, 3);
@@ -352,8 +544,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       if (az === 1 && cls.startsWith("general") && tenantHosts.length < tenantCount) {
         tenantHosts.push(name);
         tenantSet.add(name);
-      }
-      else if (az === 2 && cls.startsWith("general") && rng.float() < 0.2) batchHosts.push(name);
+      } else if (az === 2 && cls.startsWith("general") && rng.float() < 0.2) batchHosts.push(name);
     }
   }
 
@@ -365,10 +556,24 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     {
       name: "gpu-a40",
       hosts: byClass.gpu,
-      metadata: { gpu: "true", gpu_model: "a40", ram_weight_multiplier: "-1.0", cpu_weight_multiplier: "-1.0", max_instances_per_host: "8" },
+      metadata: {
+        gpu: "true",
+        gpu_model: "a40",
+        ram_weight_multiplier: "-1.0",
+        cpu_weight_multiplier: "-1.0",
+        max_instances_per_host: "8",
+      },
     },
-    { name: "ssd-nvme", hosts: byClass.ssd, metadata: { ssd: "true", disk_weight_multiplier: "2.0", max_io_ops_per_host: "16" } },
-    { name: "highmem", hosts: byClass.highmem, metadata: { highmem: "true", ram_weight_multiplier: "2.0", cpu_weight_multiplier: "0.5" } },
+    {
+      name: "ssd-nvme",
+      hosts: byClass.ssd,
+      metadata: { ssd: "true", disk_weight_multiplier: "2.0", max_io_ops_per_host: "16" },
+    },
+    {
+      name: "highmem",
+      hosts: byClass.highmem,
+      metadata: { highmem: "true", ram_weight_multiplier: "2.0", cpu_weight_multiplier: "0.5" },
+    },
     { name: "arm64", hosts: byClass.arm, metadata: { arch: "aarch64", hw_architecture: "aarch64" } },
     {
       name: "tenant-acme",
@@ -385,7 +590,11 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
   // ---- catalogue
   const flavors = DEMO_FLAVORS.map((f) => ({ ...f, is_public: true }));
   const flavorByName = new Map(flavors.map((f) => [f.name, f]));
-  const images = IMAGE_DEFS.map((im) => ({ id: stableUuid(`schedscope-demo-image-${im.name}`), name: im.name, properties: { ...im.properties } }));
+  const images = IMAGE_DEFS.map((im) => ({
+    id: stableUuid(`schedscope-demo-image-${im.name}`),
+    name: im.name,
+    properties: { ...im.properties },
+  }));
   const imageByName = new Map<string, { id: string }>(images.map((im) => [im.name, im]));
 
   const instances: NonNullable<CloudDocument["instances"]> = [];
@@ -437,8 +646,16 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       p.host.service?.up !== false &&
       !p.host.service?.disabled,
   );
-  const spread = (k: number, offset: number) => Array.from({ length: k }, (_, j) => generalAz1[(offset + j * 7) % generalAz1.length]);
-  const addGroup = (name: string, policy: "affinity" | "anti-affinity" | "soft-affinity" | "soft-anti-affinity", where: Placement[], flavor: string, project: string, rules: Record<string, number> = {}) => {
+  const spread = (k: number, offset: number) =>
+    Array.from({ length: k }, (_, j) => generalAz1[(offset + j * 7) % generalAz1.length]);
+  const addGroup = (
+    name: string,
+    policy: "affinity" | "anti-affinity" | "soft-affinity" | "soft-anti-affinity",
+    where: Placement[],
+    flavor: string,
+    project: string,
+    rules: Record<string, number> = {},
+  ) => {
     const members: string[] = [];
     for (const p of where) {
       const u = place(p, flavor, "ubuntu-22.04", project);
@@ -451,7 +668,13 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
   const dbHost = generalAz1[5 % generalAz1.length];
   addGroup("postgres-primary", "affinity", [dbHost, dbHost], "m1.xlarge", DEMO_PROJECTS.globex);
   const batchHost = generalAz1[11 % generalAz1.length];
-  addGroup("batch-workers", "soft-affinity", [batchHost, batchHost, batchHost, spread(1, 13)[0]], "m1.medium", DEMO_PROJECTS.umbrella);
+  addGroup(
+    "batch-workers",
+    "soft-affinity",
+    [batchHost, batchHost, batchHost, spread(1, 13)[0]],
+    "m1.medium",
+    DEMO_PROJECTS.umbrella,
+  );
   addGroup("cache", "soft-anti-affinity", spread(3, 17), "m1.large", DEMO_PROJECTS.acme);
 
   // ---- fill hosts to a random utilisation
@@ -478,7 +701,10 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         image = "ubuntu-22.04-arm64";
       } else {
         flavor = rng.weighted(generalMix);
-        image = flavor === "w1.large" ? "windows-server-2022" : rng.pick(linuxImages.filter((i) => i !== "ubuntu-22.04-arm64"));
+        image =
+          flavor === "w1.large"
+            ? "windows-server-2022"
+            : rng.pick(linuxImages.filter((i) => i !== "ubuntu-22.04-arm64"));
       }
       const project = tenantSet.has(p.host.name) ? DEMO_PROJECTS.acme : rng.pick(projects);
       if (!place(p, flavor, image, project)) break;

@@ -14,23 +14,34 @@ describe("extra spec namespaces", () => {
   });
 
   it("names the readers", () => {
-    expect(describeExtraSpec("aggregate_instance_extra_specs:ssd", "true").readers).toEqual(["AggregateInstanceExtraSpecsFilter"]);
+    expect(describeExtraSpec("aggregate_instance_extra_specs:ssd", "true").readers).toEqual([
+      "AggregateInstanceExtraSpecsFilter",
+    ]);
     expect(describeExtraSpec("capabilities:hypervisor_type", "QEMU").readers).toEqual(["ComputeCapabilitiesFilter"]);
-    expect(describeExtraSpec("ssd", "true").readers).toEqual(["AggregateInstanceExtraSpecsFilter", "ComputeCapabilitiesFilter"]);
+    expect(describeExtraSpec("ssd", "true").readers).toEqual([
+      "AggregateInstanceExtraSpecsFilter",
+      "ComputeCapabilitiesFilter",
+    ]);
   });
 });
 
 describe("operator syntax", () => {
   it("explains values", () => {
-    expect(describeExtraSpec("capabilities:hypervisor_type", "s== QEMU").meaning).toBe("s== QEMU: string equal to QEMU");
+    expect(describeExtraSpec("capabilities:hypervisor_type", "s== QEMU").meaning).toBe(
+      "s== QEMU: string equal to QEMU",
+    );
     expect(describeExtraSpec("capabilities:vcpus", ">= 4").meaning).toBe(">= 4: a number greater than or equal to 4");
     expect(describeExtraSpec("aggregate_instance_extra_specs:ssd", "true").meaning).toContain('equal to "true"');
-    expect(describeExtraSpec("capabilities:cpu_info:features", "<all-in> avx aes").meaning).toContain("containing all of avx, aes");
+    expect(describeExtraSpec("capabilities:cpu_info:features", "<all-in> avx aes").meaning).toContain(
+      "containing all of avx, aes",
+    );
   });
 
   it("rejects an operator with no operand and a numeric operator with a non-number", () => {
     expect(extraSpecValueError("capabilities:hypervisor_type", "s==")).toBe("value: s== needs an operand");
-    expect(extraSpecValueError("capabilities:vcpus", ">= many")).toBe('value: >= compares numbers, but "many" is not a number');
+    expect(extraSpecValueError("capabilities:vcpus", ">= many")).toBe(
+      'value: >= compares numbers, but "many" is not a number',
+    );
     expect(extraSpecValueError("aggregate_instance_extra_specs:x", "<or>")).toMatch(/<or> needs at least one value/);
     expect(extraSpecValueError("aggregate_instance_extra_specs:x", "")).toMatch(/required/);
     expect(extraSpecValueError("aggregate_instance_extra_specs:x", "<or> a <or> b")).toBeNull();

@@ -43,12 +43,14 @@ export const EXTRA_SPEC_KEY_PATTERN = /^[\w.\-: ]{1,255}$/;
 export const NAMESPACE_HELP: Record<ExtraSpecNamespace, string> = {
   aggregate_instance_extra_specs:
     "aggregate_instance_extra_specs:KEY — AggregateInstanceExtraSpecsFilter: a host's aggregates must have metadata KEY matching the value",
-  capabilities: "capabilities:ATTR — ComputeCapabilitiesFilter: the host attribute ATTR (e.g. hypervisor_type, cpu_info:vendor) must match",
+  capabilities:
+    "capabilities:ATTR — ComputeCapabilitiesFilter: the host attribute ATTR (e.g. hypervisor_type, cpu_info:vendor) must match",
   trait: "trait:NAME — traits prefilter: required or forbidden Placement trait",
   hw: "hw: — guest hardware (NUMA, CPU pinning, huge pages); read by the virt driver and NUMATopologyFilter, not matched",
   pci_passthrough: "pci_passthrough:alias — PciPassthroughFilter: PCI devices the host must have",
   resources: "resources:CLASS — Placement resource amounts",
-  unscoped: "KEY (no namespace) — matched by AggregateInstanceExtraSpecsFilter against aggregate metadata KEY, and by ComputeCapabilitiesFilter when the host has an attribute KEY",
+  unscoped:
+    "KEY (no namespace) — matched by AggregateInstanceExtraSpecsFilter against aggregate metadata KEY, and by ComputeCapabilitiesFilter when the host has an attribute KEY",
   other: "another namespace — not read by the scheduler's filters",
 };
 
@@ -56,8 +58,14 @@ export function extraSpecNamespace(key: string): ExtraSpecNamespace {
   const i = key.indexOf(":");
   if (i < 0) return "unscoped";
   const ns = key.slice(0, i);
-  if (ns === "aggregate_instance_extra_specs" || ns === "capabilities" || ns === "trait" || ns === "hw" ||
-      ns === "pci_passthrough" || ns === "resources") {
+  if (
+    ns === "aggregate_instance_extra_specs" ||
+    ns === "capabilities" ||
+    ns === "trait" ||
+    ns === "hw" ||
+    ns === "pci_passthrough" ||
+    ns === "resources"
+  ) {
     return ns;
   }
   return "other";
@@ -84,7 +92,13 @@ export function describeExtraSpec(key: string, value: string): ExtraSpecInfo {
   const name = namespace === "unscoped" ? key : key.slice(key.indexOf(":") + 1);
   const operatorSyntax = (readers: string[], target: string): ExtraSpecInfo => {
     if (!value.trim()) {
-      return { namespace, readers, target, meaning: null, error: "value: is required (an operator and operand, or a plain value)" };
+      return {
+        namespace,
+        readers,
+        target,
+        meaning: null,
+        error: "value: is required (an operator and operand, or a plain value)",
+      };
     }
     const d = describeRequirement(value);
     if (d.error) return { namespace, readers, target, meaning: null, error: `value: ${d.error}` };
@@ -103,22 +117,60 @@ export function describeExtraSpec(key: string, value: string): ExtraSpecInfo {
     case "trait": {
       const readers = ["traits prefilter"];
       const target = `Placement trait ${name}`;
-      if (value === "required") return { namespace, readers, target, meaning: `the host must have trait ${name}`, error: null };
-      if (value === "forbidden") return { namespace, readers, target, meaning: `the host must not have trait ${name}`, error: null };
-      return { namespace, readers, target, meaning: null, error: `value: trait:${name} must be "required" or "forbidden", got "${value}"` };
+      if (value === "required")
+        return { namespace, readers, target, meaning: `the host must have trait ${name}`, error: null };
+      if (value === "forbidden")
+        return { namespace, readers, target, meaning: `the host must not have trait ${name}`, error: null };
+      return {
+        namespace,
+        readers,
+        target,
+        meaning: null,
+        error: `value: trait:${name} must be "required" or "forbidden", got "${value}"`,
+      };
     }
     case "hw":
-      return { namespace, readers: ["NUMATopologyFilter", "virt driver"], target: "guest hardware", meaning: value ? `guest setting ${name} = ${value}` : null, error: value ? null : "value: is required" };
+      return {
+        namespace,
+        readers: ["NUMATopologyFilter", "virt driver"],
+        target: "guest hardware",
+        meaning: value ? `guest setting ${name} = ${value}` : null,
+        error: value ? null : "value: is required",
+      };
     case "pci_passthrough":
-      return { namespace, readers: ["PciPassthroughFilter"], target: "PCI devices", meaning: value ? `PCI request ${value}` : null, error: value ? null : "value: is required" };
+      return {
+        namespace,
+        readers: ["PciPassthroughFilter"],
+        target: "PCI devices",
+        meaning: value ? `PCI request ${value}` : null,
+        error: value ? null : "value: is required",
+      };
     case "resources": {
       if (!/^\s*\d+\s*$/.test(value)) {
-        return { namespace, readers: ["Placement"], target: `resource class ${name}`, meaning: null, error: `value: resources:${name} must be a whole number, got "${value}"` };
+        return {
+          namespace,
+          readers: ["Placement"],
+          target: `resource class ${name}`,
+          meaning: null,
+          error: `value: resources:${name} must be a whole number, got "${value}"`,
+        };
       }
-      return { namespace, readers: ["Placement"], target: `resource class ${name}`, meaning: `${value.trim()} of ${name}`, error: null };
+      return {
+        namespace,
+        readers: ["Placement"],
+        target: `resource class ${name}`,
+        meaning: `${value.trim()} of ${name}`,
+        error: null,
+      };
     }
     default:
-      return { namespace, readers: [], target: "not read by the scheduler's filters", meaning: value ? `stored as "${value}"` : null, error: null };
+      return {
+        namespace,
+        readers: [],
+        target: "not read by the scheduler's filters",
+        meaning: value ? `stored as "${value}"` : null,
+        error: null,
+      };
   }
 }
 

@@ -23,7 +23,14 @@ describe("profileSaveSchema", () => {
   const base = { id: "1", weighers_mode: "all", enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"] };
 
   it("builds the scenario config, leaving empty options to Nova's defaults", () => {
-    const r = save.safeParse({ ...base, ram_weight_multiplier: "-1.0", host_subset_size: "2", metrics_required: "false", isolated_hosts: "a, b", cpu_weight_multiplier: "" });
+    const r = save.safeParse({
+      ...base,
+      ram_weight_multiplier: "-1.0",
+      host_subset_size: "2",
+      metrics_required: "false",
+      isolated_hosts: "a, b",
+      cpu_weight_multiplier: "",
+    });
     expect(r.success).toBe(true);
     expect(r.data!.config).toEqual({
       enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"],
@@ -36,12 +43,28 @@ describe("profileSaveSchema", () => {
   });
 
   it("a single repeated input is a one-item list; an ordered weigher list is kept", () => {
-    const r = save.safeParse({ id: "1", weighers_mode: "list", enabled_filters: "ComputeFilter", weighers: ["CPUWeigher", "RAMWeigher"], placement_prefilters: "traits" });
-    expect(r.data!.config).toMatchObject({ enabled_filters: ["ComputeFilter"], weighers: ["CPUWeigher", "RAMWeigher"], placement_prefilters: ["traits"] });
+    const r = save.safeParse({
+      id: "1",
+      weighers_mode: "list",
+      enabled_filters: "ComputeFilter",
+      weighers: ["CPUWeigher", "RAMWeigher"],
+      placement_prefilters: "traits",
+    });
+    expect(r.data!.config).toMatchObject({
+      enabled_filters: ["ComputeFilter"],
+      weighers: ["CPUWeigher", "RAMWeigher"],
+      placement_prefilters: ["traits"],
+    });
   });
 
   it("rejects unknown filter, weigher and prefilter names, and duplicates", () => {
-    const r = save.safeParse({ id: "1", weighers_mode: "list", enabled_filters: ["ComputeFilter", "RamFilter", "ComputeFilter"], weighers: ["FooWeigher"], placement_prefilters: ["compute_disabled"] });
+    const r = save.safeParse({
+      id: "1",
+      weighers_mode: "list",
+      enabled_filters: ["ComputeFilter", "RamFilter", "ComputeFilter"],
+      weighers: ["FooWeigher"],
+      placement_prefilters: ["compute_disabled"],
+    });
     const e = errors(r);
     expect(e.enabled_filters).toEqual([
       expect.stringMatching(/^enabled_filters: unknown filter "RamFilter"/),
@@ -52,9 +75,21 @@ describe("profileSaveSchema", () => {
   });
 
   it("rejects negative soft-affinity multipliers and host_subset_size < 1", () => {
-    const e = errors(save.safeParse({ ...base, soft_affinity_weight_multiplier: "-1", soft_anti_affinity_weight_multiplier: "-0.1", pci_weight_multiplier: "-2", host_subset_size: "0", max_attempts: "1.5", ram_weight_multiplier: "x" }));
+    const e = errors(
+      save.safeParse({
+        ...base,
+        soft_affinity_weight_multiplier: "-1",
+        soft_anti_affinity_weight_multiplier: "-0.1",
+        pci_weight_multiplier: "-2",
+        host_subset_size: "0",
+        max_attempts: "1.5",
+        ram_weight_multiplier: "x",
+      }),
+    );
     expect(e.soft_affinity_weight_multiplier).toEqual(["soft_affinity_weight_multiplier: must be >= 0, got -1"]);
-    expect(e.soft_anti_affinity_weight_multiplier).toEqual(["soft_anti_affinity_weight_multiplier: must be >= 0, got -0.1"]);
+    expect(e.soft_anti_affinity_weight_multiplier).toEqual([
+      "soft_anti_affinity_weight_multiplier: must be >= 0, got -0.1",
+    ]);
     expect(e.pci_weight_multiplier).toEqual(["pci_weight_multiplier: must be >= 0, got -2"]);
     expect(e.host_subset_size).toEqual(["host_subset_size: must be >= 1, got 0"]);
     expect(e.max_attempts[0]).toMatch(/whole number/);
@@ -68,14 +103,20 @@ describe("form schemas", () => {
       value: ['value: ram_weight_multiplier must be a number (Python float() syntax, e.g. -1.0), got "abc"'],
     });
     expect(AggregateMetadataSchema.safeParse({ id: "3", key: "ssd", value: "true" }).success).toBe(true);
-    expect(errors(AggregateMetadataSchema.safeParse({ id: "3", key: "a/b", value: "1" })).key[0]).toMatch(/may only contain/);
+    expect(errors(AggregateMetadataSchema.safeParse({ id: "3", key: "a/b", value: "1" })).key[0]).toMatch(
+      /may only contain/,
+    );
   });
 
   it("flavor extra specs: malformed operator values", () => {
-    expect(errors(FlavorExtraSpecSchema.safeParse({ id: "1", key: "capabilities:hypervisor_type", value: "s==" }))).toEqual({
+    expect(
+      errors(FlavorExtraSpecSchema.safeParse({ id: "1", key: "capabilities:hypervisor_type", value: "s==" })),
+    ).toEqual({
       value: ["value: s== needs an operand"],
     });
-    expect(FlavorExtraSpecSchema.safeParse({ id: "1", key: "aggregate_instance_extra_specs:ssd", value: "true" }).success).toBe(true);
+    expect(
+      FlavorExtraSpecSchema.safeParse({ id: "1", key: "aggregate_instance_extra_specs:ssd", value: "true" }).success,
+    ).toBe(true);
   });
 
   it("flavors: sizes are whole numbers, names required", () => {
@@ -88,14 +129,26 @@ describe("form schemas", () => {
   });
 
   it("host service: a reason when disabling", () => {
-    expect(errors(HostServiceSchema.safeParse({ host: "h", disabled: "true", reason: "" })).reason[0]).toMatch(/required when disabling/);
+    expect(errors(HostServiceSchema.safeParse({ host: "h", disabled: "true", reason: "" })).reason[0]).toMatch(
+      /required when disabling/,
+    );
     expect(HostServiceSchema.safeParse({ host: "h", disabled: "false" }).success).toBe(true);
   });
 
   it("aggregates and server groups", () => {
-    expect(errors(AggregateCreateSchema.safeParse({ name: "x", availability_zone: "a:b" })).availability_zone[0]).toMatch(/':'/);
-    expect(AggregateCreateSchema.safeParse({ name: "x", availability_zone: "" }).data).toEqual({ name: "x", availability_zone: null });
-    expect(errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "affinity", max_server_per_host: "2" })).max_server_per_host[0]).toMatch(/only the anti-affinity/);
-    expect(errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "sideways" })).policy[0]).toMatch(/policy: must be one of/);
+    expect(
+      errors(AggregateCreateSchema.safeParse({ name: "x", availability_zone: "a:b" })).availability_zone[0],
+    ).toMatch(/':'/);
+    expect(AggregateCreateSchema.safeParse({ name: "x", availability_zone: "" }).data).toEqual({
+      name: "x",
+      availability_zone: null,
+    });
+    expect(
+      errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "affinity", max_server_per_host: "2" }))
+        .max_server_per_host[0],
+    ).toMatch(/only the anti-affinity/);
+    expect(errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "sideways" })).policy[0]).toMatch(
+      /policy: must be one of/,
+    );
   });
 });

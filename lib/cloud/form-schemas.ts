@@ -109,7 +109,11 @@ export const HostServiceSchema = z
   })
   .superRefine((d, ctx) => {
     if (d.disabled && !d.reason) {
-      ctx.addIssue({ code: "custom", path: ["reason"], message: "reason: is required when disabling the service (say why the host is out of rotation)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["reason"],
+        message: "reason: is required when disabling the service (say why the host is out of rotation)",
+      });
     }
   });
 
@@ -132,27 +136,28 @@ export const AggregateRenameSchema = z.object({ id: recordId(), name: requiredTe
 export const AggregateZoneSchema = z.object({ id: recordId(), availability_zone: availabilityZone() });
 export const AggregateIdSchema = z.object({ id: recordId() });
 
-export const AggregateMetadataSchema = z
-  .object(kvRowFields)
-  .superRefine((d, ctx) => {
-    const keyErr = metadataKeyError(d.key);
-    if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
-    if (!d.value.trim()) {
-      ctx.addIssue({ code: "custom", path: ["value"], message: "value: is required (remove the key to clear it)" });
-      return;
-    }
-    if (!keyErr) {
-      const valErr = metadataValueError(d.key, d.value);
-      if (valErr) ctx.addIssue({ code: "custom", path: ["value"], message: valErr });
-    }
-  });
+export const AggregateMetadataSchema = z.object(kvRowFields).superRefine((d, ctx) => {
+  const keyErr = metadataKeyError(d.key);
+  if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
+  if (!d.value.trim()) {
+    ctx.addIssue({ code: "custom", path: ["value"], message: "value: is required (remove the key to clear it)" });
+    return;
+  }
+  if (!keyErr) {
+    const valErr = metadataValueError(d.key, d.value);
+    if (valErr) ctx.addIssue({ code: "custom", path: ["value"], message: valErr });
+  }
+});
 
 export const AggregateMetadataRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
 
 export const AggregateHostsAddSchema = z.object({
   id: recordId(),
   hosts: stringArray("hosts").pipe(
-    z.array(z.string()).min(1, { error: "hosts: choose at least one host to add" }).max(1000, { error: "hosts: at most 1000 at a time" }),
+    z
+      .array(z.string())
+      .min(1, { error: "hosts: choose at least one host to add" })
+      .max(1000, { error: "hosts: at most 1000 at a time" }),
   ),
 });
 
@@ -180,21 +185,19 @@ export const FlavorSchema = z.object({
 
 export const FlavorIdSchema = z.object({ id: recordId() });
 
-export const FlavorExtraSpecSchema = z
-  .object(kvRowFields)
-  .superRefine((d, ctx) => {
-    const keyErr = extraSpecKeyError(d.key);
-    if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
-    const valErr = extraSpecValueError(d.key, d.value);
-    if (valErr) ctx.addIssue({ code: "custom", path: ["value"], message: valErr });
-  });
+export const FlavorExtraSpecSchema = z.object(kvRowFields).superRefine((d, ctx) => {
+  const keyErr = extraSpecKeyError(d.key);
+  if (keyErr) ctx.addIssue({ code: "custom", path: ["key"], message: keyErr });
+  const valErr = extraSpecValueError(d.key, d.value);
+  if (valErr) ctx.addIssue({ code: "custom", path: ["value"], message: valErr });
+});
 
 export const FlavorExtraSpecRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
 
 // ---------------------------------------------------------------------------
 // Images
 
-export const IMAGE_PROPERTY_KEY = /^[\w.:\-]{1,255}$/;
+export const IMAGE_PROPERTY_KEY = /^[\w.:-]{1,255}$/;
 
 export const ImageSchema = z.object({
   id: recordId().optional(),
@@ -204,28 +207,38 @@ export const ImageSchema = z.object({
 
 export const ImageIdSchema = z.object({ id: recordId() });
 
-export const ImagePropertySchema = z
-  .object({ ...kvRowFields, json: checkbox() })
-  .superRefine((d, ctx) => {
-    if (!d.key) ctx.addIssue({ code: "custom", path: ["key"], message: "key: is required" });
-    else if (!IMAGE_PROPERTY_KEY.test(d.key)) {
-      ctx.addIssue({ code: "custom", path: ["key"], message: "key: may only contain letters, digits, '_', '-', '.' and ':'" });
+export const ImagePropertySchema = z.object({ ...kvRowFields, json: checkbox() }).superRefine((d, ctx) => {
+  if (!d.key) ctx.addIssue({ code: "custom", path: ["key"], message: "key: is required" });
+  else if (!IMAGE_PROPERTY_KEY.test(d.key)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["key"],
+      message: "key: may only contain letters, digits, '_', '-', '.' and ':'",
+    });
+  }
+  if (d.json) {
+    let v: unknown;
+    try {
+      v = JSON.parse(d.value);
+    } catch {
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: `value: with JSON checked, must be valid JSON, got ${quoted(d.value)}`,
+      });
+      return;
     }
-    if (d.json) {
-      let v: unknown;
-      try {
-        v = JSON.parse(d.value);
-      } catch {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `value: with JSON checked, must be valid JSON, got ${quoted(d.value)}` });
-        return;
-      }
-      if (!(typeof v === "number" || typeof v === "boolean" || Array.isArray(v))) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: "value: with JSON checked, must be a number, true/false or a list" });
-      }
-    } else if (d.value.length > 65535) {
-      ctx.addIssue({ code: "custom", path: ["value"], message: "value: must be at most 65535 characters" });
+    if (!(typeof v === "number" || typeof v === "boolean" || Array.isArray(v))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: "value: with JSON checked, must be a number, true/false or a list",
+      });
     }
-  });
+  } else if (d.value.length > 65535) {
+    ctx.addIssue({ code: "custom", path: ["value"], message: "value: must be at most 65535 characters" });
+  }
+});
 
 export const ImagePropertyRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
 
@@ -247,7 +260,10 @@ export const ServerGroupFormSchema = z
         const v = (raw ?? "").trim();
         if (!v) return null;
         if (!/^\d+$/.test(v) || Number(v) < 1) {
-          ctx.addIssue({ code: "custom", message: `max_server_per_host: must be a whole number >= 1, got ${quoted(v)}` });
+          ctx.addIssue({
+            code: "custom",
+            message: `max_server_per_host: must be a whole number >= 1, got ${quoted(v)}`,
+          });
           return z.NEVER;
         }
         return Number(v);
@@ -291,8 +307,17 @@ export const ProfileCreateSchema = z.object({
 export const ProfileIdSchema = z.object({ id: recordId() });
 
 /** Options edited as whole numbers (the rest of OPTION_DOCS' numbers are floats). */
-export const INT_OPTIONS = new Set(["host_subset_size", "max_attempts", "max_instances_per_host", "max_io_ops_per_host"]);
-export const BOOL_OPTIONS = new Set(["shuffle_best_same_weighed_hosts", "metrics_required", "restrict_isolated_hosts_to_isolated_images"]);
+export const INT_OPTIONS = new Set([
+  "host_subset_size",
+  "max_attempts",
+  "max_instances_per_host",
+  "max_io_ops_per_host",
+]);
+export const BOOL_OPTIONS = new Set([
+  "shuffle_best_same_weighed_hosts",
+  "metrics_required",
+  "restrict_isolated_hosts_to_isolated_images",
+]);
 export const LIST_OPTIONS = new Set(["isolated_hosts", "isolated_images"]);
 
 export interface KnownNames {
@@ -301,17 +326,15 @@ export interface KnownNames {
   prefilters: readonly string[];
 }
 
-function checkNames(
-  list: string[],
-  known: readonly string[],
-  field: string,
-  what: string,
-  ctx: z.RefinementCtx,
-) {
+function checkNames(list: string[], known: readonly string[], field: string, what: string, ctx: z.RefinementCtx) {
   const seen = new Set<string>();
   for (const name of list) {
     if (!known.includes(name)) {
-      ctx.addIssue({ code: "custom", path: [field], message: `${field}: unknown ${what} "${name}" (known: ${known.join(", ")})` });
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `${field}: unknown ${what} "${name}" (known: ${known.join(", ")})`,
+      });
     } else if (seen.has(name)) {
       ctx.addIssue({ code: "custom", path: [field], message: `${field}: ${what} "${name}" is listed twice` });
     }
@@ -355,12 +378,19 @@ export function profileSaveSchema(known: KnownNames) {
             ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be true or false` });
           } else cfg[key] = v === "true";
         } else if (LIST_OPTIONS.has(key)) {
-          cfg[key] = v.split(",").map((s) => s.trim()).filter(Boolean);
+          cfg[key] = v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
         } else if (typeof opt.default === "number") {
           let n: number;
           if (INT_OPTIONS.has(key)) {
             if (!/^[+-]?\d+$/.test(v)) {
-              ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be a whole number${opt.min !== undefined ? ` >= ${opt.min}` : ""}, got ${quoted(v)}` });
+              ctx.addIssue({
+                code: "custom",
+                path: [key],
+                message: `${key}: must be a whole number${opt.min !== undefined ? ` >= ${opt.min}` : ""}, got ${quoted(v)}`,
+              });
               continue;
             }
             n = Number(v);
@@ -368,11 +398,19 @@ export function profileSaveSchema(known: KnownNames) {
             try {
               n = pyFloat(v);
             } catch {
-              ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be a number (e.g. -1.0), got ${quoted(v)}` });
+              ctx.addIssue({
+                code: "custom",
+                path: [key],
+                message: `${key}: must be a number (e.g. -1.0), got ${quoted(v)}`,
+              });
               continue;
             }
             if (!Number.isFinite(n)) {
-              ctx.addIssue({ code: "custom", path: [key], message: `${key}: must be a finite number, got ${quoted(v)}` });
+              ctx.addIssue({
+                code: "custom",
+                path: [key],
+                message: `${key}: must be a finite number, got ${quoted(v)}`,
+              });
               continue;
             }
           }

@@ -20,7 +20,7 @@ import {
   runNovaReference,
   tableCounts,
   tableFingerprint,
-} from "./test-helpers";
+} from "@/lib/testing/cloud";
 
 describe("import -> export round trip on every shared example (answered by Nova)", () => {
   let t: TestDatabase;
@@ -50,7 +50,9 @@ describe("import -> export round trip on every shared example (answered by Nova)
 
     // Nova answers the exported scenario exactly as it answered the original
     // (<name>.expected.json is the reference's answer to the original file)
-    const expected = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file.replace(".scenario.json", ".expected.json")), "utf8"));
+    const expected = JSON.parse(
+      fs.readFileSync(path.join(EXAMPLES_DIR, file.replace(".scenario.json", ".expected.json")), "utf8"),
+    );
     delete expected.timing;
     expect(runNovaReference(JSON.parse(text))).toEqual(expected);
 
@@ -94,9 +96,15 @@ describe("import", () => {
   it("stores the request's flavor and image", async () => {
     const doc = readExample("s0000.scenario.json") as any;
     await importCloud(t.prisma, doc);
-    const f = await t.prisma.flavor.findUnique({ where: { name: doc.request.flavor.name }, include: { extraSpecs: true } });
+    const f = await t.prisma.flavor.findUnique({
+      where: { name: doc.request.flavor.name },
+      include: { extraSpecs: true },
+    });
     expect(f).toMatchObject({ vcpus: doc.request.flavor.vcpus, memoryMb: doc.request.flavor.memory_mb });
-    const im = await t.prisma.image.findUnique({ where: { uuid: doc.request.image.id }, include: { properties: true } });
+    const im = await t.prisma.image.findUnique({
+      where: { uuid: doc.request.image.id },
+      include: { properties: true },
+    });
     expect(Object.fromEntries(im!.properties.map((p) => [p.key, p.value]))).toEqual(doc.request.image.properties);
     // and the request can be rebuilt from them
     const req = await requestFromDb(t.prisma, { flavor: f!.name, image: im!.uuid });
@@ -125,19 +133,49 @@ describe("import", () => {
       { uuid: "i-1", name: "web-1", flavor: "small", image: "img-1", project_id: "p1" },
       { uuid: "i-2", name: "shelved", flavor: "small" },
     ]);
-    expect(out.images).toEqual([{ id: "img-1", name: "cirros", properties: { hw_architecture: "x86_64", hw_numa_nodes: 2 } }]);
+    expect(out.images).toEqual([
+      { id: "img-1", name: "cirros", properties: { hw_architecture: "x86_64", hw_numa_nodes: 2 } },
+    ]);
     expect(out.hosts[0].instances).toEqual(["i-1"]);
   });
 
   const bad: [string, (d: any) => void, string][] = [
     ["wrong type", (d) => (d.hosts[0].vcpus = "many"), 'hosts[0].vcpus: must be a non-negative integer (got "many")'],
-    ["negative resources", (d) => (d.hosts[1].memory_mb_used = -1), "hosts[1].memory_mb_used: must be a non-negative integer (got -1)"],
-    ["unknown host in aggregate", (d) => d.aggregates[0].hosts.push("cmp-999"), 'aggregates[0].hosts[2]: unknown host "cmp-999"'],
+    [
+      "negative resources",
+      (d) => (d.hosts[1].memory_mb_used = -1),
+      "hosts[1].memory_mb_used: must be a non-negative integer (got -1)",
+    ],
+    [
+      "unknown host in aggregate",
+      (d) => d.aggregates[0].hosts.push("cmp-999"),
+      'aggregates[0].hosts[2]: unknown host "cmp-999"',
+    ],
     ["duplicate host names", (d) => (d.hosts[1].name = d.hosts[0].name), 'hosts[1].name: duplicate host name "c1"'],
-    ["duplicate aggregate names", (d) => (d.aggregates[1].name = d.aggregates[0].name), 'aggregates[1].name: duplicate aggregate name "gpu"'],
-    ["member that is not an instance", (d) => d.server_groups[0].members.push("i-404"), 'server_groups[0].members[1]: "i-404" is not an instance'],
-    ["instance on two hosts", (d) => (d.hosts[1].instances = ["i-1"]), 'hosts[1].instances[0]: instance "i-1" is also on hosts[0] (c1)'],
-    ["duplicate flavor names", (d) => (d.flavors = [{ name: "a", vcpus: 1, memory_mb: 1 }, { name: "a", vcpus: 1, memory_mb: 1 }]), 'flavors[1].name: duplicate flavor name "a"'],
+    [
+      "duplicate aggregate names",
+      (d) => (d.aggregates[1].name = d.aggregates[0].name),
+      'aggregates[1].name: duplicate aggregate name "gpu"',
+    ],
+    [
+      "member that is not an instance",
+      (d) => d.server_groups[0].members.push("i-404"),
+      'server_groups[0].members[1]: "i-404" is not an instance',
+    ],
+    [
+      "instance on two hosts",
+      (d) => (d.hosts[1].instances = ["i-1"]),
+      'hosts[1].instances[0]: instance "i-1" is also on hosts[0] (c1)',
+    ],
+    [
+      "duplicate flavor names",
+      (d) =>
+        (d.flavors = [
+          { name: "a", vcpus: 1, memory_mb: 1 },
+          { name: "a", vcpus: 1, memory_mb: 1 },
+        ]),
+      'flavors[1].name: duplicate flavor name "a"',
+    ],
   ];
   it.each(bad)("rejects %s with a clear message and changes nothing", async (_name, mutate, message) => {
     const doc = readExample("gpu-az.scenario.json");
@@ -145,7 +183,10 @@ describe("import", () => {
     const before = await tableFingerprint(t.prisma);
     const err = await importCloud(t.prisma, doc).catch((e) => e);
     expect(err).toBeInstanceOf(CloudValidationError);
-    expect((err as CloudValidationError).errors.find((e) => e.startsWith(message)), (err as Error).message).toBeTruthy();
+    expect(
+      (err as CloudValidationError).errors.find((e) => e.startsWith(message)),
+      (err as Error).message,
+    ).toBeTruthy();
     expect(await tableFingerprint(t.prisma)).toBe(before);
   });
 
@@ -168,7 +209,10 @@ describe("import", () => {
   it("rejects a server group uuid that collides with the one invented for another group", async () => {
     const { stableUuid } = await import("@/lib/scheduler/nova-uuid");
     const doc = readExample("gpu-az.scenario.json") as any;
-    doc.server_groups.push({ name: "web", policy: "affinity" }, { uuid: stableUuid("sg-web"), name: "other", policy: "affinity" });
+    doc.server_groups.push(
+      { name: "web", policy: "affinity" },
+      { uuid: stableUuid("sg-web"), name: "other", policy: "affinity" },
+    );
     const before = await tableFingerprint(t.prisma);
     const err = await importCloud(t.prisma, doc).catch((e) => e);
     expect(err).toBeInstanceOf(CloudValidationError);
@@ -202,7 +246,14 @@ describe("the scenario CLI", () => {
     const db2 = path.join(tmp, "other.db");
     const exp2 = cli(["export"], db2);
     expect(exp2.status, exp2.stderr).toBe(0);
-    expect(JSON.parse(exp2.stdout)).toEqual({ aggregates: [], flavors: [], hosts: [], images: [], instances: [], server_groups: [] });
+    expect(JSON.parse(exp2.stdout)).toEqual({
+      aggregates: [],
+      flavors: [],
+      hosts: [],
+      images: [],
+      instances: [],
+      server_groups: [],
+    });
   });
 
   it("reports invalid input on stderr, exits 1 and changes nothing", () => {

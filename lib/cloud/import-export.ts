@@ -16,12 +16,12 @@ import type { PrismaClient } from "@/lib/db";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import {
-  CloudDocument,
+  type CloudDocument,
   formatZodError,
   HOST_DEFAULTS,
   RequestSchema,
-  ScenarioFlavorInput,
-  ScenarioImageInput,
+  type ScenarioFlavorInput,
+  type ScenarioImageInput,
   validateCloud,
 } from "./schemas";
 import { loadSnapshot, type CloudScenario } from "./snapshot";
@@ -33,7 +33,9 @@ export class CloudValidationError extends Error {
     readonly errors: string[],
     readonly warnings: string[] = [],
   ) {
-    super(`invalid cloud document (${errors.length} error${errors.length === 1 ? "" : "s"}):\n  ${errors.slice(0, 50).join("\n  ")}${errors.length > 50 ? `\n  ... and ${errors.length - 50} more` : ""}`);
+    super(
+      `invalid cloud document (${errors.length} error${errors.length === 1 ? "" : "s"}):\n  ${errors.slice(0, 50).join("\n  ")}${errors.length > 50 ? `\n  ... and ${errors.length - 50} more` : ""}`,
+    );
     this.name = "CloudValidationError";
   }
 }
@@ -139,7 +141,11 @@ function inventedUuidClashes(doc: CloudDocument): string[] {
 }
 
 /** Validate (throws CloudValidationError) and replace the cloud in one transaction. */
-export async function importCloud(prisma: PrismaClient, input: unknown, opts: ImportOptions = {}): Promise<ImportSummary> {
+export async function importCloud(
+  prisma: PrismaClient,
+  input: unknown,
+  opts: ImportOptions = {},
+): Promise<ImportSummary> {
   const t0 = performance.now();
   const v = validateCloud(input, { forImport: true });
   if (!v.ok) throw new CloudValidationError(v.errors, v.warnings);
@@ -206,7 +212,9 @@ export async function importCloud(prisma: PrismaClient, input: unknown, opts: Im
       await bulkInsert(
         tx,
         "HostMetric",
-        doc.hosts.flatMap((h) => (h.metrics ?? []).map((m) => ({ hostId: hostId.get(h.name)!, name: m.name, value: m.value }))),
+        doc.hosts.flatMap((h) =>
+          (h.metrics ?? []).map((m) => ({ hostId: hostId.get(h.name)!, name: m.name, value: m.value })),
+        ),
       );
       await bulkInsert(
         tx,
@@ -229,7 +237,9 @@ export async function importCloud(prisma: PrismaClient, input: unknown, opts: Im
       await bulkInsert(
         tx,
         "AggregateHost",
-        aggregates.flatMap((a) => (a.hosts ?? []).map((h) => ({ aggregateId: aggId.get(a.name)!, hostId: hostId.get(h)! }))),
+        aggregates.flatMap((a) =>
+          (a.hosts ?? []).map((h) => ({ aggregateId: aggId.get(a.name)!, hostId: hostId.get(h)! })),
+        ),
       );
       await bulkInsert(
         tx,
@@ -262,7 +272,11 @@ export async function importCloud(prisma: PrismaClient, input: unknown, opts: Im
           Object.entries(f.extra_specs ?? {}).map(([key, value]) => ({ flavorId: flavorId.get(f.name)!, key, value })),
         ),
       );
-      await bulkInsert(tx, "Image", images.map((im) => ({ uuid: im.id, name: im.name ?? null })));
+      await bulkInsert(
+        tx,
+        "Image",
+        images.map((im) => ({ uuid: im.id, name: im.name ?? null })),
+      );
       const imageId = idMap(await tx.image.findMany({ select: { id: true, uuid: true } }), "uuid");
       await bulkInsert(
         tx,
@@ -290,7 +304,9 @@ export async function importCloud(prisma: PrismaClient, input: unknown, opts: Im
       await bulkInsert(tx, "ServerGroup", groupRows);
       const groupId = idMap(await tx.serverGroup.findMany({ select: { id: true, uuid: true } }), "uuid");
       const memberOf = new Map<string, number>();
-      groups.forEach((g, i) => (g.members ?? []).forEach((u) => memberOf.set(u, groupId.get(groupUuid[i])!)));
+      groups.forEach((g, i) => {
+        for (const u of g.members ?? []) memberOf.set(u, groupId.get(groupUuid[i])!);
+      });
 
       // instances: those on hosts (in host order), then the ones on no host
       const attrs = new Map((doc.instances ?? []).map((i) => [i.uuid, i]));
@@ -319,7 +335,10 @@ export async function importCloud(prisma: PrismaClient, input: unknown, opts: Im
       // scheduler profile
       let profile: string | null = null;
       if (!opts.keepProfiles) {
-        await tx.schedulerProfile.updateMany({ where: { active: true, NOT: { name: profileName } }, data: { active: false } });
+        await tx.schedulerProfile.updateMany({
+          where: { active: true, NOT: { name: profileName } },
+          data: { active: false },
+        });
         const config = JSON.stringify(raw.config ?? {});
         await tx.schedulerProfile.upsert({
           where: { name: profileName },
@@ -386,7 +405,9 @@ export function pickRequest(input: unknown): ScenarioRequest {
       : input;
   const parsed = RequestSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new CloudValidationError(formatZodError(parsed.error).map((m) => `request.${m}`.replace("request.(document)", "request")));
+    throw new CloudValidationError(
+      formatZodError(parsed.error).map((m) => `request.${m}`.replace("request.(document)", "request")),
+    );
   }
   return candidate as ScenarioRequest; // verbatim: keep the file's own value forms
 }
@@ -453,7 +474,10 @@ export interface RequestFromDbOptions {
 
 /** A boot request built from a Flavor (and Image) row of the database. */
 export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOptions): Promise<ScenarioRequest> {
-  const f = await prisma.flavor.findUnique({ where: { name: o.flavor }, include: { extraSpecs: { orderBy: { key: "asc" } } } });
+  const f = await prisma.flavor.findUnique({
+    where: { name: o.flavor },
+    include: { extraSpecs: { orderBy: { key: "asc" } } },
+  });
   if (!f) throw new CloudValidationError([`request.flavor: unknown flavor "${o.flavor}"`]);
   const req: ScenarioRequest = {
     flavor: {
@@ -471,7 +495,11 @@ export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOption
   if (o.image !== undefined) {
     const im =
       (await prisma.image.findUnique({ where: { uuid: o.image }, include: { properties: true } })) ??
-      (await prisma.image.findFirst({ where: { name: o.image }, orderBy: { id: "asc" }, include: { properties: true } }));
+      (await prisma.image.findFirst({
+        where: { name: o.image },
+        orderBy: { id: "asc" },
+        include: { properties: true },
+      }));
     if (!im) throw new CloudValidationError([`request.image: unknown image "${o.image}"`]);
     req.image = {
       id: im.uuid,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { activateProfile } from "./queries";
 import { importCloud } from "./import-export";
-import { tableCounts } from "./test-helpers";
+import { tableCounts } from "@/lib/testing/cloud";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -51,8 +51,12 @@ async function orphans(): Promise<Record<string, number>> {
     aggregateHosts: await q(
       `SELECT count(*) AS n FROM "AggregateHost" WHERE "hostId" NOT IN (SELECT "id" FROM "ComputeHost") OR "aggregateId" NOT IN (SELECT "id" FROM "Aggregate")`,
     ),
-    metadata: await q(`SELECT count(*) AS n FROM "AggregateMetadata" WHERE "aggregateId" NOT IN (SELECT "id" FROM "Aggregate")`),
-    extraSpecs: await q(`SELECT count(*) AS n FROM "FlavorExtraSpec" WHERE "flavorId" NOT IN (SELECT "id" FROM "Flavor")`),
+    metadata: await q(
+      `SELECT count(*) AS n FROM "AggregateMetadata" WHERE "aggregateId" NOT IN (SELECT "id" FROM "Aggregate")`,
+    ),
+    extraSpecs: await q(
+      `SELECT count(*) AS n FROM "FlavorExtraSpec" WHERE "flavorId" NOT IN (SELECT "id" FROM "Flavor")`,
+    ),
     properties: await q(`SELECT count(*) AS n FROM "ImageProperty" WHERE "imageId" NOT IN (SELECT "id" FROM "Image")`),
     instances: await q(
       `SELECT count(*) AS n FROM "Instance" WHERE ("hostId" IS NOT NULL AND "hostId" NOT IN (SELECT "id" FROM "ComputeHost"))
@@ -62,19 +66,63 @@ async function orphans(): Promise<Record<string, number>> {
     ),
   };
 }
-const NO_ORPHANS = { metrics: 0, traits: 0, aggregateHosts: 0, metadata: 0, extraSpecs: 0, properties: 0, instances: 0 };
+const NO_ORPHANS = {
+  metrics: 0,
+  traits: 0,
+  aggregateHosts: 0,
+  metadata: 0,
+  extraSpecs: 0,
+  properties: 0,
+  instances: 0,
+};
 
 describe("CHECK constraints reject what Nova never reports", () => {
   const cases: [string, string, string][] = [
-    ["negative vcpus_used", `UPDATE "ComputeHost" SET "vcpusUsed" = -1 WHERE "name" = 'h1'`, "ComputeHost_vcpus_nonneg"],
-    ["negative memory_mb", `UPDATE "ComputeHost" SET "memoryMb" = -1 WHERE "name" = 'h1'`, "ComputeHost_memoryMb_nonneg"],
-    ["negative memory_mb_used", `UPDATE "ComputeHost" SET "memoryMbUsed" = -4096 WHERE "name" = 'h1'`, "ComputeHost_memoryMb_nonneg"],
-    ["negative local_gb_used", `UPDATE "ComputeHost" SET "localGbUsed" = -1 WHERE "name" = 'h1'`, "ComputeHost_localGb_nonneg"],
-    ["negative reserved memory", `UPDATE "ComputeHost" SET "reservedMemoryMb" = -1 WHERE "name" = 'h1'`, "ComputeHost_reserved_nonneg"],
-    ["negative allocation ratio", `UPDATE "ComputeHost" SET "ramAllocationRatio" = -0.5 WHERE "name" = 'h1'`, "ComputeHost_allocation_ratios_nonneg"],
-    ["negative num_instances", `UPDATE "ComputeHost" SET "numInstances" = -1 WHERE "name" = 'h1'`, "ComputeHost_stats_nonneg"],
-    ["supported_instances not a list", `UPDATE "ComputeHost" SET "supportedInstances" = '{}' WHERE "name" = 'h1'`, "ComputeHost_supportedInstances_json"],
-    ["cpu_info not JSON", `UPDATE "ComputeHost" SET "cpuInfo" = 'nope' WHERE "name" = 'h1'`, "ComputeHost_cpuInfo_json"],
+    [
+      "negative vcpus_used",
+      `UPDATE "ComputeHost" SET "vcpusUsed" = -1 WHERE "name" = 'h1'`,
+      "ComputeHost_vcpus_nonneg",
+    ],
+    [
+      "negative memory_mb",
+      `UPDATE "ComputeHost" SET "memoryMb" = -1 WHERE "name" = 'h1'`,
+      "ComputeHost_memoryMb_nonneg",
+    ],
+    [
+      "negative memory_mb_used",
+      `UPDATE "ComputeHost" SET "memoryMbUsed" = -4096 WHERE "name" = 'h1'`,
+      "ComputeHost_memoryMb_nonneg",
+    ],
+    [
+      "negative local_gb_used",
+      `UPDATE "ComputeHost" SET "localGbUsed" = -1 WHERE "name" = 'h1'`,
+      "ComputeHost_localGb_nonneg",
+    ],
+    [
+      "negative reserved memory",
+      `UPDATE "ComputeHost" SET "reservedMemoryMb" = -1 WHERE "name" = 'h1'`,
+      "ComputeHost_reserved_nonneg",
+    ],
+    [
+      "negative allocation ratio",
+      `UPDATE "ComputeHost" SET "ramAllocationRatio" = -0.5 WHERE "name" = 'h1'`,
+      "ComputeHost_allocation_ratios_nonneg",
+    ],
+    [
+      "negative num_instances",
+      `UPDATE "ComputeHost" SET "numInstances" = -1 WHERE "name" = 'h1'`,
+      "ComputeHost_stats_nonneg",
+    ],
+    [
+      "supported_instances not a list",
+      `UPDATE "ComputeHost" SET "supportedInstances" = '{}' WHERE "name" = 'h1'`,
+      "ComputeHost_supportedInstances_json",
+    ],
+    [
+      "cpu_info not JSON",
+      `UPDATE "ComputeHost" SET "cpuInfo" = 'nope' WHERE "name" = 'h1'`,
+      "ComputeHost_cpuInfo_json",
+    ],
     ["empty host name", `UPDATE "ComputeHost" SET "name" = '' WHERE "name" = 'h1'`, "ComputeHost_name_nonempty"],
     ["negative flavor RAM", `UPDATE "Flavor" SET "memoryMb" = -1`, "Flavor_resources_nonneg"],
     ["unknown group policy", `UPDATE "ServerGroup" SET "policy" = 'spread'`, "ServerGroup_policy_valid"],
@@ -87,13 +135,18 @@ describe("CHECK constraints reject what Nova never reports", () => {
   });
 
   it("also through the Prisma client", async () => {
-    await expect(t.prisma.computeHost.update({ where: { name: "h2" }, data: { vcpusUsed: -3 } })).rejects.toThrow(/CHECK constraint failed/);
+    await expect(t.prisma.computeHost.update({ where: { name: "h2" }, data: { vcpusUsed: -3 } })).rejects.toThrow(
+      /CHECK constraint failed/,
+    );
     const h2 = await t.prisma.computeHost.findUnique({ where: { name: "h2" } });
     expect(h2!.vcpusUsed).toBe(0);
   });
 
   it("allows overcommit (usage above the total) and negative free_ram_mb overrides, as Nova does", async () => {
-    await t.prisma.computeHost.update({ where: { name: "h1" }, data: { vcpusUsed: 64, memoryMbUsed: 70000, freeRamMb: -4464 } });
+    await t.prisma.computeHost.update({
+      where: { name: "h1" },
+      data: { vcpusUsed: 64, memoryMbUsed: 70000, freeRamMb: -4464 },
+    });
   });
 });
 
@@ -108,9 +161,9 @@ describe("unique names and the single active profile", () => {
   });
 
   it("at most one profile is active (partial unique index)", async () => {
-    await expect(t.prisma.schedulerProfile.create({ data: { name: "second", config: "{}", active: true } })).rejects.toThrow(
-      /Unique constraint failed/,
-    );
+    await expect(
+      t.prisma.schedulerProfile.create({ data: { name: "second", config: "{}", active: true } }),
+    ).rejects.toThrow(/Unique constraint failed/);
     await t.prisma.schedulerProfile.create({ data: { name: "second", config: "{}", active: false } });
     await activateProfile("second", t.prisma);
     const active = await t.prisma.schedulerProfile.findMany({ where: { active: true } });
@@ -126,7 +179,10 @@ describe("cascades never leave orphans", () => {
     expect(await t.prisma.hostMetric.count({ where: { hostId: h1.id } })).toBe(0);
     expect(await t.prisma.hostTrait.count({ where: { hostId: h1.id } })).toBe(0);
     expect(await t.prisma.aggregateHost.count({ where: { hostId: h1.id } })).toBe(0);
-    const i1 = await t.prisma.instance.findUniqueOrThrow({ where: { uuid: "i-1" }, include: { serverGroup: true, flavor: true } });
+    const i1 = await t.prisma.instance.findUniqueOrThrow({
+      where: { uuid: "i-1" },
+      include: { serverGroup: true, flavor: true },
+    });
     expect(i1.hostId).toBeNull();
     expect(i1.serverGroup!.name).toBe("grp"); // still a member of its group
     expect(i1.flavor!.name).toBe("small");
@@ -154,9 +210,9 @@ describe("cascades never leave orphans", () => {
   });
 
   it("foreign keys are enforced and consistent", async () => {
-    await expect(t.prisma.$executeRawUnsafe(`INSERT INTO "HostMetric" ("hostId", "name", "value") VALUES (99999, 'x', 1)`)).rejects.toThrow(
-      /FOREIGN KEY constraint failed/,
-    );
+    await expect(
+      t.prisma.$executeRawUnsafe(`INSERT INTO "HostMetric" ("hostId", "name", "value") VALUES (99999, 'x', 1)`),
+    ).rejects.toThrow(/FOREIGN KEY constraint failed/);
     expect(await t.prisma.$queryRawUnsafe(`PRAGMA foreign_key_check`)).toEqual([]);
   });
 });

@@ -17,5 +17,5 @@ export function sortKeysDeep(value: unknown): unknown {
 
 /** JSON text with sorted keys and a trailing newline (indent 1, like the Nova reference's output). */
 export function stableStringify(value: unknown, indent: number = 1): string {
-  return JSON.stringify(sortKeysDeep(value), null, indent) + "\n";
+  return `${JSON.stringify(sortKeysDeep(value), null, indent)}\n`;
 }

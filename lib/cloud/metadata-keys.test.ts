@@ -48,13 +48,19 @@ describe("metadataValueError", () => {
       expect(metadataValueError("ram_weight_multiplier", ok), ok).toBeNull();
     }
     for (const bad of ["abc", "1,5", "", "1.0.0", "0x10", "1e"]) {
-      expect(metadataValueError("ram_weight_multiplier", bad), bad).toMatch(/must be a number \(Python float\(\) syntax/);
+      expect(metadataValueError("ram_weight_multiplier", bad), bad).toMatch(
+        /must be a number \(Python float\(\) syntax/,
+      );
     }
     expect(metadataValueError("ram_weight_multiplier", "inf")).toMatch(/finite/);
   });
 
   it("soft-affinity, soft-anti-affinity and pci multipliers must not be negative", () => {
-    for (const key of ["soft_affinity_weight_multiplier", "soft_anti_affinity_weight_multiplier", "pci_weight_multiplier"]) {
+    for (const key of [
+      "soft_affinity_weight_multiplier",
+      "soft_anti_affinity_weight_multiplier",
+      "pci_weight_multiplier",
+    ]) {
       expect(metadataValueError(key, "-0.5")).toMatch(/must be >= 0/);
       expect(metadataValueError(key, "0")).toBeNull();
     }

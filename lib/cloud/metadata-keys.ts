@@ -94,8 +94,7 @@ function isImageProperty(key: string, namespace?: string | null, separator = "."
     if (!k.startsWith(prefix)) return false;
     k = k.slice(prefix.length);
   }
-  return Object.prototype.hasOwnProperty.call(IMAGE_META_FIELDS, k) ||
-    Object.prototype.hasOwnProperty.call(LEGACY_IMAGE_PROPERTIES, k);
+  return Object.hasOwn(IMAGE_META_FIELDS, k) || Object.hasOwn(LEGACY_IMAGE_PROPERTIES, k);
 }
 
 /** Which filter or weigher reads `key`, and what it does with the value. */
@@ -156,7 +155,8 @@ export function metadataValueError(key: string, value: string): string | null {
       if (value.includes(":")) return "value: availability_zone must not contain ':'";
       return null;
     case "tenant":
-      if (!value.trim()) return "value: filter_tenant_id must list at least one project id (empty rejects every request)";
+      if (!value.trim())
+        return "value: filter_tenant_id must list at least one project id (empty rejects every request)";
       return null;
     case "instance_type":
       if (!value.trim()) return "value: instance_type must list at least one flavor name (empty rejects every request)";

@@ -57,12 +57,21 @@ export const HOST_SORTS = {
   name: { label: "name", sql: `h."name"`, unique: true },
   cell: { label: "cell", sql: `c."name"` },
   vcpus: { label: "vCPUs", sql: `h."vcpus"` },
-  vcpu_usage: { label: "vCPU usage", sql: `CAST(h."vcpusUsed" AS REAL) / NULLIF(h."vcpus" * h."cpuAllocationRatio", 0)` },
+  vcpu_usage: {
+    label: "vCPU usage",
+    sql: `CAST(h."vcpusUsed" AS REAL) / NULLIF(h."vcpus" * h."cpuAllocationRatio", 0)`,
+  },
   ram: { label: "RAM", sql: `h."memoryMb"` },
-  ram_usage: { label: "RAM usage", sql: `CAST(h."memoryMbUsed" AS REAL) / NULLIF(h."memoryMb" * h."ramAllocationRatio", 0)` },
+  ram_usage: {
+    label: "RAM usage",
+    sql: `CAST(h."memoryMbUsed" AS REAL) / NULLIF(h."memoryMb" * h."ramAllocationRatio", 0)`,
+  },
   freeRamMb: { label: "free RAM", sql: `COALESCE(h."freeRamMb", h."memoryMb" - h."memoryMbUsed")` },
   disk: { label: "disk", sql: `h."localGb"` },
-  disk_usage: { label: "disk usage", sql: `CAST(h."localGbUsed" AS REAL) / NULLIF(h."localGb" * h."diskAllocationRatio", 0)` },
+  disk_usage: {
+    label: "disk usage",
+    sql: `CAST(h."localGbUsed" AS REAL) / NULLIF(h."localGb" * h."diskAllocationRatio", 0)`,
+  },
   freeDiskGb: { label: "free disk", sql: `COALESCE(h."freeDiskGb", h."localGb" - h."localGbUsed")` },
   instances: { label: "instances", sql: `h."numInstances"` },
   state: {
@@ -114,7 +123,9 @@ function hostWhere(q: HostQuery): { sql: string; params: unknown[] } {
       where.push(`h."name" LIKE ? ESCAPE '\\'`);
       params.push(like);
     } else {
-      where.push(`(h."name" LIKE ? ESCAPE '\\' OR h."hypervisorHostname" LIKE ? ESCAPE '\\' OR h."hostIp" LIKE ? ESCAPE '\\')`);
+      where.push(
+        `(h."name" LIKE ? ESCAPE '\\' OR h."hypervisorHostname" LIKE ? ESCAPE '\\' OR h."hostIp" LIKE ? ESCAPE '\\')`,
+      );
       params.push(like, like, like);
     }
   }
@@ -124,7 +135,9 @@ function hostWhere(q: HostQuery): { sql: string; params: unknown[] } {
     params.push(q.cell);
   }
   if (q.aggregate) {
-    where.push(`h."id" IN (SELECT ah."hostId" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId" WHERE a."name" = ?)`);
+    where.push(
+      `h."id" IN (SELECT ah."hostId" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId" WHERE a."name" = ?)`,
+    );
     params.push(q.aggregate);
   }
   if (q.availabilityZone) {
@@ -190,12 +203,39 @@ function zonesOf(aggregates: { availabilityZone: string | null }[]): string[] {
 
 /** The host columns a HostRow is made of. */
 const HOST_ROW_COLUMNS = [
-  "id", "position", "name", "hypervisorHostname", "vcpus", "vcpusUsed", "cpuAllocationRatio", "memoryMb", "memoryMbUsed",
-  "ramAllocationRatio", "freeRamMb", "localGb", "localGbUsed", "diskAllocationRatio", "freeDiskGb", "numInstances", "numIoOps",
-  "failedBuilds", "hypervisorType", "hypervisorVersion", "hostIp", "serviceDisabled", "serviceUp", "forcedDown", "disabledReason",
+  "id",
+  "position",
+  "name",
+  "hypervisorHostname",
+  "vcpus",
+  "vcpusUsed",
+  "cpuAllocationRatio",
+  "memoryMb",
+  "memoryMbUsed",
+  "ramAllocationRatio",
+  "freeRamMb",
+  "localGb",
+  "localGbUsed",
+  "diskAllocationRatio",
+  "freeDiskGb",
+  "numInstances",
+  "numIoOps",
+  "failedBuilds",
+  "hypervisorType",
+  "hypervisorVersion",
+  "hostIp",
+  "serviceDisabled",
+  "serviceUp",
+  "forcedDown",
+  "disabledReason",
 ] as const;
 
-function hostRow(h: Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]>, cell: string, aggregates: { name: string }[], availabilityZone: string): HostRow {
+function hostRow(
+  h: Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]>,
+  cell: string,
+  aggregates: { name: string }[],
+  availabilityZone: string,
+): HostRow {
   return {
     id: h.id,
     position: h.position,
@@ -242,7 +282,9 @@ export async function listHostsPage(q: HostQuery = {}, db: Db = prisma): Promise
   const pageSize = q.pageSize && q.pageSize > 0 ? Math.floor(q.pageSize) : Math.max(total, 1);
   const { page, pages, skip } = pageOf(total, pageSize, q.page);
   // raw rows come back with the model's JS types (numbers, booleans, dates)
-  const hosts = await db.$queryRawUnsafe<(Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]> & { cellName: string })[]>(
+  const hosts = await db.$queryRawUnsafe<
+    (Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]> & { cellName: string })[]
+  >(
     `SELECT ${HOST_ROW_COLUMNS.map((col) => `h."${col}"`).join(", ")}, c."name" AS "cellName" ${from}
       ORDER BY ${order}
       LIMIT ? OFFSET ?`,
@@ -250,7 +292,9 @@ export async function listHostsPage(q: HostQuery = {}, db: Db = prisma): Promise
     pageSize,
     skip,
   );
-  const aggregates = new Map<number, { name: string; availabilityZone: string | null }[]>(hosts.map((h) => [num(h.id), []]));
+  const aggregates = new Map<number, { name: string; availabilityZone: string | null }[]>(
+    hosts.map((h) => [num(h.id), []]),
+  );
   if (hosts.length) {
     const links = await db.$queryRawUnsafe<{ hostId: unknown; name: string; availabilityZone: string | null }[]>(
       `SELECT ah."hostId" AS "hostId", a."name" AS "name", a."availabilityZone" AS "availabilityZone"
@@ -260,7 +304,9 @@ export async function listHostsPage(q: HostQuery = {}, db: Db = prisma): Promise
     );
     for (const l of links) aggregates.get(num(l.hostId))!.push({ name: l.name, availabilityZone: l.availabilityZone });
   }
-  const defaultAz = [...aggregates.values()].some((a) => !zonesOf(a).length) ? await defaultAvailabilityZone(db) : "nova";
+  const defaultAz = [...aggregates.values()].some((a) => !zonesOf(a).length)
+    ? await defaultAvailabilityZone(db)
+    : "nova";
   const rows = hosts.map((h) => {
     const aggs = aggregates.get(num(h.id))!;
     return hostRow(h, h.cellName, aggs, zonesOf(aggs).join(",") || defaultAz);
@@ -290,7 +336,12 @@ export async function problemHosts(limit = 50, db: Db = prisma): Promise<{ total
       cell: h.cell,
       state: h.state,
       reason:
-        h.disabledReason ?? (h.state === "forced down" ? "service forced down" : h.state === "down" ? "service not reporting (down)" : null),
+        h.disabledReason ??
+        (h.state === "forced down"
+          ? "service forced down"
+          : h.state === "down"
+            ? "service not reporting (down)"
+            : null),
     })),
   };
 }
@@ -488,7 +539,9 @@ export async function capacityByAvailabilityZone(defaultAz?: string, db: Db = pr
 }
 
 /** Capacity (after allocation ratios) and usage per availability zone, cell and aggregate. */
-export async function capacityOverview(db: Db = prisma): Promise<{ byZone: CapacityRow[]; byCell: CapacityRow[]; byAggregate: CapacityRow[] }> {
+export async function capacityOverview(
+  db: Db = prisma,
+): Promise<{ byZone: CapacityRow[]; byCell: CapacityRow[]; byAggregate: CapacityRow[] }> {
   const defaultAz = await defaultAvailabilityZone(db);
   const [byZone, byCell, byAggregate] = await Promise.all([
     capacityByAvailabilityZone(defaultAz, db),
@@ -513,7 +566,9 @@ export type AggregateRow = {
   metadata: KeyValue[];
 };
 
-function aggregateRow(a: Omit<AggregateRow, "hostCount" | "metadata"> & { metadata: KeyValue[]; _count: { hosts: number } }): AggregateRow {
+function aggregateRow(
+  a: Omit<AggregateRow, "hostCount" | "metadata"> & { metadata: KeyValue[]; _count: { hosts: number } },
+): AggregateRow {
   return {
     id: a.id,
     position: a.position,
@@ -565,7 +620,14 @@ export async function getAggregate(
     take: MEMBER_PAGE_SIZE,
     select: {
       host: {
-        select: { id: true, name: true, serviceDisabled: true, serviceUp: true, forcedDown: true, cell: { select: { name: true } } },
+        select: {
+          id: true,
+          name: true,
+          serviceDisabled: true,
+          serviceUp: true,
+          forcedDown: true,
+          cell: { select: { name: true } },
+        },
       },
     },
   });
@@ -594,7 +656,9 @@ export type FlavorRow = {
   instanceCount: number;
 };
 
-function flavorRow(f: Omit<FlavorRow, "extraSpecs" | "instanceCount"> & { extraSpecs: KeyValue[]; _count: { instances: number } }): FlavorRow {
+function flavorRow(
+  f: Omit<FlavorRow, "extraSpecs" | "instanceCount"> & { extraSpecs: KeyValue[]; _count: { instances: number } },
+): FlavorRow {
   return {
     id: f.id,
     name: f.name,
@@ -678,7 +742,11 @@ export async function listServerGroups(db: Db = prisma): Promise<ServerGroupRow[
   const groups = await db.serverGroup.findMany({
     orderBy: [{ position: "asc" }, { id: "asc" }],
     include: {
-      members: { orderBy: { id: "asc" }, take: GROUP_MEMBER_LIMIT, select: { uuid: true, name: true, host: { select: { name: true } } } },
+      members: {
+        orderBy: { id: "asc" },
+        take: GROUP_MEMBER_LIMIT,
+        select: { uuid: true, name: true, host: { select: { name: true } } },
+      },
       _count: { select: { members: true } },
     },
   });
@@ -765,12 +833,20 @@ export async function listInstances(q: InstanceQuery = {}, db: Db = prisma): Pro
     ...(q.serverGroup ? { serverGroup: { OR: [{ name: q.serverGroup }, { uuid: q.serverGroup }] } } : {}),
     ...(q.projectId ? { projectId: q.projectId } : {}),
     ...(q.flavor ? { flavor: { name: q.flavor } } : {}),
-    ...(search ? { OR: [{ uuid: { contains: search } }, { name: { contains: search } }, { projectId: { contains: search } }] } : {}),
+    ...(search
+      ? { OR: [{ uuid: { contains: search } }, { name: { contains: search } }, { projectId: { contains: search } }] }
+      : {}),
   };
   const pageSize = Math.min(Math.max(1, Math.floor(q.pageSize ?? 100)), 1000);
   const total = await db.instance.count({ where });
   const { page, pages, skip } = pageOf(total, pageSize, q.page);
-  const rows = await db.instance.findMany({ where, orderBy: { id: "asc" }, skip, take: pageSize, include: INSTANCE_INCLUDE });
+  const rows = await db.instance.findMany({
+    where,
+    orderBy: { id: "asc" },
+    skip,
+    take: pageSize,
+    include: INSTANCE_INCLUDE,
+  });
   return { rows: rows.map(instanceRow), total, page, pageSize, pages };
 }
 
@@ -784,7 +860,10 @@ export async function instanceFormChoices(db: Db = prisma) {
   const [flavors, images, groups] = await db.$transaction([
     db.flavor.findMany({ orderBy: { name: "asc" }, select: { name: true } }),
     db.image.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: { uuid: true, name: true } }),
-    db.serverGroup.findMany({ orderBy: [{ position: "asc" }, { id: "asc" }], select: { uuid: true, name: true, policy: true } }),
+    db.serverGroup.findMany({
+      orderBy: [{ position: "asc" }, { id: "asc" }],
+      select: { uuid: true, name: true, policy: true },
+    }),
   ]);
   return { flavors: flavors.map((f) => f.name), images, groups };
 }
@@ -803,7 +882,14 @@ export type ProfileRow = {
   updatedAt: Date;
 };
 
-function profileRow(p: { id: number; name: string; description: string | null; active: boolean; config: string; updatedAt: Date }): ProfileRow {
+function profileRow(p: {
+  id: number;
+  name: string;
+  description: string | null;
+  active: boolean;
+  config: string;
+  updatedAt: Date;
+}): ProfileRow {
   let config: ProfileRow["config"] = {};
   let configError: string | null = null;
   try {
@@ -813,7 +899,15 @@ function profileRow(p: { id: number; name: string; description: string | null; a
   } catch (e) {
     configError = `config is not valid JSON (${(e as Error).message})`;
   }
-  return { id: p.id, name: p.name, description: p.description, active: p.active, config, configError, updatedAt: p.updatedAt };
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    active: p.active,
+    config,
+    configError,
+    updatedAt: p.updatedAt,
+  };
 }
 
 /** Profiles by name. */

@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
   const { positional, flags } = parseArgs(argv);
   const [cmd, ...rest] = positional;
   if (flags.help || !cmd) {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write(`${USAGE}\n`);
     return cmd || flags.help ? 0 : 2;
   }
   if (!(cmd in KNOWN_FLAGS)) throw new UsageError(`unknown command "${cmd}"`);
@@ -107,7 +107,9 @@ async function main(argv: string[]): Promise<number> {
   const mig = migrateDatabase(url);
   if (mig.applied.length) process.stderr.write(`database ${dbFile}: applied ${mig.applied.join(", ")}\n`);
   for (const m of mig.modified) {
-    process.stderr.write(`warning: migration ${m} changed after it was applied to ${dbFile}; if this fails, delete that file\n`);
+    process.stderr.write(
+      `warning: migration ${m} changed after it was applied to ${dbFile}; if this fails, delete that file\n`,
+    );
   }
   const prisma = createPrismaClient(url);
   try {
@@ -123,7 +125,9 @@ async function main(argv: string[]): Promise<number> {
         `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts in ${s.cells} cell(s), ` +
           `${s.aggregates} aggregates, ${s.serverGroups} server groups, ${s.instances} instances, ` +
           `${s.flavors} flavors, ${s.images} images` +
-          (s.profile ? `; its config is the active scheduler profile "${s.profile}"` : "; scheduler profiles unchanged") +
+          (s.profile
+            ? `; its config is the active scheduler profile "${s.profile}"`
+            : "; scheduler profiles unchanged") +
           ` (validated in ${s.validateMs.toFixed(0)} ms, written in ${s.writeMs.toFixed(0)} ms)\n`,
       );
       return 0;
@@ -132,14 +136,16 @@ async function main(argv: string[]): Promise<number> {
     if (rest.length !== 0) throw new UsageError("export takes no positional arguments");
     const reqFile = flag(flags, "request");
     const flavor = flag(flags, "flavor");
-    if (reqFile !== undefined && flavor !== undefined) throw new UsageError("give --request FILE or --flavor NAME, not both");
+    if (reqFile !== undefined && flavor !== undefined)
+      throw new UsageError("give --request FILE or --flavor NAME, not both");
     for (const f of ["image", "num", "az", "project", "server-group"]) {
       if (flags[f] !== undefined && flavor === undefined) throw new UsageError(`--${f} needs --flavor`);
     }
     let request: unknown = reqFile !== undefined ? readJson(reqFile) : undefined;
     if (flavor !== undefined) {
       const num = flag(flags, "num");
-      if (num !== undefined && !/^[1-9]\d*$/.test(num)) throw new UsageError(`--num must be a whole number >= 1 (got "${num}")`);
+      if (num !== undefined && !/^[1-9]\d*$/.test(num))
+        throw new UsageError(`--num must be a whole number >= 1 (got "${num}")`);
       request = await requestFromDb(prisma, {
         flavor,
         image: flag(flags, "image"),
@@ -177,7 +183,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`error: ${err.message}\n`);
       process.exit(1);
     }
-    process.stderr.write(`error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

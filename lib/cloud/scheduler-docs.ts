@@ -8,9 +8,11 @@ export const FILTER_DOCS: Record<string, string> = {
   AvailabilityZoneFilter: "Keeps hosts in the requested availability zone (aggregate metadata availability_zone).",
   ComputeCapabilitiesFilter: "Matches flavor extra specs capabilities:* (and unscoped keys) against host attributes.",
   ImagePropertiesFilter: "Keeps hosts supporting the image's architecture, hypervisor type, VM mode and version.",
-  ServerGroupAntiAffinityFilter: "anti-affinity groups: rejects hosts already running a member (up to max_server_per_host).",
+  ServerGroupAntiAffinityFilter:
+    "anti-affinity groups: rejects hosts already running a member (up to max_server_per_host).",
   ServerGroupAffinityFilter: "affinity groups: keeps only the host(s) already running members.",
-  AggregateInstanceExtraSpecsFilter: "Matches flavor extra specs aggregate_instance_extra_specs:* against aggregate metadata.",
+  AggregateInstanceExtraSpecsFilter:
+    "Matches flavor extra specs aggregate_instance_extra_specs:* against aggregate metadata.",
   NumInstancesFilter: "Rejects hosts with max_instances_per_host instances or more.",
   AggregateNumInstancesFilter: "As NumInstancesFilter, with the aggregate's max_instances_per_host.",
   IoOpsFilter: "Rejects hosts with max_io_ops_per_host concurrent I/O operations or more.",
@@ -35,18 +37,35 @@ export const WEIGHER_DOCS: Record<string, { doc: string; multiplier: string }> =
   IoOpsWeigher: { doc: "Concurrent I/O operations (< 0 prefers idle hosts).", multiplier: "io_ops_weight_multiplier" },
   MetricsWeigher: { doc: "Host metrics weighed by metrics_weight_setting.", multiplier: "metrics_weight_multiplier" },
   PCIWeigher: { doc: "Keeps PCI-capable hosts for PCI requests.", multiplier: "pci_weight_multiplier" },
-  ServerGroupSoftAffinityWeigher: { doc: "soft-affinity: prefers hosts running group members.", multiplier: "soft_affinity_weight_multiplier" },
-  ServerGroupSoftAntiAffinityWeigher: { doc: "soft-anti-affinity: prefers hosts without group members.", multiplier: "soft_anti_affinity_weight_multiplier" },
-  BuildFailureWeigher: { doc: "Penalises hosts with recent failed builds.", multiplier: "build_failure_weight_multiplier" },
+  ServerGroupSoftAffinityWeigher: {
+    doc: "soft-affinity: prefers hosts running group members.",
+    multiplier: "soft_affinity_weight_multiplier",
+  },
+  ServerGroupSoftAntiAffinityWeigher: {
+    doc: "soft-anti-affinity: prefers hosts without group members.",
+    multiplier: "soft_anti_affinity_weight_multiplier",
+  },
+  BuildFailureWeigher: {
+    doc: "Penalises hosts with recent failed builds.",
+    multiplier: "build_failure_weight_multiplier",
+  },
   CrossCellWeigher: { doc: "Prefers the source cell on moves.", multiplier: "cross_cell_move_weight_multiplier" },
-  HypervisorVersionWeigher: { doc: "Newer hypervisor versions (2024.1+, opt-in by name).", multiplier: "hypervisor_version_weight_multiplier" },
-  NumInstancesWeigher: { doc: "Instance count (2024.1+, opt-in by name).", multiplier: "num_instances_weight_multiplier" },
+  HypervisorVersionWeigher: {
+    doc: "Newer hypervisor versions (2024.1+, opt-in by name).",
+    multiplier: "hypervisor_version_weight_multiplier",
+  },
+  NumInstancesWeigher: {
+    doc: "Instance count (2024.1+, opt-in by name).",
+    multiplier: "num_instances_weight_multiplier",
+  },
 };
 
 export const PREFILTER_DOCS: Record<string, string> = {
   compute_status: "Placement: drops hosts whose compute service is disabled (COMPUTE_STATUS_DISABLED trait).",
-  availability_zone: "Placement: only the requested zone's aggregates ([scheduler] query_placement_for_availability_zone).",
-  tenant_aggregates: "Placement: projects isolated by aggregate metadata filter_tenant_id* ([scheduler] limit_tenants_to_placement_aggregate).",
+  availability_zone:
+    "Placement: only the requested zone's aggregates ([scheduler] query_placement_for_availability_zone).",
+  tenant_aggregates:
+    "Placement: projects isolated by aggregate metadata filter_tenant_id* ([scheduler] limit_tenants_to_placement_aggregate).",
   traits: "Placement: required / forbidden traits from flavor extra specs trait:NAME.",
   resources: "Placement: hosts with enough inventory (total - reserved) × ratio - used for vCPU, RAM and disk.",
 };

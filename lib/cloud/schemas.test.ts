@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { NOVA_REFERENCE_DIR } from "@/lib/testing/cloud";
 import type { Scenario } from "@/lib/scheduler/scenario";
 import {
   checkCloudReferences,
@@ -17,7 +18,7 @@ import {
 const _compatible = (doc: ScenarioDocument): Scenario => doc;
 void _compatible;
 
-const EXAMPLES = "/work/shared/nova-reference/examples";
+const EXAMPLES = path.join(NOVA_REFERENCE_DIR, "examples");
 
 const base = () => ({
   hosts: [
@@ -33,25 +34,85 @@ type Mutate = (d: ReturnType<typeof base> & Record<string, any>) => void;
 
 describe("validateScenario: shape errors name the path and the rule", () => {
   const cases: [string, Mutate, string][] = [
-    ["negative memory", (d) => ((d.hosts[1] as any).memory_mb = -5), "hosts[1].memory_mb: must be a non-negative integer (got -5)"],
-    ["string vcpus", (d) => ((d.hosts[0] as any).vcpus = "8"), 'hosts[0].vcpus: must be a non-negative integer (got "8")'],
-    ["fractional usage", (d) => ((d.hosts[0] as any).vcpus_used = 1.5), "hosts[0].vcpus_used: must be a non-negative integer (got 1.5)"],
+    [
+      "negative memory",
+      (d) => ((d.hosts[1] as any).memory_mb = -5),
+      "hosts[1].memory_mb: must be a non-negative integer (got -5)",
+    ],
+    [
+      "string vcpus",
+      (d) => ((d.hosts[0] as any).vcpus = "8"),
+      'hosts[0].vcpus: must be a non-negative integer (got "8")',
+    ],
+    [
+      "fractional usage",
+      (d) => ((d.hosts[0] as any).vcpus_used = 1.5),
+      "hosts[0].vcpus_used: must be a non-negative integer (got 1.5)",
+    ],
     ["missing local_gb", (d) => delete (d.hosts[0] as any).local_gb, "hosts[0].local_gb: is required"],
     ["empty host name", (d) => ((d.hosts[0] as any).name = ""), 'hosts[0].name: must be a non-empty string (got "")'],
-    ["negative ratio", (d) => ((d.hosts[0] as any).cpu_allocation_ratio = -1), "hosts[0].cpu_allocation_ratio: must be a non-negative number (got -1)"],
-    ["bad IP", (d) => ((d.hosts[0] as any).host_ip = "10.0.0"), 'hosts[0].host_ip: must be an IPv4 or IPv6 address (got "10.0.0")'],
-    ["bad hv spec", (d) => ((d.hosts[0] as any).supported_instances = [["x86_64", "kvm"]]), "hosts[0].supported_instances[0]: must be [arch, hypervisor_type, vm_mode]"],
+    [
+      "negative ratio",
+      (d) => ((d.hosts[0] as any).cpu_allocation_ratio = -1),
+      "hosts[0].cpu_allocation_ratio: must be a non-negative number (got -1)",
+    ],
+    [
+      "bad IP",
+      (d) => ((d.hosts[0] as any).host_ip = "10.0.0"),
+      'hosts[0].host_ip: must be an IPv4 or IPv6 address (got "10.0.0")',
+    ],
+    [
+      "bad hv spec",
+      (d) => ((d.hosts[0] as any).supported_instances = [["x86_64", "kvm"]]),
+      "hosts[0].supported_instances[0]: must be [arch, hypervisor_type, vm_mode]",
+    ],
     ["bad trait", (d) => ((d.hosts[0] as any).traits = ["hw_gpu"]), "hosts[0].traits[0]: must be a trait name"],
-    ["service not object", (d) => ((d.hosts[0] as any).service = true), "hosts[0].service: must be an object (got true)"],
+    [
+      "service not object",
+      (d) => ((d.hosts[0] as any).service = true),
+      "hosts[0].service: must be an object (got true)",
+    ],
     ["hosts not a list", (d) => ((d as any).hosts = {}), "hosts: must be a list of hosts (got {})"],
-    ["bad policy", (d) => ((d.server_groups[0] as any).policy = "spread"), "server_groups[0].policy: must be one of affinity, anti-affinity, soft-affinity, soft-anti-affinity"],
-    ["bad max_server_per_host", (d) => ((d.server_groups[0] as any).rules = { max_server_per_host: 0 }), "server_groups[0].rules.max_server_per_host: must be an integer >= 1 (got 0)"],
-    ["metadata object value", (d) => ((d.aggregates[0] as any).metadata = { a: { b: 1 } }), "aggregates[0].metadata.a: must be a string"],
-    ["extra spec key path", (d) => ((d.request.flavor as any).extra_specs = { "aggregate_instance_extra_specs:gpu": [] }), 'request.flavor.extra_specs["aggregate_instance_extra_specs:gpu"]: must be a string'],
-    ["weighers", (d) => ((d as any).config = { weighers: "some" }), 'config.weighers: must be "all" or a list of weigher class names (got "some")'],
-    ["max_attempts 0", (d) => ((d as any).config = { max_attempts: 0 }), "config.max_attempts: must be an integer >= 1 (got 0)"],
-    ["negative pci multiplier", (d) => ((d as any).config = { pci_weight_multiplier: -1 }), "config.pci_weight_multiplier: must be a non-negative number (got -1)"],
-    ["num_instances 0", (d) => ((d.request as any).num_instances = 0), "request.num_instances: must be an integer >= 1 (got 0)"],
+    [
+      "bad policy",
+      (d) => ((d.server_groups[0] as any).policy = "spread"),
+      "server_groups[0].policy: must be one of affinity, anti-affinity, soft-affinity, soft-anti-affinity",
+    ],
+    [
+      "bad max_server_per_host",
+      (d) => ((d.server_groups[0] as any).rules = { max_server_per_host: 0 }),
+      "server_groups[0].rules.max_server_per_host: must be an integer >= 1 (got 0)",
+    ],
+    [
+      "metadata object value",
+      (d) => ((d.aggregates[0] as any).metadata = { a: { b: 1 } }),
+      "aggregates[0].metadata.a: must be a string",
+    ],
+    [
+      "extra spec key path",
+      (d) => ((d.request.flavor as any).extra_specs = { "aggregate_instance_extra_specs:gpu": [] }),
+      'request.flavor.extra_specs["aggregate_instance_extra_specs:gpu"]: must be a string',
+    ],
+    [
+      "weighers",
+      (d) => ((d as any).config = { weighers: "some" }),
+      'config.weighers: must be "all" or a list of weigher class names (got "some")',
+    ],
+    [
+      "max_attempts 0",
+      (d) => ((d as any).config = { max_attempts: 0 }),
+      "config.max_attempts: must be an integer >= 1 (got 0)",
+    ],
+    [
+      "negative pci multiplier",
+      (d) => ((d as any).config = { pci_weight_multiplier: -1 }),
+      "config.pci_weight_multiplier: must be a non-negative number (got -1)",
+    ],
+    [
+      "num_instances 0",
+      (d) => ((d.request as any).num_instances = 0),
+      "request.num_instances: must be an integer >= 1 (got 0)",
+    ],
     ["missing request", (d) => delete (d as any).request, "request: is required"],
   ];
   it.each(cases)("%s", (_name, mutate, message) => {
@@ -77,23 +138,73 @@ describe("validateScenario: shape errors name the path and the rule", () => {
 describe("checkCloudReferences: cross references", () => {
   const cases: [string, Mutate, string][] = [
     ["duplicate host", (d) => (d.hosts[1].name = "h1"), 'hosts[1].name: duplicate host name "h1" (also hosts[0])'],
-    ["unknown host in aggregate", (d) => d.aggregates[0].hosts.push("nope"), 'aggregates[0].hosts[1]: unknown host "nope" (not in hosts)'],
-    ["host twice in aggregate", (d) => d.aggregates[0].hosts.push("h1"), 'aggregates[0].hosts[1]: host "h1" listed twice in this aggregate'],
-    ["duplicate aggregate", (d) => d.aggregates.push({ name: "agg", hosts: [], metadata: {} } as any), 'aggregates[1].name: duplicate aggregate name "agg" (also aggregates[0])'],
-    ["member not an instance", (d) => d.server_groups[0].members.push("ghost"), 'server_groups[0].members[1]: "ghost" is not an instance'],
-    ["instance on two hosts", (d) => ((d.hosts[1] as any).instances = ["i-2"]), 'hosts[1].instances[0]: instance "i-2" is also on hosts[0] (h1)'],
+    [
+      "unknown host in aggregate",
+      (d) => d.aggregates[0].hosts.push("nope"),
+      'aggregates[0].hosts[1]: unknown host "nope" (not in hosts)',
+    ],
+    [
+      "host twice in aggregate",
+      (d) => d.aggregates[0].hosts.push("h1"),
+      'aggregates[0].hosts[1]: host "h1" listed twice in this aggregate',
+    ],
+    [
+      "duplicate aggregate",
+      (d) => d.aggregates.push({ name: "agg", hosts: [], metadata: {} } as any),
+      'aggregates[1].name: duplicate aggregate name "agg" (also aggregates[0])',
+    ],
+    [
+      "member not an instance",
+      (d) => d.server_groups[0].members.push("ghost"),
+      'server_groups[0].members[1]: "ghost" is not an instance',
+    ],
+    [
+      "instance on two hosts",
+      (d) => ((d.hosts[1] as any).instances = ["i-2"]),
+      'hosts[1].instances[0]: instance "i-2" is also on hosts[0] (h1)',
+    ],
     [
       "instance in two groups",
       (d) => d.server_groups.push({ uuid: "g-2", name: "other", policy: "affinity", members: ["i-1"] }),
       'server_groups[1].members[0]: instance "i-1" is also a member of server_groups[0]',
     ],
-    ["duplicate metric", (d) => ((d.hosts[0] as any).metrics = [{ name: "cpu.percent", value: 1 }, { name: "cpu.percent", value: 2 }]), 'hosts[0].metrics[1].name: duplicate metric "cpu.percent"'],
-    ["unknown request server group", (d) => ((d.request as any).server_group = "nope"), 'request.server_group: unknown server group "nope"'],
-    ["duplicate flavor", (d) => ((d as any).flavors = [{ name: "f", vcpus: 1, memory_mb: 1 }, { name: "f", vcpus: 2, memory_mb: 1 }]), 'flavors[1].name: duplicate flavor name "f"'],
-    ["instance with unknown flavor", (d) => ((d as any).instances = [{ uuid: "i-1", flavor: "zz" }]), 'instances[0].flavor: unknown flavor "zz"'],
+    [
+      "duplicate metric",
+      (d) =>
+        ((d.hosts[0] as any).metrics = [
+          { name: "cpu.percent", value: 1 },
+          { name: "cpu.percent", value: 2 },
+        ]),
+      'hosts[0].metrics[1].name: duplicate metric "cpu.percent"',
+    ],
+    [
+      "unknown request server group",
+      (d) => ((d.request as any).server_group = "nope"),
+      'request.server_group: unknown server group "nope"',
+    ],
+    [
+      "duplicate flavor",
+      (d) =>
+        ((d as any).flavors = [
+          { name: "f", vcpus: 1, memory_mb: 1 },
+          { name: "f", vcpus: 2, memory_mb: 1 },
+        ]),
+      'flavors[1].name: duplicate flavor name "f"',
+    ],
+    [
+      "instance with unknown flavor",
+      (d) => ((d as any).instances = [{ uuid: "i-1", flavor: "zz" }]),
+      'instances[0].flavor: unknown flavor "zz"',
+    ],
     [
       "contradicting AZ",
-      (d) => d.aggregates.push({ name: "az", availability_zone: "az1", hosts: [], metadata: { availability_zone: "az2" } } as any),
+      (d) =>
+        d.aggregates.push({
+          name: "az",
+          availability_zone: "az1",
+          hosts: [],
+          metadata: { availability_zone: "az2" },
+        } as any),
       'aggregates[1].metadata.availability_zone: "az2" contradicts availability_zone "az1"',
     ],
   ];
@@ -102,7 +213,10 @@ describe("checkCloudReferences: cross references", () => {
     mutate(d);
     const r = validateScenario(d);
     expect(r.ok).toBe(false);
-    expect(r.errors.find((e) => e.startsWith(message)), r.errors.join("\n")).toBeTruthy();
+    expect(
+      r.errors.find((e) => e.startsWith(message)),
+      r.errors.join("\n"),
+    ).toBeTruthy();
   });
 
   it("accepts a member that is only in the instances list (an instance on no host)", () => {
@@ -146,7 +260,10 @@ describe("values", () => {
   });
 
   it("formatZodError quotes keys that are not identifiers", () => {
-    const r = ScenarioSchema.safeParse({ hosts: [], request: { flavor: { name: "f", vcpus: 1, memory_mb: 1, extra_specs: { "a:b": {} } } } });
+    const r = ScenarioSchema.safeParse({
+      hosts: [],
+      request: { flavor: { name: "f", vcpus: 1, memory_mb: 1, extra_specs: { "a:b": {} } } },
+    });
     expect(r.success).toBe(false);
     expect(formatZodError(r.error!)).toEqual(['request.flavor.extra_specs["a:b"]: must be a string (got {})']);
   });
@@ -186,7 +303,11 @@ describe("speed", () => {
       metrics: [{ name: "cpu.percent", value: 10 }],
       instances: [`i-${i}-a`, `i-${i}-b`],
     }));
-    const doc = { hosts, aggregates: [{ name: "all", hosts: hosts.map((h) => h.name) }], request: { flavor: { name: "f", vcpus: 1, memory_mb: 1 } } };
+    const doc = {
+      hosts,
+      aggregates: [{ name: "all", hosts: hosts.map((h) => h.name) }],
+      request: { flavor: { name: "f", vcpus: 1, memory_mb: 1 } },
+    };
     const t0 = performance.now();
     const r = validateScenario(doc);
     const ms = performance.now() - t0;

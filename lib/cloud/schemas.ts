@@ -36,8 +36,7 @@ function shown(v: unknown): string {
 
 /** Error callback: "is required" when missing, else `rule (got X)`. */
 function rule(text: string) {
-  return (iss: { input?: unknown }) =>
-    iss.input === undefined ? "is required" : `${text} (got ${shown(iss.input)})`;
+  return (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `${text} (got ${shown(iss.input)})`);
 }
 
 // ---------------------------------------------------------------------------
@@ -59,8 +58,7 @@ export const posInt = () =>
     .number({ error: rule(POS_INT) })
     .int({ error: rule(POS_INT) })
     .min(1, { error: rule(POS_INT) });
-export const nonNegNumber = () =>
-  z.number({ error: rule(NON_NEG_NUM) }).min(0, { error: rule(NON_NEG_NUM) });
+export const nonNegNumber = () => z.number({ error: rule(NON_NEG_NUM) }).min(0, { error: rule(NON_NEG_NUM) });
 export const finiteNumber = () => z.number({ error: rule("must be a number") });
 export const nonEmptyString = () =>
   z.string({ error: rule("must be a non-empty string") }).min(1, { error: rule("must be a non-empty string") });
@@ -238,7 +236,10 @@ export const ServerGroupSchema = z.looseObject(
 export const FlavorSchema = z.looseObject(
   {
     name: nonEmptyString(),
-    id: z.union([nonEmptyString(), anyInt()], { error: rule("must be a string") }).transform(String).optional(),
+    id: z
+      .union([nonEmptyString(), anyInt()], { error: rule("must be a string") })
+      .transform(String)
+      .optional(),
     vcpus: nonNegInt(),
     memory_mb: nonNegInt(),
     root_gb: nonNegInt().optional(),
@@ -484,7 +485,8 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
     }
     const metricNames = new Set<string>();
     (h.metrics ?? []).forEach((m, j) => {
-      if (metricNames.has(m.name)) errors.push(`${where}.metrics[${j}].name: duplicate metric "${m.name}" on this host`);
+      if (metricNames.has(m.name))
+        errors.push(`${where}.metrics[${j}].name: duplicate metric "${m.name}" on this host`);
       metricNames.add(m.name);
     });
     const traits = new Set<string>();
@@ -510,7 +512,8 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
   (doc.aggregates ?? []).forEach((a, i) => {
     const where = `aggregates[${i}]`;
     const first = aggIndex.get(a.name);
-    if (first !== undefined) errors.push(`${where}.name: duplicate aggregate name "${a.name}" (also aggregates[${first}])`);
+    if (first !== undefined)
+      errors.push(`${where}.name: duplicate aggregate name "${a.name}" (also aggregates[${first}])`);
     else aggIndex.set(a.name, i);
     if (a.uuid !== undefined) {
       const u = aggUuids.get(a.uuid);
@@ -537,7 +540,8 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
   const flavorIds = new Map<string, number>();
   (doc.flavors ?? []).forEach((f, i) => {
     const first = flavorIndex.get(f.name);
-    if (first !== undefined) errors.push(`flavors[${i}].name: duplicate flavor name "${f.name}" (also flavors[${first}])`);
+    if (first !== undefined)
+      errors.push(`flavors[${i}].name: duplicate flavor name "${f.name}" (also flavors[${first}])`);
     else flavorIndex.set(f.name, i);
     if (f.id !== undefined) {
       const u = flavorIds.get(f.id);
@@ -584,12 +588,15 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
     const where = `server_groups[${i}]`;
     if (g.uuid !== undefined) {
       const u = sgUuids.get(g.uuid);
-      if (u !== undefined) errors.push(`${where}.uuid: duplicate server group uuid "${g.uuid}" (also server_groups[${u}])`);
+      if (u !== undefined)
+        errors.push(`${where}.uuid: duplicate server group uuid "${g.uuid}" (also server_groups[${u}])`);
       else sgUuids.set(g.uuid, i);
     }
     const n = sgNames.get(g.name);
     if (n !== undefined) {
-      warnings.push(`${where}.name: server group name "${g.name}" also used by server_groups[${n}] (refer to it by uuid)`);
+      warnings.push(
+        `${where}.name: server group name "${g.name}" also used by server_groups[${n}] (refer to it by uuid)`,
+      );
     } else sgNames.set(g.name, i);
     if (g.rules?.max_server_per_host !== undefined && g.policy !== "anti-affinity") {
       warnings.push(`${where}.rules.max_server_per_host: only the anti-affinity policy uses it`);
@@ -603,7 +610,9 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
       const other = memberOf.get(u);
       if (other === i) errors.push(`${where}.members[${j}]: instance "${u}" listed twice`);
       else if (other !== undefined) {
-        errors.push(`${where}.members[${j}]: instance "${u}" is also a member of server_groups[${other}] (one group per instance)`);
+        errors.push(
+          `${where}.members[${j}]: instance "${u}" is also a member of server_groups[${other}] (one group per instance)`,
+        );
       } else memberOf.set(u, i);
     });
     if (opts.forImport) unknownKeys(g, SG_KEYS, where, warnings, ignored);
@@ -637,7 +646,9 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
     const f = req.flavor;
     const fi = flavorIndex.get(f.name);
     if (fi !== undefined && !sameFlavor(f, doc.flavors![fi])) {
-      warnings.push(`request.flavor: differs from flavors[${fi}] "${f.name}"; the flavors entry is what the database keeps`);
+      warnings.push(
+        `request.flavor: differs from flavors[${fi}] "${f.name}"; the flavors entry is what the database keeps`,
+      );
     }
   }
 
@@ -687,7 +698,10 @@ export function validateCloud(input: unknown, opts: { forImport?: boolean } = {}
 }
 
 /** Parse JSON text, reporting a syntax error as a validation error. */
-export function parseJsonText(text: string, source = "input"): { ok: true; value: unknown } | { ok: false; error: string } {
+export function parseJsonText(
+  text: string,
+  source = "input",
+): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {

@@ -8,12 +8,14 @@ import { buildDemoCloud, DEMO_PROFILES } from "./demo-cloud";
 import { exportCloud, requestFromDb, type ExportedCloud } from "./import-export";
 import { stableStringify } from "./json";
 import { seedDemoCloud } from "./seed-demo";
-import { assertNovaReferenceAvailable, runNovaReference, tableFingerprint } from "./test-helpers";
+import { assertNovaReferenceAvailable, runNovaReference, tableFingerprint } from "@/lib/testing/cloud";
 
 describe("buildDemoCloud", () => {
   it("is a pure function of (hosts, seed)", () => {
     expect(stableStringify(buildDemoCloud({ hosts: 200 }))).toBe(stableStringify(buildDemoCloud({ hosts: 200 })));
-    expect(stableStringify(buildDemoCloud({ hosts: 200, seed: 7 }))).not.toBe(stableStringify(buildDemoCloud({ hosts: 200 })));
+    expect(stableStringify(buildDemoCloud({ hosts: 200, seed: 7 }))).not.toBe(
+      stableStringify(buildDemoCloud({ hosts: 200 })),
+    );
   });
   it("refuses a cloud too small for its layout", () => {
     expect(() => buildDemoCloud({ hosts: 5 })).toThrow(/at least 30 hosts/);
@@ -78,7 +80,12 @@ describe("seedDemoCloud (200 hosts)", () => {
   });
 
   it("keeps every host's usage equal to the sum of its instances", () => {
-    const flavor = new Map(cloud.flavors.map((f) => [f.name as string, f as { vcpus: number; memory_mb: number; root_gb: number; ephemeral_gb: number }]));
+    const flavor = new Map(
+      cloud.flavors.map((f) => [
+        f.name as string,
+        f as { vcpus: number; memory_mb: number; root_gb: number; ephemeral_gb: number },
+      ]),
+    );
     const instFlavor = new Map(cloud.instances.map((i) => [i.uuid as string, flavor.get(i.flavor as string)!]));
     for (const h of cloud.hosts) {
       const fl = (h.instances ?? []).map((u) => instFlavor.get(u)!);

@@ -44,7 +44,9 @@ describe("snapshot of a 10,000-host cloud", () => {
     expect(scenario.config!.enabled_filters).toContain("AggregateInstanceExtraSpecsFilter");
     expect(scenario.aggregates!.find((a) => a.name === "az1")!.hosts).toHaveLength(4000);
     // one host alone is the same object the snapshot has
-    expect(await loadScenarioHost(t.prisma, "cmp-a2-00017")).toEqual(scenario.hosts.find((h) => h.name === "cmp-a2-00017"));
+    expect(await loadScenarioHost(t.prisma, "cmp-a2-00017")).toEqual(
+      scenario.hosts.find((h) => h.name === "cmp-a2-00017"),
+    );
   });
 
   it("takes the config of a named profile, and says when it does not exist", async () => {
@@ -97,7 +99,9 @@ describe("snapshot of a 10,000-host cloud", () => {
   it("exports the whole cloud (printed time)", async () => {
     const t0 = performance.now();
     const doc = await exportCloud(t.prisma);
-    console.log(`exportCloud, 10,000 hosts: ${(performance.now() - t0).toFixed(0)} ms (${doc.instances.length} instances listed)`);
+    console.log(
+      `exportCloud, 10,000 hosts: ${(performance.now() - t0).toFixed(0)} ms (${doc.instances.length} instances listed)`,
+    );
     expect(doc.hosts).toHaveLength(10000);
   });
 });

@@ -66,7 +66,10 @@ const enableHosts: AdviceFn = (groups) => {
   const disabled = groups.some((g) => /disabled/i.test(g.reason));
   const down = groups.some((g) => /down/i.test(g.reason));
   const out: string[] = [];
-  if (disabled) out.push("Re-enable a host that has capacity: openstack compute service set --enable HOST nova-compute (check its disabled reason first).");
+  if (disabled)
+    out.push(
+      "Re-enable a host that has capacity: openstack compute service set --enable HOST nova-compute (check its disabled reason first).",
+    );
   if (down) out.push("Bring nova-compute back up on a down host (or clear forced_down) so it reports again.");
   if (!out.length) out.push("Enable or bring up the compute service of a host with capacity.");
   out.push("Or add compute hosts to the cloud.");
@@ -88,7 +91,10 @@ const aggregateExtraSpecs: AdviceFn = (groups, req) => {
     ...captures(groups, /^aggregate metadata ([^=]+)=.* not matching (.*)$/).map(([k, v]) => `${k}=${v}`),
   ]);
   const flavor = req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor";
-  if (!wanted.length) return [`Make an aggregate's metadata match the aggregate_instance_extra_specs of ${flavor}, or relax those extra specs.`];
+  if (!wanted.length)
+    return [
+      `Make an aggregate's metadata match the aggregate_instance_extra_specs of ${flavor}, or relax those extra specs.`,
+    ];
   const keys = uniq(wanted.map((kv) => kv.split("=")[0]));
   return [
     `Add ${wanted.join(", ")} to the metadata of an aggregate whose hosts have capacity (openstack aggregate set --property ${wanted[0]} AGGREGATE), or add hosts with capacity to the aggregate that has it.`,
@@ -102,9 +108,14 @@ const traits: AdviceFn = (groups, req) => {
   const flavor = req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor";
   const out: string[] = [];
   if (missing.length) {
-    out.push(`Add trait ${missing.join(", ")} to hosts that have it (openstack resource provider trait set --trait ${missing[0]} RP_UUID), or remove ${missing.map((t) => `trait:${t}=required`).join(", ")} from ${flavor}.`);
+    out.push(
+      `Add trait ${missing.join(", ")} to hosts that have it (openstack resource provider trait set --trait ${missing[0]} RP_UUID), or remove ${missing.map((t) => `trait:${t}=required`).join(", ")} from ${flavor}.`,
+    );
   }
-  if (forbidden.length) out.push(`Remove ${forbidden.map((t) => `trait:${t}=forbidden`).join(", ")} from ${flavor}, or use hosts without ${forbidden.join(", ")}.`);
+  if (forbidden.length)
+    out.push(
+      `Remove ${forbidden.map((t) => `trait:${t}=forbidden`).join(", ")} from ${flavor}, or use hosts without ${forbidden.join(", ")}.`,
+    );
   if (!out.length) out.push(`Make the hosts' traits match the trait: extra specs of ${flavor}.`);
   return out;
 };
@@ -163,13 +174,25 @@ const ADVICE: Record<string, AdviceFn> = {
   IsolatedHostsFilter: () => [
     "Isolated hosts only take isolated images (and other images avoid them): adjust isolated_hosts / isolated_images in the profile, or use another image.",
   ],
-  SameHostFilter: () => ["No remaining host runs the instances of the same_host hint: check those instance uuids, or drop the hint."],
-  DifferentHostFilter: () => ["Every remaining host runs an instance of the different_host hint: drop some uuids from the hint, or add hosts."],
+  SameHostFilter: () => [
+    "No remaining host runs the instances of the same_host hint: check those instance uuids, or drop the hint.",
+  ],
+  DifferentHostFilter: () => [
+    "Every remaining host runs an instance of the different_host hint: drop some uuids from the hint, or add hosts.",
+  ],
   JsonFilter: () => ["No remaining host satisfies the query hint: relax the query (see the JsonFilter expression)."],
-  SimpleCIDRAffinityFilter: () => ["No remaining host's IP is within build_near_host_ip + cidr: widen the cidr, or pick another address."],
-  MetricsFilter: () => ["The remaining hosts do not report the metrics of metrics_weight_setting: fix the hosts' monitors, or change the setting."],
-  NUMATopologyFilter: () => ["No remaining host can fit the flavor's NUMA topology (hw:numa_*, hw:cpu_policy, hw:mem_page_size): relax those extra specs, or add hosts that fit."],
-  PciPassthroughFilter: () => ["No remaining host has the PCI devices the flavor asks for (pci_passthrough:alias): free or add such devices."],
+  SimpleCIDRAffinityFilter: () => [
+    "No remaining host's IP is within build_near_host_ip + cidr: widen the cidr, or pick another address.",
+  ],
+  MetricsFilter: () => [
+    "The remaining hosts do not report the metrics of metrics_weight_setting: fix the hosts' monitors, or change the setting.",
+  ],
+  NUMATopologyFilter: () => [
+    "No remaining host can fit the flavor's NUMA topology (hw:numa_*, hw:cpu_policy, hw:mem_page_size): relax those extra specs, or add hosts that fit.",
+  ],
+  PciPassthroughFilter: () => [
+    "No remaining host has the PCI devices the flavor asks for (pci_passthrough:alias): free or add such devices.",
+  ],
 };
 
 /** The failure of a run explained, or null when it succeeded. */
@@ -184,7 +207,9 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
       instance: 1,
       lastReasons: [],
       explanation: `Nova would raise ${result.error} for this request: ${result.message ?? "(no message)"}`,
-      advice: ["This is Nova's own error for this input: fix the value it names (in the request, the profile or the cloud) and run again."],
+      advice: [
+        "This is Nova's own error for this input: fix the value it names (in the request, the profile or the cloud) and run again.",
+      ],
     };
   }
   const d = result.diagnosis;
@@ -212,8 +237,13 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
       lastFilter: last?.filter ?? d?.lastFilter ?? null,
       instance,
       lastReasons: [],
-      explanation: total === 0 ? "No compute host entered the scheduler: the cloud has no hosts." : `No host was left${nth}.`,
-      advice: [total === 0 ? "Add compute hosts (seed or import a cloud)." : "Relax the request, or change the cloud so that some host passes every filter."],
+      explanation:
+        total === 0 ? "No compute host entered the scheduler: the cloud has no hosts." : `No host was left${nth}.`,
+      advice: [
+        total === 0
+          ? "Add compute hosts (seed or import a cloud)."
+          : "Relax the request, or change the cloud so that some host passes every filter.",
+      ],
     };
   }
   const groups = groupReasons(last.reasons ?? []);
@@ -222,9 +252,25 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
   const explanation =
     `The last ${removed === 1 ? "host" : plural(removed, "host")}${nth} ${removed === 1 ? "was" : "were"} removed by ${stage}` +
     (groups.length ? `: ${describeReasons(groups)}.` : ".");
-  const advice = (ADVICE[last.filter] ?? (() => [`Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`]))(groups, request);
+  const advice = (
+    ADVICE[last.filter] ??
+    (() => [
+      `Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`,
+    ])
+  )(groups, request);
   if (index > 0) {
-    advice.push(`The first ${plural(index, "instance")} found a host: request fewer instances (${index}) or make room for the rest.`);
+    advice.push(
+      `The first ${plural(index, "instance")} found a host: request fewer instances (${index}) or make room for the rest.`,
+    );
   }
-  return { kind: "no-valid-host", error: "NoValidHost", summary, lastFilter: last.filter, instance, lastReasons: groups, explanation, advice };
+  return {
+    kind: "no-valid-host",
+    error: "NoValidHost",
+    summary,
+    lastFilter: last.filter,
+    instance,
+    lastReasons: groups,
+    explanation,
+    advice,
+  };
 }

@@ -14,7 +14,8 @@ export interface HostsQuery extends PageQuery {
 
 export function parseHostsQuery(params: URLSearchParams): HostsQuery | string {
   const view = (params.get("view") ?? "weighed") as HostsView;
-  if (!["weighed", "rejected", "fate", "detail"].includes(view)) return `view: must be weighed, rejected, fate or detail (got "${view}")`;
+  if (!["weighed", "rejected", "fate", "detail"].includes(view))
+    return `view: must be weighed, rejected, fate or detail (got "${view}")`;
   const num = (k: string, dflt: number) => {
     const v = params.get(k);
     if (v === null || v === "") return dflt;
@@ -24,7 +25,11 @@ export function parseHostsQuery(params: URLSearchParams): HostsQuery | string {
   const index = num("index", 0);
   const offset = num("offset", 0);
   const limit = num("limit", 25);
-  for (const [k, v] of [["index", index], ["offset", offset], ["limit", limit]] as const) {
+  for (const [k, v] of [
+    ["index", index],
+    ["offset", offset],
+    ["limit", limit],
+  ] as const) {
     if (Number.isNaN(v)) return `${k}: must be a whole number >= 0`;
   }
   return { view, index, offset, limit, q: params.get("q") ?? undefined };

@@ -26,7 +26,9 @@ const g = globalThis as unknown as { __schedscopeRunCache?: Map<number, CachedRu
 const cache = (g.__schedscopeRunCache ??= new Map());
 
 function weightOf(result: ScheduleResult): number {
-  return result.requests.reduce((s, r) => s + r.weighed.length + r.funnel.reduce((t, f) => t + (f.in - f.out), 0), 0) + 1;
+  return (
+    result.requests.reduce((s, r) => s + r.weighed.length + r.funnel.reduce((t, f) => t + (f.in - f.out), 0), 0) + 1
+  );
 }
 
 export function rememberRun(id: number, result: ScheduleResult, request?: ScenarioRequest): CachedRun {

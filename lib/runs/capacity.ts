@@ -66,7 +66,10 @@ export function freeDiskGb(h: HostCapacity): number {
 export function capacityProblem(h: HostCapacity, d: Demand): string | null {
   if (h.serviceDisabled) return "its compute service is disabled";
   if (h.forcedDown || !h.serviceUp) return "its compute service is down";
-  const short = resourceShortfall({ ...h, memoryMbUsed: h.memoryMb - freeRamMb(h), localGbUsed: h.localGb - freeDiskGb(h) }, d);
+  const short = resourceShortfall(
+    { ...h, memoryMbUsed: h.memoryMb - freeRamMb(h), localGbUsed: h.localGb - freeDiskGb(h) },
+    d,
+  );
   if (!short) return null;
   const unit = short.resourceClass === "MEMORY_MB" ? " MB" : short.resourceClass === "DISK_GB" ? " GB" : "";
   return `${short.resourceClass}: ${short.free}${unit} free < ${short.requested}${unit} needed`;

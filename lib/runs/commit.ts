@@ -74,8 +74,12 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   });
   if (!run) throw new MutationError(null, `Run #${runId} does not exist.`);
   if (claimed.count === 0) {
-    if (run.error) throw new MutationError(null, `Run #${runId} found no host (${run.error}): there is nothing to commit.`);
-    throw new MutationError(null, `Run #${runId} was already committed (${run.committedAt?.toISOString() ?? "earlier"}); it cannot be committed twice.`);
+    if (run.error)
+      throw new MutationError(null, `Run #${runId} found no host (${run.error}): there is nothing to commit.`);
+    throw new MutationError(
+      null,
+      `Run #${runId} was already committed (${run.committedAt?.toISOString() ?? "earlier"}); it cannot be committed twice.`,
+    );
   }
   const request = JSON.parse(run.request) as ScenarioRequest;
   const chosen = JSON.parse(run.chosenHosts) as string[];
@@ -124,7 +128,10 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
     tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } }),
     request.image?.id ? tx.image.findUnique({ where: { uuid: request.image.id }, select: { id: true } }) : null,
     request.server_group
-      ? tx.serverGroup.findFirst({ where: { OR: [{ uuid: request.server_group }, { name: request.server_group }] }, select: { id: true } })
+      ? tx.serverGroup.findFirst({
+          where: { OR: [{ uuid: request.server_group }, { name: request.server_group }] },
+          select: { id: true },
+        })
       : null,
   ]);
   const instances: CommittedInstance[] = chosen.map((host, index) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareResults, sameVerdict, type Verdict } from "./compare";
-import { noValidHost, ok, request, stage, weighed } from "./fixtures";
+import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
 
 const F = "ComputeFilter";
 const AZ = "AvailabilityZoneFilter";
@@ -8,7 +8,13 @@ const AGG = "AggregateInstanceExtraSpecsFilter";
 
 // A: 4 hosts, h4 disabled; ranking h1 > h2 > h3
 const A = ok(
-  [request(0, [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)], weighed(["h1", 3], ["h2", 2], ["h3", 1]))],
+  [
+    request(
+      0,
+      [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)],
+      weighed(["h1", 3], ["h2", 2], ["h3", 1]),
+    ),
+  ],
   [["h2", "h3"]],
 );
 
@@ -37,12 +43,26 @@ const ROWS: Row[] = [
   {
     name: "the same run",
     b: A,
-    expect: { chosenChanged: false, alternatesChanged: false, ranks: [], sameRank: 3, verdicts: [], filters: [], identical: true },
+    expect: {
+      chosenChanged: false,
+      alternatesChanged: false,
+      ranks: [],
+      sameRank: 3,
+      verdicts: [],
+      filters: [],
+      identical: true,
+    },
   },
   {
     name: "the ranking flips (an aggregate multiplier changed)",
     b: ok(
-      [request(0, [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)], weighed(["h3", 3], ["h2", 2], ["h1", 1]))],
+      [
+        request(
+          0,
+          [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)],
+          weighed(["h3", 3], ["h2", 2], ["h1", 1]),
+        ),
+      ],
       [["h2", "h1"]],
     ),
     expect: {
@@ -96,7 +116,13 @@ const ROWS: Row[] = [
   {
     name: "a host rejected by another filter counts for both filters",
     b: ok(
-      [request(0, [stage(F, 4), stage(AZ, 4, [["h4", "in availability zone az2, not az1"]]), stage(AGG, 3)], weighed(["h1", 3], ["h2", 2], ["h3", 1]))],
+      [
+        request(
+          0,
+          [stage(F, 4), stage(AZ, 4, [["h4", "in availability zone az2, not az1"]]), stage(AGG, 3)],
+          weighed(["h1", 3], ["h2", 2], ["h3", 1]),
+        ),
+      ],
       [["h2", "h3"]],
     ),
     expect: {
@@ -115,7 +141,20 @@ const ROWS: Row[] = [
   {
     name: "B fails with NoValidHost: every survivor of A is now rejected",
     b: noValidHost(
-      [request(0, [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3, [["h1", "x"], ["h2", "x"], ["h3", "x"]])], [])],
+      [
+        request(
+          0,
+          [
+            stage(F, 4, [["h4", "compute service disabled"]]),
+            stage(AGG, 3, [
+              ["h1", "x"],
+              ["h2", "x"],
+              ["h3", "x"],
+            ]),
+          ],
+          [],
+        ),
+      ],
       AGG,
     ),
     expect: {
@@ -140,15 +179,35 @@ const ROWS: Row[] = [
   {
     name: "the same rejection with a different reason text is no verdict change",
     b: ok(
-      [request(0, [stage(F, 4, [["h4", "compute service down (not heard from)"]]), stage(AGG, 3)], weighed(["h1", 3], ["h2", 2], ["h3", 1]))],
+      [
+        request(
+          0,
+          [stage(F, 4, [["h4", "compute service down (not heard from)"]]), stage(AGG, 3)],
+          weighed(["h1", 3], ["h2", 2], ["h3", 1]),
+        ),
+      ],
       [["h2", "h3"]],
     ),
-    expect: { chosenChanged: false, alternatesChanged: false, ranks: [], sameRank: 3, verdicts: [], filters: [], identical: true },
+    expect: {
+      chosenChanged: false,
+      alternatesChanged: false,
+      ranks: [],
+      sameRank: 3,
+      verdicts: [],
+      filters: [],
+      identical: true,
+    },
   },
   {
     name: "alternates in another order only",
     b: ok(
-      [request(0, [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)], weighed(["h1", 3], ["h2", 2], ["h3", 1]))],
+      [
+        request(
+          0,
+          [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)],
+          weighed(["h1", 3], ["h2", 2], ["h3", 1]),
+        ),
+      ],
       [["h3", "h2"]],
     ),
     expect: {
@@ -195,13 +254,30 @@ describe("compareResults: details", () => {
       request(0, [stage(F, 2)], weighed(["h1", 1], ["h2", 0])),
       request(1, [], weighed(["h2", 1], ["h1", 0])),
     ]);
-    const b = noValidHost([request(0, [stage(F, 2)], weighed(["h1", 1], ["h2", 0])), request(1, [stage("NumInstancesFilter", 2, [["h1", "1 instances already (max 1)"], ["h2", "1 instances already (max 1)"]])], [])], "NumInstancesFilter");
+    const b = noValidHost(
+      [
+        request(0, [stage(F, 2)], weighed(["h1", 1], ["h2", 0])),
+        request(
+          1,
+          [
+            stage("NumInstancesFilter", 2, [
+              ["h1", "1 instances already (max 1)"],
+              ["h2", "1 instances already (max 1)"],
+            ]),
+          ],
+          [],
+        ),
+      ],
+      "NumInstancesFilter",
+    );
     b.requests[0].chosen = "h1";
     const c = compareResults(a, b);
     expect(c.instances).toHaveLength(2);
     expect(c.instances[0].chosenChanged).toBe(false);
     expect(c.instances[1]).toMatchObject({ chosenA: "h2", chosenB: null, chosenChanged: true });
-    expect(c.instances[1].filterChanges).toEqual([{ filter: "NumInstancesFilter", nowRejects: ["h2", "h1"], noLongerRejects: [] }]);
+    expect(c.instances[1].filterChanges).toEqual([
+      { filter: "NumInstancesFilter", nowRejects: ["h2", "h1"], noLongerRejects: [] },
+    ]);
     expect(c.instances[1].funnel).toEqual([{ filter: "NumInstancesFilter", outA: null, outB: 0 }]);
     expect(c.errorB).toBe("NoValidHost");
     expect(c.identical).toBe(false);
@@ -209,7 +285,13 @@ describe("compareResults: details", () => {
 
   it("lists the funnel of both runs, stages of either", () => {
     const a = ok([request(0, [stage(F, 3, [["h3", "x"]]), stage(AGG, 2)], weighed(["h1", 1], ["h2", 0]))]);
-    const b = ok([request(0, [stage("placement:resources", 3, [["h3", "y"]], "placement"), stage(F, 2)], weighed(["h1", 1], ["h2", 0]))]);
+    const b = ok([
+      request(
+        0,
+        [stage("placement:resources", 3, [["h3", "y"]], "placement"), stage(F, 2)],
+        weighed(["h1", 1], ["h2", 0]),
+      ),
+    ]);
     expect(compareResults(a, b).instances[0].funnel).toEqual([
       { filter: F, outA: 2, outB: 2 },
       { filter: AGG, outA: 2, outB: null },

@@ -82,9 +82,12 @@ export function verdicts(req: RequestResult | undefined): Map<string, Verdict> {
   const out = new Map<string, Verdict>();
   if (!req) return out;
   for (const f of req.funnel) {
-    (f.rejected ?? []).forEach((h, j) => out.set(h, { kind: "rejected", filter: f.filter, reason: f.reasons?.[j] ?? "" }));
+    const rejected = f.rejected ?? [];
+    for (let j = 0; j < rejected.length; j++) {
+      out.set(rejected[j], { kind: "rejected", filter: f.filter, reason: f.reasons?.[j] ?? "" });
+    }
   }
-  req.weighed.forEach((w, k) => out.set(w.host, { kind: "passed", rank: k + 1 }));
+  for (let k = 0; k < req.weighed.length; k++) out.set(req.weighed[k].host, { kind: "passed", rank: k + 1 });
   return out;
 }
 
@@ -97,7 +100,12 @@ export function sameVerdict(a: Verdict, b: Verdict): boolean {
 function unionInOrder(...lists: string[][]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const l of lists) for (const x of l) if (!seen.has(x)) (seen.add(x), out.push(x));
+  for (const l of lists)
+    for (const x of l) {
+      if (seen.has(x)) continue;
+      seen.add(x);
+      out.push(x);
+    }
   return out;
 }
 
@@ -114,7 +122,10 @@ export function compareInstance(a: ScheduleResult, b: ScheduleResult, index: num
   const posB = new Map(rb.weighed.map((w, k) => [w.host, k] as const));
   const rankChanges: RankChange[] = [];
   let sameRank = 0;
-  for (const host of unionInOrder(ra.weighed.map((w) => w.host), rb.weighed.map((w) => w.host))) {
+  for (const host of unionInOrder(
+    ra.weighed.map((w) => w.host),
+    rb.weighed.map((w) => w.host),
+  )) {
     const ka = posA.get(host);
     const kb = posB.get(host);
     if (ka !== undefined && ka === kb) {
@@ -131,7 +142,9 @@ export function compareInstance(a: ScheduleResult, b: ScheduleResult, index: num
     });
   }
   const best = (r: RankChange) => Math.min(r.rankA ?? Infinity, r.rankB ?? Infinity);
-  rankChanges.sort((x, y) => best(x) - best(y) || (x.rankB ?? Infinity) - (y.rankB ?? Infinity) || x.host.localeCompare(y.host));
+  rankChanges.sort(
+    (x, y) => best(x) - best(y) || (x.rankB ?? Infinity) - (y.rankB ?? Infinity) || x.host.localeCompare(y.host),
+  );
 
   // verdicts
   const va = verdicts(a.requests[index]);
@@ -152,12 +165,20 @@ export function compareInstance(a: ScheduleResult, b: ScheduleResult, index: num
     if (x.kind === "rejected") change(x.filter).noLongerRejects.push(host);
     if (y.kind === "rejected") change(y.filter).nowRejects.push(host);
   }
-  const stageOrder = unionInOrder(rb.funnel.map((f) => f.filter), ra.funnel.map((f) => f.filter));
-  const filterChanges = [...byFilter.values()].sort((x, y) => stageOrder.indexOf(x.filter) - stageOrder.indexOf(y.filter));
+  const stageOrder = unionInOrder(
+    rb.funnel.map((f) => f.filter),
+    ra.funnel.map((f) => f.filter),
+  );
+  const filterChanges = [...byFilter.values()].sort(
+    (x, y) => stageOrder.indexOf(x.filter) - stageOrder.indexOf(y.filter),
+  );
 
   const outA = new Map(ra.funnel.map((f) => [f.filter, f.out] as const));
   const outB = new Map(rb.funnel.map((f) => [f.filter, f.out] as const));
-  const funnel: FunnelDiff[] = unionInOrder(ra.funnel.map((f) => f.filter), rb.funnel.map((f) => f.filter)).map((filter) => ({
+  const funnel: FunnelDiff[] = unionInOrder(
+    ra.funnel.map((f) => f.filter),
+    rb.funnel.map((f) => f.filter),
+  ).map((filter) => ({
     filter,
     outA: outA.get(filter) ?? null,
     outB: outB.get(filter) ?? null,
@@ -189,6 +210,8 @@ export function compareResults(a: ScheduleResult, b: ScheduleResult): RunCompari
   const identical =
     a.error === b.error &&
     a.selections.length === b.selections.length &&
-    instances.every((c) => !c.chosenChanged && !c.alternatesChanged && !c.rankChanges.length && !c.verdictChanges.length);
+    instances.every(
+      (c) => !c.chosenChanged && !c.alternatesChanged && !c.rankChanges.length && !c.verdictChanges.length,
+    );
   return { errorA: a.error, errorB: b.error, instances, identical };
 }

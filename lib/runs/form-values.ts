@@ -22,7 +22,11 @@ export const EMPTY_FORM: FormValues = {
   profile: "",
 };
 
-export function requestToFormValues(req: ScenarioRequest, profileName: string | null, activeProfile: string | null): Partial<Record<ScheduleField, string>> {
+export function requestToFormValues(
+  req: ScenarioRequest,
+  profileName: string | null,
+  activeProfile: string | null,
+): Partial<Record<ScheduleField, string>> {
   const hints = req.scheduler_hints ?? {};
   const list = (v: unknown) => (Array.isArray(v) ? v.join("\n") : typeof v === "string" ? v : "");
   const str = (v: unknown) => (v === undefined || v === null ? "" : Array.isArray(v) ? String(v[0] ?? "") : String(v));

@@ -42,7 +42,10 @@ function summary(r: SummaryRow): RunSummary {
 }
 
 /** Newest first; `before` = an id for the next page. */
-export async function listRuns(db: PrismaClient, opts: { limit?: number; before?: number } = {}): Promise<{ runs: RunSummary[]; total: number; nextBefore: number | null }> {
+export async function listRuns(
+  db: PrismaClient,
+  opts: { limit?: number; before?: number } = {},
+): Promise<{ runs: RunSummary[]; total: number; nextBefore: number | null }> {
   const limit = opts.limit ?? 50;
   const [rows, total] = await Promise.all([
     db.schedulingRun.findMany({
@@ -80,8 +83,15 @@ export async function getRun(db: PrismaClient, id: number): Promise<RunRecord | 
 }
 
 /** The stored JSON text of one column, as stored (no parse). */
-export async function getRunText(db: PrismaClient, id: number, column: "result" | "snapshot" | "request" | "config"): Promise<string | null> {
-  const r = await db.schedulingRun.findUnique({ where: { id }, select: { [column]: true } as Record<typeof column, true> });
+export async function getRunText(
+  db: PrismaClient,
+  id: number,
+  column: "result" | "snapshot" | "request" | "config",
+): Promise<string | null> {
+  const r = await db.schedulingRun.findUnique({
+    where: { id },
+    select: { [column]: true } as Record<typeof column, true>,
+  });
   return r ? ((r as Record<string, string>)[column] ?? null) : null;
 }
 
@@ -114,16 +124,30 @@ export interface ScheduleFormOptions {
 export async function scheduleFormOptions(db: PrismaClient): Promise<ScheduleFormOptions> {
   const [flavors, images, azs, projects, groups, profiles, hostCount] = await Promise.all([
     db.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: { orderBy: { key: "asc" } } } }),
-    db.image.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], include: { properties: { where: { key: "hw_architecture" } } } }),
-    db.aggregate.findMany({ where: { availabilityZone: { not: null } }, distinct: ["availabilityZone"], select: { availabilityZone: true }, orderBy: { availabilityZone: "asc" } }),
+    db.image.findMany({
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      include: { properties: { where: { key: "hw_architecture" } } },
+    }),
+    db.aggregate.findMany({
+      where: { availabilityZone: { not: null } },
+      distinct: ["availabilityZone"],
+      select: { availabilityZone: true },
+      orderBy: { availabilityZone: "asc" },
+    }),
     db.$queryRawUnsafe<Array<{ p: string }>>(
       `SELECT "projectId" AS p FROM "Instance" WHERE "projectId" IS NOT NULL
        UNION SELECT "projectId" FROM "ServerGroup" WHERE "projectId" IS NOT NULL
        UNION SELECT "value" FROM "AggregateMetadata" WHERE "key" = 'filter_tenant_id'
        ORDER BY 1 LIMIT 500`,
     ),
-    db.serverGroup.findMany({ orderBy: [{ position: "asc" }, { id: "asc" }], select: { uuid: true, name: true, policy: true, _count: { select: { members: true } } } }),
-    db.schedulerProfile.findMany({ orderBy: [{ active: "desc" }, { name: "asc" }], select: { name: true, active: true, description: true, config: true } }),
+    db.serverGroup.findMany({
+      orderBy: [{ position: "asc" }, { id: "asc" }],
+      select: { uuid: true, name: true, policy: true, _count: { select: { members: true } } },
+    }),
+    db.schedulerProfile.findMany({
+      orderBy: [{ active: "desc" }, { name: "asc" }],
+      select: { name: true, active: true, description: true, config: true },
+    }),
     db.computeHost.count(),
   ]);
   return {
@@ -136,7 +160,17 @@ export async function scheduleFormOptions(db: PrismaClient): Promise<ScheduleFor
     })),
     images: images.map((i) => ({ uuid: i.uuid, name: i.name, arch: i.properties[0]?.value ?? null })),
     availabilityZones: azs.map((a) => a.availabilityZone!).filter(Boolean),
-    projects: [...new Set(projects.flatMap((p) => String(p.p).split(",").map((s) => s.trim())).filter(Boolean))],
+    projects: [
+      ...new Set(
+        projects
+          .flatMap((p) =>
+            String(p.p)
+              .split(",")
+              .map((s) => s.trim()),
+          )
+          .filter(Boolean),
+      ),
+    ],
     serverGroups: groups.map((g) => ({ uuid: g.uuid, name: g.name, policy: g.policy, members: g._count.members })),
     profiles: profiles.map((p) => {
       let enabledFilters: string[] = [];

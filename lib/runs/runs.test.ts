@@ -17,7 +17,16 @@ import { compareResults } from "./compare";
 import { prepareRun, rerunRequest, resolveRequest, runSchedule } from "./schedule";
 import { ScheduleFormSchema } from "./schemas";
 
-const FLAVOR = { name: "m1.big", id: "big", vcpus: 4, memory_mb: 8192, root_gb: 40, ephemeral_gb: 0, swap: 0, extra_specs: {} };
+const FLAVOR = {
+  name: "m1.big",
+  id: "big",
+  vcpus: 4,
+  memory_mb: 8192,
+  root_gb: 40,
+  ephemeral_gb: 0,
+  swap: 0,
+  extra_specs: {},
+};
 
 /** Three hosts; "tight" has room for exactly one m1.big (RAM), "roomy" for many but ranks below. */
 function cloud() {
@@ -69,13 +78,15 @@ afterAll(async () => {
 });
 
 /**
- * Commit each run from its own process (lib/runs/testing/commit-worker.ts),
+ * Commit each run from its own process (lib/testing/commit-worker.ts),
  * all released at the same moment once every process is connected.
  */
 async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
   const tsx = path.resolve("node_modules/.bin/tsx");
   const workers = runIds.map((id) => {
-    const child = spawn(tsx, ["lib/runs/testing/commit-worker.ts", db.url, String(id)], { stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(tsx, ["lib/testing/commit-worker.ts", db.url, String(id)], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
     let out = "";
     const ready = new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (b: Buffer) => {
@@ -115,7 +126,14 @@ describe("runSchedule", () => {
     expect(r.profileName).toBe("stack");
 
     const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
-    expect(row).toMatchObject({ profileName: "stack", flavorName: "m1.big", numInstances: 1, error: null, hostCount: 3, committedAt: null });
+    expect(row).toMatchObject({
+      profileName: "stack",
+      flavorName: "m1.big",
+      numInstances: 1,
+      error: null,
+      hostCount: 3,
+      committedAt: null,
+    });
     expect(JSON.parse(row.chosenHosts)).toEqual(["tight"]);
     expect(JSON.parse(row.request)).toEqual(REQUEST);
     expect(JSON.parse(row.config)).toMatchObject({ ram_weight_multiplier: -1 });
@@ -131,7 +149,9 @@ describe("runSchedule", () => {
   });
 
   it("uses the named profile, and says so when it does not exist", async () => {
-    await prisma.schedulerProfile.create({ data: { name: "spread", config: JSON.stringify({ ...cloud().config, ram_weight_multiplier: 1.0 }) } });
+    await prisma.schedulerProfile.create({
+      data: { name: "spread", config: JSON.stringify({ ...cloud().config, ram_weight_multiplier: 1.0 }) },
+    });
     const r = await runSchedule(REQUEST, "spread", { db: prisma });
     expect(r.result.selections[0].host).toBe("roomy");
     await expect(runSchedule(REQUEST, "nope", { db: prisma })).rejects.toMatchObject({ field: "profile" });
@@ -170,12 +190,18 @@ describe("runSchedule", () => {
       },
     });
     await expect(resolveRequest(prisma, { ...form, flavor: "m9.huge" })).rejects.toMatchObject({ field: "flavor" });
-    await expect(resolveRequest(prisma, { ...form, image: "00000000-0000-0000-0000-000000000000" })).rejects.toMatchObject({ field: "image" });
-    await expect(resolveRequest(prisma, { ...form, server_group: "ghost" })).rejects.toMatchObject({ field: "server_group" });
+    await expect(
+      resolveRequest(prisma, { ...form, image: "00000000-0000-0000-0000-000000000000" }),
+    ).rejects.toMatchObject({ field: "image" });
+    await expect(resolveRequest(prisma, { ...form, server_group: "ghost" })).rejects.toMatchObject({
+      field: "server_group",
+    });
   });
 
   it("refuses more host × instances than a run can explain", async () => {
-    await expect(prepareRun(prisma, { ...REQUEST, num_instances: 20_000 })).rejects.toMatchObject({ field: "num_instances" });
+    await expect(prepareRun(prisma, { ...REQUEST, num_instances: 20_000 })).rejects.toMatchObject({
+      field: "num_instances",
+    });
   });
 });
 
@@ -186,7 +212,9 @@ describe("re-run and compare", () => {
     expect(a.result.requests[0].weighed.map((w) => w.host)).toEqual(["tight", "roomy"]);
     // today: an aggregate flips the RAM multiplier of its hosts
     const agg = await prisma.aggregate.findUniqueOrThrow({ where: { name: "rack1" } });
-    await prisma.aggregateMetadata.create({ data: { aggregateId: agg.id, key: "ram_weight_multiplier", value: "2.0" } });
+    await prisma.aggregateMetadata.create({
+      data: { aggregateId: agg.id, key: "ram_weight_multiplier", value: "2.0" },
+    });
     const { request, profileName } = await rerunRequest(prisma, a.id);
     expect(profileName).toBe("stack");
     const b = await runSchedule(request, profileName, { db: prisma });
@@ -228,7 +256,10 @@ describe("commit placement", () => {
     expect(after.localGbUsed - before.localGbUsed).toBe(40);
     expect(after.numInstances - before.numInstances).toBe(1);
     expect(after.numIoOps).toBe(before.numIoOps);
-    const inst = await prisma.instance.findUniqueOrThrow({ where: { uuid: r.outcome.instances[0].uuid }, include: { host: true, flavor: true } });
+    const inst = await prisma.instance.findUniqueOrThrow({
+      where: { uuid: r.outcome.instances[0].uuid },
+      include: { host: true, flavor: true },
+    });
     expect(inst.host?.name).toBe("tight");
     expect(inst.flavor?.name).toBe("m1.big");
     const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } });
@@ -241,7 +272,9 @@ describe("commit placement", () => {
 
     // the committed instance is part of the cloud the next run sees
     const next = await runSchedule(REQUEST, undefined, { db: prisma });
-    const snap = JSON.parse((await prisma.schedulingRun.findUniqueOrThrow({ where: { id: next.id } })).snapshot) as Scenario;
+    const snap = JSON.parse(
+      (await prisma.schedulingRun.findUniqueOrThrow({ where: { id: next.id } })).snapshot,
+    ) as Scenario;
     expect(snap.hosts.find((h) => h.name === "tight")?.instances).toContain(r.outcome.instances[0].uuid);
   });
 
@@ -250,12 +283,16 @@ describe("commit placement", () => {
     const results = await Promise.all([commitRun(prisma, a.id), commitRun(prisma, b.id)]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     const loser = results.find((r) => !r.ok) as { ok: false; message: string };
-    expect(loser.message).toMatch(/was not committed: tight cannot take 1 × m1.big any more \(MEMORY_MB: .* MB free < 8192 MB needed\)/);
+    expect(loser.message).toMatch(
+      /was not committed: tight cannot take 1 × m1.big any more \(MEMORY_MB: .* MB free < 8192 MB needed\)/,
+    );
     expect(loser.message).toMatch(/re-run/);
     const h = await tight();
     expect(h.memoryMbUsed).toBe(32768 - 1024); // one m1.big on top
     expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
-    const committed = await prisma.schedulingRun.count({ where: { id: { in: [a.id, b.id] }, committedAt: { not: null } } });
+    const committed = await prisma.schedulingRun.count({
+      where: { id: { in: [a.id, b.id] }, committedAt: { not: null } },
+    });
     expect(committed).toBe(1);
   });
 
@@ -280,23 +317,43 @@ describe("commit placement", () => {
   it("refuses a host that was disabled since, and a failed run", async () => {
     const [run] = await freshRuns(1);
     await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: true } });
-    expect(await commitRun(prisma, run.id)).toMatchObject({ ok: false, message: expect.stringMatching(/compute service is disabled/) });
+    expect(await commitRun(prisma, run.id)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/compute service is disabled/),
+    });
     // rolled back: the run can still be committed once the host is back
     expect((await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } })).committedAt).toBeNull();
     await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: false } });
     expect((await commitRun(prisma, run.id)).ok).toBe(true);
 
     const failed = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
-    expect(await commitRun(prisma, failed.id)).toMatchObject({ ok: false, message: expect.stringMatching(/found no host \(NoValidHost\)/) });
-    expect(await commitRun(prisma, 999999)).toMatchObject({ ok: false, message: expect.stringMatching(/does not exist/) });
+    expect(await commitRun(prisma, failed.id)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/found no host \(NoValidHost\)/),
+    });
+    expect(await commitRun(prisma, 999999)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/does not exist/),
+    });
   });
 
   it("several instances on one host need room for all of them", async () => {
     await resetCloud();
     // two m1.small on the fullest host ("tight": stacking), then shrink its room to one
-    const run = await runSchedule({ ...REQUEST, flavor: { ...FLAVOR, name: "m1.small", id: "small", vcpus: 1, memory_mb: 1024, root_gb: 10 }, num_instances: 2 }, undefined, { db: prisma });
+    const run = await runSchedule(
+      {
+        ...REQUEST,
+        flavor: { ...FLAVOR, name: "m1.small", id: "small", vcpus: 1, memory_mb: 1024, root_gb: 10 },
+        num_instances: 2,
+      },
+      undefined,
+      { db: prisma },
+    );
     expect(run.result.selections.map((s) => s.host)).toEqual(["tight", "tight"]);
     await prisma.computeHost.update({ where: { name: "tight" }, data: { memoryMbUsed: 32768 - 1536 } }); // room for one m1.small, not two
-    expect(await commitRun(prisma, run.id)).toMatchObject({ ok: false, message: expect.stringMatching(/tight cannot take 2 × m1.small/) });
+    expect(await commitRun(prisma, run.id)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/tight cannot take 2 × m1.small/),
+    });
   });
 });

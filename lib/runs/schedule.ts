@@ -73,12 +73,17 @@ export async function resolveRequest(db: PrismaClient, form: ScheduleForm): Prom
 }
 
 /** Load the cloud and the profile, schedule: everything but the write. */
-export async function prepareRun(db: PrismaClient, request: ScenarioRequest, profileName?: string): Promise<PreparedRun> {
-  let snap;
+export async function prepareRun(
+  db: PrismaClient,
+  request: ScenarioRequest,
+  profileName?: string,
+): Promise<PreparedRun> {
+  let snap: Awaited<ReturnType<typeof loadSnapshot>>;
   try {
     snap = await loadSnapshot(db, { profileName });
   } catch (e) {
-    if (e instanceof ProfileNotFoundError) throw new MutationError("profile", `scheduler profile "${e.profileName}" does not exist`);
+    if (e instanceof ProfileNotFoundError)
+      throw new MutationError("profile", `scheduler profile "${e.profileName}" does not exist`);
     throw e;
   }
   const n = request.num_instances ?? 1;
@@ -106,7 +111,10 @@ export async function prepareRun(db: PrismaClient, request: ScenarioRequest, pro
 }
 
 /** The SchedulingRun row of a prepared run (call inside a transaction). */
-export async function insertRun(tx: Tx | PrismaClient, p: PreparedRun): Promise<{ id: number; createdAt: Date; storeMs: number }> {
+export async function insertRun(
+  tx: Tx | PrismaClient,
+  p: PreparedRun,
+): Promise<{ id: number; createdAt: Date; storeMs: number }> {
   const t0 = performance.now();
   const row = await tx.schedulingRun.create({
     data: {
@@ -151,7 +159,10 @@ export async function runSchedule(
  * the flavor and image are looked up again (today's definitions; the stored
  * ones when they were deleted), the profile by name (today's config).
  */
-export async function rerunRequest(db: PrismaClient, runId: number): Promise<{ request: ScenarioRequest; profileName?: string }> {
+export async function rerunRequest(
+  db: PrismaClient,
+  runId: number,
+): Promise<{ request: ScenarioRequest; profileName?: string }> {
   const run = await db.schedulingRun.findUnique({ where: { id: runId }, select: { request: true, profileName: true } });
   if (!run) throw new MutationError(null, `run #${runId} does not exist`);
   const request = JSON.parse(run.request) as ScenarioRequest;
@@ -165,7 +176,11 @@ export async function rerunRequest(db: PrismaClient, runId: number): Promise<{ r
   }
   if (run.profileName !== null) {
     const exists = await db.schedulerProfile.findUnique({ where: { name: run.profileName }, select: { id: true } });
-    if (!exists) throw new MutationError(null, `run #${runId} used scheduler profile "${run.profileName}", which no longer exists`);
+    if (!exists)
+      throw new MutationError(
+        null,
+        `run #${runId} used scheduler profile "${run.profileName}", which no longer exists`,
+      );
     return { request, profileName: run.profileName };
   }
   return { request };

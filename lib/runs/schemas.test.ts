@@ -37,8 +37,18 @@ describe("ScheduleFormSchema: field errors", () => {
   it.each([
     ["the defaults", {}],
     ["IPv6 with /64", { build_near_host_ip: "fd00::1", cidr: "/64" }],
-    ["every hint", { same_host: `${UUID1}\n${UUID2}`, different_host: UUID2, query: '["and", [">=", "$free_ram_mb", 1], ["<", "$num_instances", 5]]' }],
-    ["a profile and a zone", { profile: "stacking", availability_zone: "az1", project_id: "3f6a1c2e9b8d4f0aa1b2c3d4e5f60718" }],
+    [
+      "every hint",
+      {
+        same_host: `${UUID1}\n${UUID2}`,
+        different_host: UUID2,
+        query: '["and", [">=", "$free_ram_mb", 1], ["<", "$num_instances", 5]]',
+      },
+    ],
+    [
+      "a profile and a zone",
+      { profile: "stacking", availability_zone: "az1", project_id: "3f6a1c2e9b8d4f0aa1b2c3d4e5f60718" },
+    ],
   ])("accepts %s", (_name, patch) => {
     expect(validateScheduleForm({ ...base, ...patch }).ok).toBe(true);
   });
@@ -58,13 +68,24 @@ describe("formToRequestParts", () => {
     expect(formToRequestParts(f)).toEqual({
       num_instances: 3,
       availability_zone: "az2",
-      scheduler_hints: { same_host: [UUID1, UUID2], query: '[">=", "$free_ram_mb", 1024]', build_near_host_ip: "10.1.1.11", cidr: "/24" },
+      scheduler_hints: {
+        same_host: [UUID1, UUID2],
+        query: '[">=", "$free_ram_mb", 1024]',
+        build_near_host_ip: "10.1.1.11",
+        cidr: "/24",
+      },
     });
     expect(formToRequestParts(ScheduleFormSchema.parse(base))).toEqual({ num_instances: 1 });
   });
 
   it("round-trips through the form values of a stored request", () => {
-    const f = ScheduleFormSchema.parse({ ...base, num_instances: "2", different_host: UUID1, server_group: UUID2, profile: "stacking" });
+    const f = ScheduleFormSchema.parse({
+      ...base,
+      num_instances: "2",
+      different_host: UUID1,
+      server_group: UUID2,
+      profile: "stacking",
+    });
     const req = { flavor: { name: "m1.small", vcpus: 1, memory_mb: 2048 }, ...formToRequestParts(f) };
     const back = { ...EMPTY_FORM, ...requestToFormValues(req, "stacking", "default") };
     expect(ScheduleFormSchema.parse(back)).toEqual(f);

@@ -112,7 +112,11 @@ export const ScheduleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["cidr"], message: `must be /0 to /${v6 ? 128 : 32}` });
       }
       if (d.build_near_host_ip === undefined) {
-        ctx.addIssue({ code: "custom", path: ["cidr"], message: "needs build_near_host_ip (the cidr is around that address)" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["cidr"],
+          message: "needs build_near_host_ip (the cidr is around that address)",
+        });
       }
     }
   });
@@ -174,7 +178,9 @@ export function checkRequest(request: ScenarioRequest): string[] {
 }
 
 /** Field errors of a form value (client side), keyed like mutate()'s. */
-export function validateScheduleForm(input: unknown): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: Record<string, string[]> } {
+export function validateScheduleForm(
+  input: unknown,
+): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: Record<string, string[]> } {
   const r = ScheduleFormSchema.safeParse(input);
   if (r.success) return { ok: true, data: r.data };
   const fieldErrors: Record<string, string[]> = {};

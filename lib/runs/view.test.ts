@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { describeReasons, explainFailure, groupReasons } from "./advice";
 import { fmtMultiplier, fmtNormalized, fmtRaw, fmtWeight } from "./format";
-import { noValidHost, ok, request, stage, weighed } from "./fixtures";
-import {
-  buildFateIndex,
-  buildRunView,
-  chartRows,
-  findFates,
-  multiplierUses,
-  rejectedPage,
-  weighedPage,
-} from "./view";
+import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
+import { buildFateIndex, buildRunView, chartRows, findFates, multiplierUses, rejectedPage, weighedPage } from "./view";
 
 /** 40 survivors h01..h40 (weight 40..1) after ComputeFilter removed x1, x2. */
 function bigRun(alternates = ["h30", "h02"]) {
@@ -29,7 +21,19 @@ function bigRun(alternates = ["h30", "h02"]) {
     ),
   );
   return ok(
-    [request(0, [stage("ComputeFilter", 42, [["x1", "compute service disabled"], ["x2", "compute service down (not heard from)"]])], w, "h01")],
+    [
+      request(
+        0,
+        [
+          stage("ComputeFilter", 42, [
+            ["x1", "compute service disabled"],
+            ["x2", "compute service down (not heard from)"],
+          ]),
+        ],
+        w,
+        "h01",
+      ),
+    ],
     [alternates],
   );
 }
@@ -76,7 +80,14 @@ describe("pages", () => {
     expect(p.total).toBe(2);
     expect(p.rows).toEqual([
       { host: "x1", index: 0, step: 0, filter: "ComputeFilter", stage: "filter", reason: "compute service disabled" },
-      { host: "x2", index: 0, step: 0, filter: "ComputeFilter", stage: "filter", reason: "compute service down (not heard from)" },
+      {
+        host: "x2",
+        index: 0,
+        step: 0,
+        filter: "ComputeFilter",
+        stage: "filter",
+        reason: "compute service down (not heard from)",
+      },
     ]);
     expect(rejectedPage(bigRun(), 0, { q: "X2" }).rows.map((r) => r.host)).toEqual(["x2"]);
     expect(rejectedPage(bigRun(), 5).total).toBe(0);
@@ -98,7 +109,14 @@ describe("buildRunView", () => {
     const v = buildRunView(bigRun());
     expect(v.error).toBeNull();
     expect(v.diagnosis).toBeNull();
-    expect(v.instances[0]).toMatchObject({ index: 0, chosen: "h01", alternates: ["h30", "h02"], hostsIn: 42, survivors: 40, rejected: 2 });
+    expect(v.instances[0]).toMatchObject({
+      index: 0,
+      chosen: "h01",
+      alternates: ["h30", "h02"],
+      hostsIn: 42,
+      survivors: 40,
+      rejected: 2,
+    });
     expect(v.instances[0].funnel).toEqual([
       {
         filter: "ComputeFilter",
@@ -120,7 +138,13 @@ describe("buildRunView", () => {
 
   it("keeps the top 3 reasons of a stage and counts the others", () => {
     const rej: Array<[string, string]> = [
-      ["a", "r1"], ["b", "r1"], ["c", "r2"], ["d", "r3"], ["e", "r4"], ["f", "r5"], ["g", "r1"],
+      ["a", "r1"],
+      ["b", "r1"],
+      ["c", "r2"],
+      ["d", "r3"],
+      ["e", "r4"],
+      ["f", "r5"],
+      ["g", "r1"],
     ];
     const v = buildRunView(ok([request(0, [stage("F", 8, rej)], weighed(["z", 0]))]));
     expect(v.instances[0].funnel[0].reasons).toEqual([
@@ -135,8 +159,16 @@ describe("buildRunView", () => {
 describe("why not host X (fate index)", () => {
   const run = ok(
     [
-      request(0, [stage("ComputeFilter", 4, [["cmp-042", "compute service disabled"]])], weighed(["cmp-001", 2], ["cmp-002", 1], ["cmp-0420", 0])),
-      request(1, [stage("NumInstancesFilter", 3, [["cmp-0420", "1 instances already (max 1)"]])], weighed(["cmp-002", 1], ["cmp-001", 0])),
+      request(
+        0,
+        [stage("ComputeFilter", 4, [["cmp-042", "compute service disabled"]])],
+        weighed(["cmp-001", 2], ["cmp-002", 1], ["cmp-0420", 0]),
+      ),
+      request(
+        1,
+        [stage("NumInstancesFilter", 3, [["cmp-0420", "1 instances already (max 1)"]])],
+        weighed(["cmp-002", 1], ["cmp-001", 0]),
+      ),
     ],
     [["cmp-001"], ["cmp-001"]],
   );
@@ -176,14 +208,24 @@ describe("NoValidHost explained", () => {
   it.each([
     {
       name: "aggregate metadata missing",
-      last: stage("AggregateInstanceExtraSpecsFilter", 15, Array.from({ length: 15 }, (_, i) => [`h${i}`, "missing aggregate metadata gpu=true"] as [string, string])),
-      explanation: "The last 15 hosts were removed by AggregateInstanceExtraSpecsFilter: missing aggregate metadata gpu=true (15 hosts).",
-      advice: /Add gpu=true to the metadata of an aggregate whose hosts have capacity.*remove aggregate_instance_extra_specs:gpu from flavor gpu.large/s,
+      last: stage(
+        "AggregateInstanceExtraSpecsFilter",
+        15,
+        Array.from({ length: 15 }, (_, i) => [`h${i}`, "missing aggregate metadata gpu=true"] as [string, string]),
+      ),
+      explanation:
+        "The last 15 hosts were removed by AggregateInstanceExtraSpecsFilter: missing aggregate metadata gpu=true (15 hosts).",
+      advice:
+        /Add gpu=true to the metadata of an aggregate whose hosts have capacity.*remove aggregate_instance_extra_specs:gpu from flavor gpu.large/s,
     },
     {
       name: "availability zone",
-      last: stage("AvailabilityZoneFilter", 2, [["a", "in availability zone az1, not az2"], ["b", "in availability zone az3, not az2"]]),
-      explanation: "The last 2 hosts were removed by AvailabilityZoneFilter: in availability zone az1, not az2 (1 host); in availability zone az3, not az2 (1 host).",
+      last: stage("AvailabilityZoneFilter", 2, [
+        ["a", "in availability zone az1, not az2"],
+        ["b", "in availability zone az3, not az2"],
+      ]),
+      explanation:
+        "The last 2 hosts were removed by AvailabilityZoneFilter: in availability zone az1, not az2 (1 host); in availability zone az3, not az2 (1 host).",
       advice: /availability zone az2/,
     },
     {
@@ -194,8 +236,18 @@ describe("NoValidHost explained", () => {
     },
     {
       name: "placement traits",
-      last: stage("placement:traits", 3, [["a", "missing required trait HW_GPU_API_VULKAN"], ["b", "missing required trait HW_GPU_API_VULKAN"], ["c", "missing required trait HW_GPU_API_VULKAN"]], "placement"),
-      explanation: "The last 3 hosts were removed by Placement: traits: missing required trait HW_GPU_API_VULKAN (3 hosts).",
+      last: stage(
+        "placement:traits",
+        3,
+        [
+          ["a", "missing required trait HW_GPU_API_VULKAN"],
+          ["b", "missing required trait HW_GPU_API_VULKAN"],
+          ["c", "missing required trait HW_GPU_API_VULKAN"],
+        ],
+        "placement",
+      ),
+      explanation:
+        "The last 3 hosts were removed by Placement: traits: missing required trait HW_GPU_API_VULKAN (3 hosts).",
       advice: /trait:HW_GPU_API_VULKAN=required/,
     },
     {
@@ -217,7 +269,15 @@ describe("NoValidHost explained", () => {
     const r = noValidHost(
       [
         request(0, [stage("F", 1)], weighed(["a", 0])),
-        request(1, [stage("ServerGroupAntiAffinityFilter", 1, [["a", "already running 1 of anti-affinity group g (max 1 per host)"]])], []),
+        request(
+          1,
+          [
+            stage("ServerGroupAntiAffinityFilter", 1, [
+              ["a", "already running 1 of anti-affinity group g (max 1 per host)"],
+            ]),
+          ],
+          [],
+        ),
       ],
       "ServerGroupAntiAffinityFilter",
     );
@@ -229,8 +289,18 @@ describe("NoValidHost explained", () => {
   });
 
   it("explains Nova's other errors and empty clouds", () => {
-    const err = { error: "ComputeHostMetricNotFound", message: "metric cpu.percent not found", selections: [], requests: [], timing: { engine_ms: 0 } };
-    expect(explainFailure(err)).toMatchObject({ kind: "error", error: "ComputeHostMetricNotFound", summary: "metric cpu.percent not found" });
+    const err = {
+      error: "ComputeHostMetricNotFound",
+      message: "metric cpu.percent not found",
+      selections: [],
+      requests: [],
+      timing: { engine_ms: 0 },
+    };
+    expect(explainFailure(err)).toMatchObject({
+      kind: "error",
+      error: "ComputeHostMetricNotFound",
+      summary: "metric cpu.percent not found",
+    });
     const empty = noValidHost([request(0, [], [])], null, "0/0 hosts available");
     expect(explainFailure(empty)?.explanation).toMatch(/no hosts/);
     expect(explainFailure(ok([request(0, [], weighed(["a", 0]))]))).toBeNull();

@@ -192,7 +192,11 @@ export function multiplierUses(req: RequestResult): MultiplierUse[] {
       else by.set(key, { weigher: name, multiplier: b.multiplier, source: b.source, hosts: 1 });
     }
     // the profile first, then aggregates by name
-    out.push(...[...by.values()].sort((a, b) => (a.source === "config" ? -1 : b.source === "config" ? 1 : a.source.localeCompare(b.source))));
+    out.push(
+      ...[...by.values()].sort((a, b) =>
+        a.source === "config" ? -1 : b.source === "config" ? 1 : a.source.localeCompare(b.source),
+      ),
+    );
   }
   return out;
 }
@@ -219,7 +223,12 @@ export function weighedPage(result: ScheduleResult, index: number, query: PageQu
   req.weighed.forEach((w, k) => {
     if (match(w.host)) hits.push(k);
   });
-  return { rows: hits.slice(offset, offset + limit).map((k) => rowOf(req, k, roles)), offset, limit, total: hits.length };
+  return {
+    rows: hits.slice(offset, offset + limit).map((k) => rowOf(req, k, roles)),
+    offset,
+    limit,
+    total: hits.length,
+  };
 }
 
 /** Every host that fell out at instance `index`, in funnel order. */
@@ -243,7 +252,11 @@ export function rejectedPage(result: ScheduleResult, index: number, query: PageQ
   return { rows: rows.slice(offset, offset + limit), offset, limit, total: rows.length };
 }
 
-export function instanceDetail(result: ScheduleResult, index: number, query: { table?: PageQuery; whyNot?: PageQuery } = {}): InstanceDetail | null {
+export function instanceDetail(
+  result: ScheduleResult,
+  index: number,
+  query: { table?: PageQuery; whyNot?: PageQuery } = {},
+): InstanceDetail | null {
   const req = result.requests[index];
   if (!req) return null;
   return {

@@ -3,8 +3,8 @@
  * for every option left out, and the same range checks oslo.config applies
  * (a failing option raises ValueError naming it, as Nova does at start-up).
  */
-import { NovaError, pyFloat, pyInt } from './python';
-import type { ScenarioConfig } from './scenario';
+import { NovaError, pyFloat, pyInt } from "./python";
+import type { ScenarioConfig } from "./scenario";
 
 export interface SchedulerConfig {
   enabledFilters: string[];
@@ -41,11 +41,11 @@ export interface SchedulerConfig {
 
 /** Nova Zed's default [filter_scheduler] enabled_filters. */
 export const DEFAULT_ENABLED_FILTERS = [
-  'ComputeFilter',
-  'ComputeCapabilitiesFilter',
-  'ImagePropertiesFilter',
-  'ServerGroupAntiAffinityFilter',
-  'ServerGroupAffinityFilter',
+  "ComputeFilter",
+  "ComputeCapabilitiesFilter",
+  "ImagePropertiesFilter",
+  "ServerGroupAntiAffinityFilter",
+  "ServerGroupAffinityFilter",
 ];
 
 /**
@@ -53,16 +53,16 @@ export const DEFAULT_ENABLED_FILTERS = [
  * Nova's HypervisorVersionWeigher and NumInstancesWeigher are opt-in by name.
  */
 export const ZED_ALL_WEIGHERS = [
-  'CrossCellWeigher',
-  'MetricsWeigher',
-  'CPUWeigher',
-  'BuildFailureWeigher',
-  'ServerGroupSoftAffinityWeigher',
-  'ServerGroupSoftAntiAffinityWeigher',
-  'RAMWeigher',
-  'DiskWeigher',
-  'PCIWeigher',
-  'IoOpsWeigher',
+  "CrossCellWeigher",
+  "MetricsWeigher",
+  "CPUWeigher",
+  "BuildFailureWeigher",
+  "ServerGroupSoftAffinityWeigher",
+  "ServerGroupSoftAntiAffinityWeigher",
+  "RAMWeigher",
+  "DiskWeigher",
+  "PCIWeigher",
+  "IoOpsWeigher",
 ];
 
 export interface OptionDoc {
@@ -76,36 +76,123 @@ export interface OptionDoc {
 
 /** Every option with Nova's default and meaning (the /config page shows these). */
 export const OPTION_DOCS: OptionDoc[] = [
-  { key: 'host_subset_size', int: true, default: 1, min: 1, help: 'Pick randomly among the N best-weighed hosts (1 = always the best).' },
-  { key: 'shuffle_best_same_weighed_hosts', default: false, help: 'Shuffle hosts that tie for the best weight (spreads ironic nodes).' },
-  { key: 'max_attempts', int: true, default: 3, min: 1, help: 'Attempts per instance: the chosen host plus max_attempts - 1 alternates from its cell.' },
-  { key: 'max_instances_per_host', int: true, default: 50, min: 1, help: 'NumInstancesFilter: hosts with this many instances are full.' },
-  { key: 'max_io_ops_per_host', int: true, default: 8, min: 0, help: 'IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.' },
-  { key: 'ram_weight_multiplier', default: 1.0, help: 'RAMWeigher: > 0 spreads by free RAM, < 0 stacks.' },
-  { key: 'cpu_weight_multiplier', default: 1.0, help: 'CPUWeigher: > 0 spreads by free vCPUs, < 0 stacks.' },
-  { key: 'disk_weight_multiplier', default: 1.0, help: 'DiskWeigher: > 0 spreads by free disk, < 0 stacks.' },
-  { key: 'io_ops_weight_multiplier', default: -1.0, help: 'IoOpsWeigher: < 0 prefers hosts with fewer I/O operations.' },
-  { key: 'pci_weight_multiplier', default: 1.0, min: 0, help: 'PCIWeigher: keeps PCI hosts free for PCI requests (>= 0).' },
-  { key: 'soft_affinity_weight_multiplier', default: 1.0, min: 0, help: 'ServerGroupSoftAffinityWeigher: pull soft-affinity group members together (>= 0).' },
-  { key: 'soft_anti_affinity_weight_multiplier', default: 1.0, min: 0, help: 'ServerGroupSoftAntiAffinityWeigher: push soft-anti-affinity members apart (>= 0).' },
-  { key: 'build_failure_weight_multiplier', default: 1000000.0, help: 'BuildFailureWeigher: penalty per recent failed build on a host.' },
-  { key: 'cross_cell_move_weight_multiplier', default: 1000000.0, help: 'CrossCellWeigher: preference for the source cell on moves.' },
-  { key: 'hypervisor_version_weight_multiplier', default: 1.0, help: 'HypervisorVersionWeigher (2024.1+): > 0 prefers newer hypervisors.' },
-  { key: 'num_instances_weight_multiplier', default: 0.0, help: 'NumInstancesWeigher (2024.1+): > 0 packs, < 0 spreads by instance count.' },
-  { key: 'metrics_weight_setting', default: '', help: 'MetricsWeigher: "name=ratio, ..." over the host metrics.' },
-  { key: 'metrics_weight_multiplier', default: 1.0, help: 'MetricsWeigher multiplier.' },
-  { key: 'metrics_required', default: true, help: 'A host missing a weighed metric fails the request (ComputeHostMetricNotFound).' },
-  { key: 'metrics_weight_of_unavailable', default: -10000.0, help: 'Weight of a host missing a metric when metrics_required is false.' },
-  { key: 'isolated_hosts', default: [], help: 'IsolatedHostsFilter: hosts reserved for isolated images.' },
-  { key: 'isolated_images', default: [], help: 'IsolatedHostsFilter: images that run only on isolated hosts.' },
-  { key: 'restrict_isolated_hosts_to_isolated_images', default: true, help: 'IsolatedHostsFilter: isolated hosts refuse other images.' },
-  { key: 'aggregate_image_properties_isolation_namespace', default: null, help: 'AggregateImagePropertiesIsolation: only metadata keys in this namespace.' },
-  { key: 'aggregate_image_properties_isolation_separator', default: '.', help: 'Separator between that namespace and the key.' },
-  { key: 'default_availability_zone', default: 'nova', help: 'AZ of hosts in no AZ aggregate.' },
-  { key: 'image_properties_default_architecture', default: null, help: 'ImagePropertiesFilter: architecture assumed for images without hw_architecture.' },
+  {
+    key: "host_subset_size",
+    int: true,
+    default: 1,
+    min: 1,
+    help: "Pick randomly among the N best-weighed hosts (1 = always the best).",
+  },
+  {
+    key: "shuffle_best_same_weighed_hosts",
+    default: false,
+    help: "Shuffle hosts that tie for the best weight (spreads ironic nodes).",
+  },
+  {
+    key: "max_attempts",
+    int: true,
+    default: 3,
+    min: 1,
+    help: "Attempts per instance: the chosen host plus max_attempts - 1 alternates from its cell.",
+  },
+  {
+    key: "max_instances_per_host",
+    int: true,
+    default: 50,
+    min: 1,
+    help: "NumInstancesFilter: hosts with this many instances are full.",
+  },
+  {
+    key: "max_io_ops_per_host",
+    int: true,
+    default: 8,
+    min: 0,
+    help: "IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.",
+  },
+  { key: "ram_weight_multiplier", default: 1.0, help: "RAMWeigher: > 0 spreads by free RAM, < 0 stacks." },
+  { key: "cpu_weight_multiplier", default: 1.0, help: "CPUWeigher: > 0 spreads by free vCPUs, < 0 stacks." },
+  { key: "disk_weight_multiplier", default: 1.0, help: "DiskWeigher: > 0 spreads by free disk, < 0 stacks." },
+  {
+    key: "io_ops_weight_multiplier",
+    default: -1.0,
+    help: "IoOpsWeigher: < 0 prefers hosts with fewer I/O operations.",
+  },
+  {
+    key: "pci_weight_multiplier",
+    default: 1.0,
+    min: 0,
+    help: "PCIWeigher: keeps PCI hosts free for PCI requests (>= 0).",
+  },
+  {
+    key: "soft_affinity_weight_multiplier",
+    default: 1.0,
+    min: 0,
+    help: "ServerGroupSoftAffinityWeigher: pull soft-affinity group members together (>= 0).",
+  },
+  {
+    key: "soft_anti_affinity_weight_multiplier",
+    default: 1.0,
+    min: 0,
+    help: "ServerGroupSoftAntiAffinityWeigher: push soft-anti-affinity members apart (>= 0).",
+  },
+  {
+    key: "build_failure_weight_multiplier",
+    default: 1000000.0,
+    help: "BuildFailureWeigher: penalty per recent failed build on a host.",
+  },
+  {
+    key: "cross_cell_move_weight_multiplier",
+    default: 1000000.0,
+    help: "CrossCellWeigher: preference for the source cell on moves.",
+  },
+  {
+    key: "hypervisor_version_weight_multiplier",
+    default: 1.0,
+    help: "HypervisorVersionWeigher (2024.1+): > 0 prefers newer hypervisors.",
+  },
+  {
+    key: "num_instances_weight_multiplier",
+    default: 0.0,
+    help: "NumInstancesWeigher (2024.1+): > 0 packs, < 0 spreads by instance count.",
+  },
+  { key: "metrics_weight_setting", default: "", help: 'MetricsWeigher: "name=ratio, ..." over the host metrics.' },
+  { key: "metrics_weight_multiplier", default: 1.0, help: "MetricsWeigher multiplier." },
+  {
+    key: "metrics_required",
+    default: true,
+    help: "A host missing a weighed metric fails the request (ComputeHostMetricNotFound).",
+  },
+  {
+    key: "metrics_weight_of_unavailable",
+    default: -10000.0,
+    help: "Weight of a host missing a metric when metrics_required is false.",
+  },
+  { key: "isolated_hosts", default: [], help: "IsolatedHostsFilter: hosts reserved for isolated images." },
+  { key: "isolated_images", default: [], help: "IsolatedHostsFilter: images that run only on isolated hosts." },
+  {
+    key: "restrict_isolated_hosts_to_isolated_images",
+    default: true,
+    help: "IsolatedHostsFilter: isolated hosts refuse other images.",
+  },
+  {
+    key: "aggregate_image_properties_isolation_namespace",
+    default: null,
+    help: "AggregateImagePropertiesIsolation: only metadata keys in this namespace.",
+  },
+  {
+    key: "aggregate_image_properties_isolation_separator",
+    default: ".",
+    help: "Separator between that namespace and the key.",
+  },
+  { key: "default_availability_zone", default: "nova", help: "AZ of hosts in no AZ aggregate." },
+  {
+    key: "image_properties_default_architecture",
+    default: null,
+    help: "ImagePropertiesFilter: architecture assumed for images without hw_architecture.",
+  },
 ];
 
-const NUMBER_KEYS = OPTION_DOCS.filter((o) => typeof o.default === 'number').map((o) => o.key);
+const NUMBER_KEYS = OPTION_DOCS.filter((o) => typeof o.default === "number").map((o) => o.key);
 
 function num(c: ScenarioConfig, key: keyof ScenarioConfig, dflt: number): number {
   const v = c[key] as unknown;
@@ -114,15 +201,15 @@ function num(c: ScenarioConfig, key: keyof ScenarioConfig, dflt: number): number
   // oslo.config IntOpt/FloatOpt: int()/float() of the value, then the range.
   let n: number;
   try {
-    if (typeof v === 'boolean') n = v ? 1 : 0;
-    else if (typeof v === 'number') n = doc?.int ? Math.trunc(v) : v;
-    else if (typeof v === 'string') n = doc?.int ? pyInt(v) : pyFloat(v);
-    else throw new NovaError('ValueError', 'not a number');
+    if (typeof v === "boolean") n = v ? 1 : 0;
+    else if (typeof v === "number") n = doc?.int ? Math.trunc(v) : v;
+    else if (typeof v === "string") n = doc?.int ? pyInt(v) : pyFloat(v);
+    else throw new NovaError("ValueError", "not a number");
   } catch {
-    throw new NovaError('ValueError', `config.${key}: must be a number, got ${JSON.stringify(v)}`);
+    throw new NovaError("ValueError", `config.${key}: must be a number, got ${JSON.stringify(v)}`);
   }
   if (doc?.min !== undefined && n < doc.min) {
-    throw new NovaError('ValueError', `config.${key}: should be greater than or equal to ${doc.min}, got ${n}`);
+    throw new NovaError("ValueError", `config.${key}: should be greater than or equal to ${doc.min}, got ${n}`);
   }
   return n;
 }
@@ -130,34 +217,39 @@ function num(c: ScenarioConfig, key: keyof ScenarioConfig, dflt: number): number
 function strList(c: ScenarioConfig, key: keyof ScenarioConfig): string[] {
   const v = c[key];
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new NovaError('ValueError', `config.${key}: must be a list of strings`);
+  if (!Array.isArray(v)) throw new NovaError("ValueError", `config.${key}: must be a list of strings`);
   return v.map(String);
 }
 
 /** Resolve a scenario's config against Nova's defaults, validating ranges. */
-export function resolveConfig(c: ScenarioConfig = {}, known?: { filters: Set<string>; weighers: Set<string>; prefilters: Set<string> }): SchedulerConfig {
+export function resolveConfig(
+  c: ScenarioConfig = {},
+  known?: { filters: Set<string>; weighers: Set<string>; prefilters: Set<string> },
+): SchedulerConfig {
   for (const key of NUMBER_KEYS) num(c, key, 0);
   // The reference iterates what is given: null (or a non-list) is a TypeError.
-  const names = (key: 'enabled_filters' | 'weighers'): string[] => {
+  const names = (key: "enabled_filters" | "weighers"): string[] => {
     const v = c[key] as unknown;
-    if (typeof v === 'string') return [...v];
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return Object.keys(v);
-    if (!Array.isArray(v)) throw new NovaError('TypeError', `config.${key}: '${v === null ? 'NoneType' : typeof v}' object is not iterable`);
+    if (typeof v === "string") return [...v];
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return Object.keys(v);
+    if (!Array.isArray(v))
+      throw new NovaError("TypeError", `config.${key}: '${v === null ? "NoneType" : typeof v}' object is not iterable`);
     return v.map(String);
   };
-  const enabledFilters = c.enabled_filters === undefined ? [...DEFAULT_ENABLED_FILTERS] : names('enabled_filters');
-  const weighers = c.weighers === undefined || c.weighers === 'all' ? [...ZED_ALL_WEIGHERS] : names('weighers');
+  const enabledFilters = c.enabled_filters === undefined ? [...DEFAULT_ENABLED_FILTERS] : names("enabled_filters");
+  const weighers = c.weighers === undefined || c.weighers === "all" ? [...ZED_ALL_WEIGHERS] : names("weighers");
   const placementPrefilters = c.placement_prefilters ? [...c.placement_prefilters] : [];
   if (known) {
     enabledFilters.forEach((f, i) => {
       // The reference looks classes up in a dict: an unknown name is a KeyError.
-      if (!known.filters.has(f)) throw new NovaError('KeyError', `config.enabled_filters[${i}]: unknown filter "${f}"`);
+      if (!known.filters.has(f)) throw new NovaError("KeyError", `config.enabled_filters[${i}]: unknown filter "${f}"`);
     });
     weighers.forEach((w, i) => {
-      if (!known.weighers.has(w)) throw new NovaError('KeyError', `config.weighers[${i}]: unknown weigher "${w}"`);
+      if (!known.weighers.has(w)) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
     });
     placementPrefilters.forEach((p, i) => {
-      if (!known.prefilters.has(p)) throw new NovaError('ValueError', `config.placement_prefilters[${i}]: unknown prefilter "${p}"`);
+      if (!known.prefilters.has(p))
+        throw new NovaError("ValueError", `config.placement_prefilters[${i}]: unknown prefilter "${p}"`);
     });
   }
   const setting = c.metrics_weight_setting;
@@ -166,37 +258,40 @@ export function resolveConfig(c: ScenarioConfig = {}, known?: { filters: Set<str
       ? []
       : Array.isArray(setting)
         ? setting.map(String)
-        : String(setting).split(',').map((s) => s.trim()).filter(Boolean);
+        : String(setting)
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
   return {
     enabledFilters,
     weighers,
     placementPrefilters,
-    ramWeightMultiplier: num(c, 'ram_weight_multiplier', 1.0),
-    cpuWeightMultiplier: num(c, 'cpu_weight_multiplier', 1.0),
-    diskWeightMultiplier: num(c, 'disk_weight_multiplier', 1.0),
-    ioOpsWeightMultiplier: num(c, 'io_ops_weight_multiplier', -1.0),
-    pciWeightMultiplier: num(c, 'pci_weight_multiplier', 1.0),
-    softAffinityWeightMultiplier: num(c, 'soft_affinity_weight_multiplier', 1.0),
-    softAntiAffinityWeightMultiplier: num(c, 'soft_anti_affinity_weight_multiplier', 1.0),
-    buildFailureWeightMultiplier: num(c, 'build_failure_weight_multiplier', 1000000.0),
-    crossCellMoveWeightMultiplier: num(c, 'cross_cell_move_weight_multiplier', 1000000.0),
-    hypervisorVersionWeightMultiplier: num(c, 'hypervisor_version_weight_multiplier', 1.0),
-    numInstancesWeightMultiplier: num(c, 'num_instances_weight_multiplier', 0.0),
+    ramWeightMultiplier: num(c, "ram_weight_multiplier", 1.0),
+    cpuWeightMultiplier: num(c, "cpu_weight_multiplier", 1.0),
+    diskWeightMultiplier: num(c, "disk_weight_multiplier", 1.0),
+    ioOpsWeightMultiplier: num(c, "io_ops_weight_multiplier", -1.0),
+    pciWeightMultiplier: num(c, "pci_weight_multiplier", 1.0),
+    softAffinityWeightMultiplier: num(c, "soft_affinity_weight_multiplier", 1.0),
+    softAntiAffinityWeightMultiplier: num(c, "soft_anti_affinity_weight_multiplier", 1.0),
+    buildFailureWeightMultiplier: num(c, "build_failure_weight_multiplier", 1000000.0),
+    crossCellMoveWeightMultiplier: num(c, "cross_cell_move_weight_multiplier", 1000000.0),
+    hypervisorVersionWeightMultiplier: num(c, "hypervisor_version_weight_multiplier", 1.0),
+    numInstancesWeightMultiplier: num(c, "num_instances_weight_multiplier", 0.0),
     metricsWeightSetting,
-    metricsWeightMultiplier: num(c, 'metrics_weight_multiplier', 1.0),
+    metricsWeightMultiplier: num(c, "metrics_weight_multiplier", 1.0),
     metricsRequired: c.metrics_required ?? true,
-    metricsWeightOfUnavailable: num(c, 'metrics_weight_of_unavailable', -10000.0),
-    hostSubsetSize: num(c, 'host_subset_size', 1),
+    metricsWeightOfUnavailable: num(c, "metrics_weight_of_unavailable", -10000.0),
+    hostSubsetSize: num(c, "host_subset_size", 1),
     shuffleBestSameWeighedHosts: c.shuffle_best_same_weighed_hosts ?? false,
-    maxAttempts: num(c, 'max_attempts', 3),
-    maxInstancesPerHost: num(c, 'max_instances_per_host', 50),
-    maxIoOpsPerHost: num(c, 'max_io_ops_per_host', 8),
-    isolatedHosts: strList(c, 'isolated_hosts'),
-    isolatedImages: strList(c, 'isolated_images'),
+    maxAttempts: num(c, "max_attempts", 3),
+    maxInstancesPerHost: num(c, "max_instances_per_host", 50),
+    maxIoOpsPerHost: num(c, "max_io_ops_per_host", 8),
+    isolatedHosts: strList(c, "isolated_hosts"),
+    isolatedImages: strList(c, "isolated_images"),
     restrictIsolatedHostsToIsolatedImages: c.restrict_isolated_hosts_to_isolated_images ?? true,
     aggregateImagePropertiesIsolationNamespace: c.aggregate_image_properties_isolation_namespace ?? null,
-    aggregateImagePropertiesIsolationSeparator: c.aggregate_image_properties_isolation_separator ?? '.',
-    defaultAvailabilityZone: c.default_availability_zone ?? 'nova',
+    aggregateImagePropertiesIsolationSeparator: c.aggregate_image_properties_isolation_separator ?? ".",
+    defaultAvailabilityZone: c.default_availability_zone ?? "nova",
     imagePropertiesDefaultArchitecture: c.image_properties_default_architecture ?? null,
   };
 }
@@ -205,7 +300,7 @@ export function resolveConfig(c: ScenarioConfig = {}, known?: { filters: Set<str
 export function parseMetricsWeightSetting(items: string[]): Array<[string, number]> {
   const good: Array<[string, number]> = [];
   for (const opt of items) {
-    const i = opt.indexOf('=');
+    const i = opt.indexOf("=");
     if (i < 0) continue;
     const key = opt.slice(0, i);
     const raw = opt.slice(i + 1);
@@ -219,4 +314,3 @@ export function parseMetricsWeightSetting(items: string[]): Array<[string, numbe
   }
   return good;
 }
-

@@ -1,74 +1,90 @@
-import { describe, expect, it } from 'vitest';
-import { schedule } from './engine';
-import { toResult } from './result';
-import type { Scenario, ScenarioHost } from './scenario';
+import { describe, expect, it } from "vitest";
+import { schedule } from "./engine";
+import { toResult } from "./result";
+import type { Scenario, ScenarioHost } from "./scenario";
 
 function host(name: string, over: Partial<ScenarioHost> = {}): ScenarioHost {
-  return { name, vcpus: 16, memory_mb: 65536, local_gb: 1000, cell: 'cell1', ...over };
+  return { name, vcpus: 16, memory_mb: 65536, local_gb: 1000, cell: "cell1", ...over };
 }
 
 function scenario(over: Partial<Scenario> & { hosts: ScenarioHost[] }): Scenario {
   return {
-    config: { enabled_filters: ['ComputeFilter'], weighers: ['RAMWeigher'] },
-    request: { flavor: { name: 'm1.small', vcpus: 2, memory_mb: 4096, root_gb: 20 } },
+    config: { enabled_filters: ["ComputeFilter"], weighers: ["RAMWeigher"] },
+    request: { flavor: { name: "m1.small", vcpus: 2, memory_mb: 4096, root_gb: 20 } },
     ...over,
   };
 }
 
-describe('NoValidHost explains itself', () => {
+describe("NoValidHost explains itself", () => {
   it('summarises every filter that removed hosts, in the "0/N hosts available" style', () => {
     const hosts = [
-      ...Array.from({ length: 3 }, (_, i) => host(`off-${i}`, { service: { disabled: true, disabled_reason: 'maintenance' } })),
+      ...Array.from({ length: 3 }, (_, i) =>
+        host(`off-${i}`, { service: { disabled: true, disabled_reason: "maintenance" } }),
+      ),
       ...Array.from({ length: 2 }, (_, i) => host(`plain-${i}`)),
     ];
     const r = toResult(
       schedule(
         scenario({
           hosts,
-          config: { enabled_filters: ['ComputeFilter', 'AggregateInstanceExtraSpecsFilter'], weighers: ['RAMWeigher'] },
-          request: { flavor: { name: 'gpu', vcpus: 2, memory_mb: 4096, extra_specs: { 'aggregate_instance_extra_specs:gpu': 'true' } } },
+          config: { enabled_filters: ["ComputeFilter", "AggregateInstanceExtraSpecsFilter"], weighers: ["RAMWeigher"] },
+          request: {
+            flavor: {
+              name: "gpu",
+              vcpus: 2,
+              memory_mb: 4096,
+              extra_specs: { "aggregate_instance_extra_specs:gpu": "true" },
+            },
+          },
         }),
       ),
     );
-    expect(r.error).toBe('NoValidHost');
-    expect(r.diagnosis?.summary).toBe('0/5 hosts available: 3 compute service disabled (maintenance), 2 missing aggregate metadata gpu=true');
-    expect(r.diagnosis?.lastFilter).toBe('AggregateInstanceExtraSpecsFilter');
-    expect(r.requests[0].funnel[1].reasons).toEqual(['missing aggregate metadata gpu=true', 'missing aggregate metadata gpu=true']);
+    expect(r.error).toBe("NoValidHost");
+    expect(r.diagnosis?.summary).toBe(
+      "0/5 hosts available: 3 compute service disabled (maintenance), 2 missing aggregate metadata gpu=true",
+    );
+    expect(r.diagnosis?.lastFilter).toBe("AggregateInstanceExtraSpecsFilter");
+    expect(r.requests[0].funnel[1].reasons).toEqual([
+      "missing aggregate metadata gpu=true",
+      "missing aggregate metadata gpu=true",
+    ]);
   });
 });
 
-describe('multi-instance requests consume the chosen host', () => {
-  it('spreads by free RAM as the chosen host loses the flavor RAM', () => {
+describe("multi-instance requests consume the chosen host", () => {
+  it("spreads by free RAM as the chosen host loses the flavor RAM", () => {
     const r = toResult(
       schedule(
         scenario({
-          hosts: [host('a', { memory_mb: 10000 }), host('b', { memory_mb: 9000 })],
-          request: { flavor: { name: 'x', vcpus: 1, memory_mb: 2000 }, num_instances: 3 },
+          hosts: [host("a", { memory_mb: 10000 }), host("b", { memory_mb: 9000 })],
+          request: { flavor: { name: "x", vcpus: 1, memory_mb: 2000 }, num_instances: 3 },
         }),
       ),
     );
     // a (10000) → b (9000 > 8000) → a (8000 > 7000)
-    expect(r.requests.map((q) => q.chosen)).toEqual(['a', 'b', 'a']);
+    expect(r.requests.map((q) => q.chosen)).toEqual(["a", "b", "a"]);
   });
 });
 
-describe('Placement prefilters', () => {
+describe("Placement prefilters", () => {
   const hosts = [
-    host('full', { vcpus: 4, vcpus_used: 15, cpu_allocation_ratio: 4.0 }), // 16 - 15 = 1 free vCPU
-    host('reserved', { memory_mb: 8192, reserved_memory_mb: 6144 }), // 2048 MB usable
-    host('gpu', { traits: ['HW_GPU_API_VULKAN'] }),
-    host('plain'),
+    host("full", { vcpus: 4, vcpus_used: 15, cpu_allocation_ratio: 4.0 }), // 16 - 15 = 1 free vCPU
+    host("reserved", { memory_mb: 8192, reserved_memory_mb: 6144 }), // 2048 MB usable
+    host("gpu", { traits: ["HW_GPU_API_VULKAN"] }),
+    host("plain"),
   ];
   it.each([
-    [['resources'], ['gpu', 'plain'], 'VCPU: 1 free < 2 requested'],
-    [['traits'], ['gpu'], 'missing required trait HW_GPU_API_VULKAN'],
-  ])('%j keeps %j', (prefilters, kept, firstReason) => {
+    [["resources"], ["gpu", "plain"], "VCPU: 1 free < 2 requested"],
+    [["traits"], ["gpu"], "missing required trait HW_GPU_API_VULKAN"],
+  ])("%j keeps %j", (prefilters, kept, firstReason) => {
     const r = toResult(
       schedule(
         scenario({
           hosts,
-          config: { placement_prefilters: prefilters, enabled_filters: [], weighers: ['RAMWeigher'] },
-          request: { flavor: { name: 'x', vcpus: 2, memory_mb: 4096, extra_specs: { 'trait:HW_GPU_API_VULKAN': 'required' } } },
+          config: { placement_prefilters: prefilters, enabled_filters: [], weighers: ["RAMWeigher"] },
+          request: {
+            flavor: { name: "x", vcpus: 2, memory_mb: 4096, extra_specs: { "trait:HW_GPU_API_VULKAN": "required" } },
+          },
         }),
       ),
     );
@@ -77,39 +93,50 @@ describe('Placement prefilters', () => {
     expect(r.requests[0].weighed.map((w) => w.host).sort()).toEqual(kept);
     expect(step.reasons[0]).toBe(firstReason);
   });
-  it('runs none unless configured, so reference comparisons stay exact', () => {
+  it("runs none unless configured, so reference comparisons stay exact", () => {
     const r = toResult(schedule(scenario({ hosts })));
-    expect(r.requests[0].funnel.map((f) => f.filter)).toEqual(['ComputeFilter']);
+    expect(r.requests[0].funnel.map((f) => f.filter)).toEqual(["ComputeFilter"]);
   });
 });
 
-describe('randomness is injected', () => {
+describe("randomness is injected", () => {
   const hosts = Array.from({ length: 6 }, (_, i) => host(`h${i}`));
-  const sc = () => scenario({ hosts, config: { enabled_filters: [], weighers: ['RAMWeigher'], host_subset_size: 3 } });
-  it('without a random source the best host wins, as in the Nova reference', () => {
-    expect(toResult(schedule(sc())).selections[0].host).toBe('h0');
+  const sc = () => scenario({ hosts, config: { enabled_filters: [], weighers: ["RAMWeigher"], host_subset_size: 3 } });
+  it("without a random source the best host wins, as in the Nova reference", () => {
+    expect(toResult(schedule(sc())).selections[0].host).toBe("h0");
   });
-  it('with one, host_subset_size picks among the best N like random.choice', () => {
-    expect(toResult(schedule(sc(), { random: () => 0.99 })).selections[0].host).toBe('h2');
+  it("with one, host_subset_size picks among the best N like random.choice", () => {
+    expect(toResult(schedule(sc(), { random: () => 0.99 })).selections[0].host).toBe("h2");
   });
 });
 
-describe('configuration is validated like nova.conf', () => {
+describe("configuration is validated like nova.conf", () => {
   it.each([
-    [{ enabled_filters: ['NoSuchFilter'] }, 'config.enabled_filters[0]: unknown filter "NoSuchFilter"', 'KeyError'],
-    [{ weighers: ['RAMWeigher', 'Nope'] }, 'config.weighers[1]: unknown weigher "Nope"', 'KeyError'],
-    [{ soft_affinity_weight_multiplier: -1 }, 'config.soft_affinity_weight_multiplier: should be greater than or equal to 0, got -1'],
-    [{ host_subset_size: 0 }, 'config.host_subset_size: should be greater than or equal to 1, got 0'],
-  ])('%j', (config, message, name = 'ValueError') => {
-    const run = schedule(scenario({ hosts: [host('a')], config }));
+    [{ enabled_filters: ["NoSuchFilter"] }, 'config.enabled_filters[0]: unknown filter "NoSuchFilter"', "KeyError"],
+    [{ weighers: ["RAMWeigher", "Nope"] }, 'config.weighers[1]: unknown weigher "Nope"', "KeyError"],
+    [
+      { soft_affinity_weight_multiplier: -1 },
+      "config.soft_affinity_weight_multiplier: should be greater than or equal to 0, got -1",
+    ],
+    [{ host_subset_size: 0 }, "config.host_subset_size: should be greater than or equal to 1, got 0"],
+  ])("%j", (config, message, name = "ValueError") => {
+    const run = schedule(scenario({ hosts: [host("a")], config }));
     expect(run.error).toEqual({ name, message });
   });
 });
 
-describe('alternates', () => {
-  it('come from the chosen host’s cell only, at most max_attempts - 1', () => {
-    const hosts = [host('a1', { memory_mb: 9000 }), host('b1', { cell: 'cell2', memory_mb: 8000 }), host('a2', { memory_mb: 7000 }), host('a3', { memory_mb: 6000 }), host('a4', { memory_mb: 5000 })];
-    const r = toResult(schedule(scenario({ hosts, config: { enabled_filters: [], weighers: ['RAMWeigher'], max_attempts: 3 } })));
-    expect(r.selections).toEqual([{ host: 'a1', alternates: ['a2', 'a3'] }]);
+describe("alternates", () => {
+  it("come from the chosen host’s cell only, at most max_attempts - 1", () => {
+    const hosts = [
+      host("a1", { memory_mb: 9000 }),
+      host("b1", { cell: "cell2", memory_mb: 8000 }),
+      host("a2", { memory_mb: 7000 }),
+      host("a3", { memory_mb: 6000 }),
+      host("a4", { memory_mb: 5000 }),
+    ];
+    const r = toResult(
+      schedule(scenario({ hosts, config: { enabled_filters: [], weighers: ["RAMWeigher"], max_attempts: 3 } })),
+    );
+    expect(r.selections).toEqual([{ host: "a1", alternates: ["a2", "a3"] }]);
   });
 });

@@ -4,14 +4,14 @@
  * restrict → prefilter → filter → weigh → pick → consume, then alternates
  * from the chosen host's cell. Time and randomness come from the caller.
  */
-import { resolveConfig, type SchedulerConfig } from './config';
-import { buildHostStates, type HostState } from './host-state';
-import { stableUuid } from './nova-uuid';
-import type { HostFilter, HostWeigher, PlacementPrefilter } from './plugin';
-import { NovaError } from './python';
-import { KNOWN, getFilter, getPrefilter, getWeigher } from './registry';
-import { buildRequestSpec, type RequestSpec } from './request-spec';
-import type { Scenario } from './scenario';
+import { resolveConfig, type SchedulerConfig } from "./config";
+import { buildHostStates, type HostState } from "./host-state";
+import { stableUuid } from "./nova-uuid";
+import type { HostFilter, HostWeigher, PlacementPrefilter } from "./plugin";
+import { NovaError } from "./python";
+import { KNOWN, getFilter, getPrefilter, getWeigher } from "./registry";
+import { buildRequestSpec, type RequestSpec } from "./request-spec";
+import type { Scenario } from "./scenario";
 
 export interface ScheduleOptions {
   /** Milliseconds clock for timing.engine_ms (default performance.now). */
@@ -28,7 +28,7 @@ export interface ScheduleOptions {
 
 export interface FunnelStage {
   filter: string;
-  stage: 'placement' | 'filter';
+  stage: "placement" | "filter";
   in: number;
   out: number;
   rejected: HostState[];
@@ -107,7 +107,7 @@ class Scheduler {
     // Placement answers before the host manager applies ignore/force.
     for (const p of this.prefilters) {
       if (!current.length) break;
-      current = this.runStage(p, 'placement', current, funnel);
+      current = this.runStage(p, "placement", current, funnel);
     }
     const restricted = this.restrict(current);
     current = restricted.hosts;
@@ -116,16 +116,21 @@ class Scheduler {
     // loop stops after the first filter that leaves none.
     for (const f of this.filters) {
       if (f.runOncePerRequest && index > 0) continue;
-      current = this.runStage(f, 'filter', current, funnel);
+      current = this.runStage(f, "filter", current, funnel);
       if (!current.length) break;
     }
     return { passed: current, funnel };
   }
 
-  private runStage(f: HostFilter | PlacementPrefilter, stage: 'placement' | 'filter', current: HostState[], funnel: FunnelStage[]): HostState[] {
+  private runStage(
+    f: HostFilter | PlacementPrefilter,
+    stage: "placement" | "filter",
+    current: HostState[],
+    funnel: FunnelStage[],
+  ): HostState[] {
     if (!this.prepared.has(f)) {
       // Lazily, so a filter that never sees a host never raises (as in Nova).
-      if (stage === 'placement') (f as PlacementPrefilter).prepare?.(this.spec, this.hosts);
+      if (stage === "placement") (f as PlacementPrefilter).prepare?.(this.spec, this.hosts);
       else (f as HostFilter).prepare?.(this.spec);
       this.prepared.add(f);
     }
@@ -142,7 +147,14 @@ class Scheduler {
         reasons.push(why);
       }
     }
-    funnel.push({ filter: stage === 'placement' ? `placement:${f.name}` : f.name, stage, in: current.length, out: kept.length, rejected, reasons });
+    funnel.push({
+      filter: stage === "placement" ? `placement:${f.name}` : f.name,
+      stage,
+      in: current.length,
+      out: kept.length,
+      rejected,
+      reasons,
+    });
     return kept;
   }
 
@@ -213,7 +225,12 @@ class Scheduler {
   }
 }
 
-function pickWithRandom(order: number[], weights: Float64Array, config: SchedulerConfig, random: () => number): number[] {
+function pickWithRandom(
+  order: number[],
+  weights: Float64Array,
+  config: SchedulerConfig,
+  random: () => number,
+): number[] {
   let o = order;
   if (config.shuffleBestSameWeighedHosts && o.length) {
     const best = o.filter((i) => weights[i] === weights[o[0]]);
@@ -234,7 +251,15 @@ function pickWithRandom(order: number[], weights: Float64Array, config: Schedule
 /** Schedule one request of a scenario. Nova's errors come back in `error`. */
 export function schedule(scenario: Scenario, options: ScheduleOptions = {}): ScheduleRun {
   const now = options.now ?? (() => performance.now());
-  const run: ScheduleRun = { config: resolveConfig({}), hosts: [], spec: null, traces: [], selections: [], error: null, engineMs: 0 };
+  const run: ScheduleRun = {
+    config: resolveConfig({}),
+    hosts: [],
+    spec: null,
+    traces: [],
+    selections: [],
+    error: null,
+    engineMs: 0,
+  };
   let started = 0;
   try {
     const config = resolveConfig(scenario.config ?? {}, KNOWN);
@@ -278,7 +303,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     // Python's loop variable stays on the last index after a full loop.
     if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
     if (selected.length < spec.numInstances) {
-      run.error = { name: 'NoValidHost', message: 'No valid host was found.' };
+      run.error = { name: "NoValidHost", message: "No valid host was found." };
     } else {
       let altPool = pool;
       if (index > 0 && numAlts > 0) {

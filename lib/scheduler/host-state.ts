@@ -4,16 +4,28 @@
  * coercions Nova applies on the way (int() of sizes, metrics ×100 for the
  * percent kinds, canonical supported_instances, a parsed host IP).
  */
-import { formatIp, isValidIp, parseIp, type ParsedIp } from './ip';
+import { formatIp, isValidIp, parseIp, type ParsedIp } from "./ip";
 import {
   METRICS_STORED_PERCENT,
   MONITOR_METRIC_TYPES,
   canonicalizeArch,
   canonicalizeHvType,
   canonicalizeVmMode,
-} from './nova-fields';
-import { NovaError, pyFloat, pyFloatOfJson, pyIntOfJson, pyIter, pyJsonDumps, pyStrAt, pyStrip, pyTruthy, pyValueAt, type PyValue } from './python';
-import type { Scenario, ScenarioAggregate, ScenarioHost } from './scenario';
+} from "./nova-fields";
+import {
+  NovaError,
+  pyFloat,
+  pyFloatOfJson,
+  pyIntOfJson,
+  pyIter,
+  pyJsonDumps,
+  pyStrAt,
+  pyStrip,
+  pyTruthy,
+  pyValueAt,
+  type PyValue,
+} from "./python";
+import type { Scenario, ScenarioAggregate, ScenarioHost } from "./scenario";
 
 export interface Aggregate {
   name: string;
@@ -47,7 +59,7 @@ export class AggregateView {
       for (const [k, v] of agg.metadata) {
         let s = this.split.get(k);
         if (!s) this.split.set(k, (s = new Set()));
-        for (const part of v.split(',')) s.add(pyStrip(part));
+        for (const part of v.split(",")) s.add(pyStrip(part));
         let r = this.raw.get(k);
         if (!r) this.raw.set(k, (r = new Set()));
         r.add(v);
@@ -63,12 +75,12 @@ export class AggregateView {
   weightMultiplier(key: string, configured: number): { value: number; source: string } {
     const hit = this.multipliers.get(key);
     if (hit && hit.configured === configured) return hit.result;
-    let result = { value: configured, source: 'config' };
+    let result = { value: configured, source: "config" };
     const vals = this.raw.get(key);
-    if (vals && vals.size) {
+    if (vals?.size) {
       try {
         let best = Infinity;
-        let bestVal = '';
+        let bestVal = "";
         for (const v of vals) {
           const f = pyFloat(v);
           if (f < best || best === Infinity) {
@@ -77,9 +89,9 @@ export class AggregateView {
           }
         }
         const names = this.aggregates.filter((a) => a.metadata.get(key) === bestVal).map((a) => a.name);
-        result = { value: best, source: `aggregate ${names.join(', ')}` };
+        result = { value: best, source: `aggregate ${names.join(", ")}` };
       } catch {
-        result = { value: configured, source: 'config (aggregate value unparsable)' };
+        result = { value: configured, source: "config (aggregate value unparsable)" };
       }
     }
     this.multipliers.set(key, { configured, result });
@@ -89,12 +101,12 @@ export class AggregateView {
   /** validate_num_values(values, default, cast_to=int): min, or default on error. */
   intOverride(key: string, configured: number): number {
     const vals = this.raw.get(key);
-    if (!vals || !vals.size) return configured;
+    if (!vals?.size) return configured;
     let best = Infinity;
     for (const v of vals) {
       const t = pyStrip(v);
       if (!/^[+-]?\d(?:_?\d)*$/.test(t)) return configured;
-      best = Math.min(best, Number(t.replace(/_/g, '')));
+      best = Math.min(best, Number(t.replace(/_/g, "")));
     }
     return best;
   }
@@ -110,10 +122,10 @@ export interface HostService {
 export class HostState {
   // Position in the scenario's host list: the order hosts enter the filters.
   index = 0;
-  host = '';
-  nodename = '';
-  cell = '';
-  uuid = '';
+  host = "";
+  nodename = "";
+  cell = "";
+  uuid = "";
   totalUsableRamMb = 0;
   totalUsableDiskGb = 0;
   diskMbUsed = 0;
@@ -124,8 +136,8 @@ export class HostState {
   numInstances = 0;
   numIoOps = 0;
   failedBuilds = 0;
-  hostIp = '';
-  hypervisorType = '';
+  hostIp = "";
+  hypervisorType = "";
   hypervisorVersion = 0;
   /**
    * cpu_info as Nova keeps it: JSON text (json.dumps of the scenario's
@@ -171,13 +183,13 @@ export class HostState {
 
 /** netaddr.IPAddress(value) takes an integer too (1 is 0.0.0.1). */
 function hostIpText(v: unknown): string {
-  if (typeof v === 'boolean') v = v ? 1 : 0;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) {
+  if (typeof v === "boolean") v = v ? 1 : 0;
+  if (typeof v === "number" && Number.isInteger(v) && v >= 0) {
     const n = BigInt(v);
     if (n <= 0xffffffffn) return formatIp({ version: 4, value: n });
     if (n < 1n << 128n) return formatIp({ version: 6, value: n });
   }
-  return typeof v === 'string' ? v : String(v);
+  return typeof v === "string" ? v : String(v);
 }
 
 const int = pyIntOfJson;
@@ -191,10 +203,10 @@ export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
     const az = a.availability_zone as unknown;
     if (pyTruthy(az as PyValue)) {
       // DictOfStringsField: numbers and booleans become str(), anything else is refused
-      if (typeof az !== 'string' && typeof az !== 'number' && typeof az !== 'boolean') {
-        throw new NovaError('ValueError', `aggregates[${i}].availability_zone: a string is required`);
+      if (typeof az !== "string" && typeof az !== "number" && typeof az !== "boolean") {
+        throw new NovaError("ValueError", `aggregates[${i}].availability_zone: a string is required`);
       }
-      metadata.set('availability_zone', pyStrAt(a, 'availability_zone'));
+      metadata.set("availability_zone", pyStrAt(a, "availability_zone"));
     }
     return { name: a.name, id: a.id ?? i + 1, hosts: a.hosts ?? [], metadata };
   });
@@ -214,9 +226,16 @@ export function buildHostStates(scenario: Scenario): HostState[] {
   const views = new Map<string, AggregateView>();
   return scenario.hosts.map((h, index) => {
     const idx = byHost.get(h.name) ?? [];
-    const sig = idx.join(',');
+    const sig = idx.join(",");
     let view = views.get(sig);
-    if (!view) views.set(sig, (view = new AggregateView(idx.map((i) => aggs[i]), views.size)));
+    if (!view)
+      views.set(
+        sig,
+        (view = new AggregateView(
+          idx.map((i) => aggs[i]),
+          views.size,
+        )),
+      );
     return buildHostState(h, index, view);
   });
 }
@@ -230,8 +249,8 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.index = index;
   s.host = h.name;
   s.nodename = h.node ?? h.name;
-  s.cell = h.cell ?? 'cell1';
-  s.uuid = h.uuid ?? '';
+  s.cell = h.cell ?? "cell1";
+  s.uuid = h.uuid ?? "";
   const memoryMb = int(h.memory_mb, `${f}.memory_mb`);
   const memoryMbUsed = int(h.memory_mb_used ?? 0, `${f}.memory_mb_used`);
   const localGb = int(h.local_gb, `${f}.local_gb`);
@@ -249,34 +268,43 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.totalUsableDiskGb = localGb;
   s.vcpusTotal = int(h.vcpus, `${f}.vcpus`);
   s.vcpusUsed = int(h.vcpus_used ?? 0, `${f}.vcpus_used`);
-  s.hostIp = hostIpText(h.host_ip ?? '10.0.0.1');
+  s.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
   if (!isValidIp(s.hostIp)) {
-    throw new NovaError('ValueError', `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
+    throw new NovaError("ValueError", `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
   }
-  s.hypervisorType = h.hypervisor_type ?? 'QEMU';
+  s.hypervisorType = h.hypervisor_type ?? "QEMU";
   s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
-  s.cpuInfoSource = h.cpu_info ? pyValueAt(h, 'cpu_info') : {};
-  s.supportedInstances = (h.supported_instances === undefined ? [] : (pyIter(h.supported_instances, `${f}.supported_instances`) as typeof h.supported_instances & object)).map((spec, j) => {
+  s.cpuInfoSource = h.cpu_info ? pyValueAt(h, "cpu_info") : {};
+  s.supportedInstances = (
+    h.supported_instances === undefined
+      ? []
+      : (pyIter(h.supported_instances, `${f}.supported_instances`) as typeof h.supported_instances & object)
+  ).map((spec, j) => {
     // HVSpec.from_list(list(spec)): spec[0..2], each canonicalised with .lower()
     const items = pyIter(spec, `${f}.supported_instances[${j}]`);
     if (items.length < 3) {
-      throw new NovaError('IndexError', `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
+      throw new NovaError("IndexError", `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
     }
     for (const x of items.slice(0, 3)) {
-      if (typeof x !== 'string' && x !== null) throw new NovaError('AttributeError', `${f}.supported_instances[${j}]: ${JSON.stringify(x)} has no attribute 'lower'`);
+      if (typeof x !== "string" && x !== null)
+        throw new NovaError(
+          "AttributeError",
+          `${f}.supported_instances[${j}]: ${JSON.stringify(x)} has no attribute 'lower'`,
+        );
     }
     spec = items as typeof spec;
     // Hosts share a handful of combinations: canonicalise each once.
     const key = `${spec[0]}\0${spec[1]}\0${spec[2]}`;
     let hv = HV_SPECS.get(key);
-    if (!hv) HV_SPECS.set(key, (hv = [canonicalizeArch(spec[0]), canonicalizeHvType(spec[1]), canonicalizeVmMode(spec[2])]));
+    if (!hv)
+      HV_SPECS.set(key, (hv = [canonicalizeArch(spec[0]), canonicalizeHvType(spec[1]), canonicalizeVmMode(spec[2])]));
     return hv;
   });
   // str() of the scenario's numbers: "3.0" would make Nova's int() fail.
   s.stats = {
-    num_instances: h.num_instances === undefined ? '0' : pyStrAt(h, 'num_instances'),
-    io_workload: h.num_io_ops === undefined ? '0' : pyStrAt(h, 'num_io_ops'),
-    failed_builds: h.failed_builds === undefined ? '0' : pyStrAt(h, 'failed_builds'),
+    num_instances: h.num_instances === undefined ? "0" : pyStrAt(h, "num_instances"),
+    io_workload: h.num_io_ops === undefined ? "0" : pyStrAt(h, "num_io_ops"),
+    failed_builds: h.failed_builds === undefined ? "0" : pyStrAt(h, "failed_builds"),
   };
   s.numInstances = int(s.stats.num_instances, `${f}.num_instances`);
   s.numIoOps = int(s.stats.io_workload, `${f}.num_io_ops`);
@@ -284,9 +312,10 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   const metrics = (h.metrics === undefined ? [] : pyIter(h.metrics, `${f}.metrics`)) as typeof h.metrics & object;
   s.metricsReported = metrics.length;
   for (const m of metrics) {
-    if (m === null || typeof m !== 'object') throw new NovaError('TypeError', `${f}.metrics: a metric must be an object`);
+    if (m === null || typeof m !== "object")
+      throw new NovaError("TypeError", `${f}.metrics: a metric must be an object`);
     if (!MONITOR_METRIC_TYPES.has(m.name)) {
-      throw new NovaError('ValueError', `${f}.metrics: '${m.name}' is not a valid metric name`);
+      throw new NovaError("ValueError", `${f}.metrics: '${m.name}' is not a valid metric name`);
     }
     const v = float(m.value, `${f}.metrics.${m.name}`);
     // MonitorMetricList.from_json: percent metrics are kept ×100, then int().

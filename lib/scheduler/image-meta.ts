@@ -3,13 +3,13 @@
  * are typed and validated (an invalid value fails the whole request with
  * ValueError), legacy names are mapped, unknown properties are dropped.
  */
-import { IMAGE_META_FIELDS, IMAGE_META_FIELD_ORDER, LEGACY_IMAGE_PROPERTIES } from './image-meta-fields';
-import { canonicalizeArch, canonicalizeHvType, canonicalizeVmMode } from './nova-fields';
-import { NovaError, PyObject, PyValue, pyInt, pyStr, pyStrAt, pyStrip } from './python';
+import { IMAGE_META_FIELDS, IMAGE_META_FIELD_ORDER, LEGACY_IMAGE_PROPERTIES } from "./image-meta-fields";
+import { canonicalizeArch, canonicalizeHvType, canonicalizeVmMode } from "./nova-fields";
+import { NovaError, PyObject, type PyValue, pyInt, pyStr, pyStrAt, pyStrip } from "./python";
 
 export type ImageProps = Map<string, PyValue>;
 
-const TRUE_STRINGS = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
+const TRUE_STRINGS = new Set(["1", "t", "true", "on", "y", "yes"]);
 
 // distutils.version.StrictVersion
 const STRICT_VERSION = /^(\d+)\.(\d+)(\.(\d+))?([ab](\d+))?$/;
@@ -17,8 +17,8 @@ export type StrictVersion = [number, number, number, string, number];
 
 export function parseStrictVersion(s: string): StrictVersion {
   const m = STRICT_VERSION.exec(s);
-  if (!m) throw new NovaError('ValueError', `invalid version number '${s}'`);
-  return [Number(m[1]), Number(m[2]), m[4] ? Number(m[4]) : 0, m[5] ? m[5][0] : '~', m[6] ? Number(m[6]) : 0];
+  if (!m) throw new NovaError("ValueError", `invalid version number '${s}'`);
+  return [Number(m[1]), Number(m[2]), m[4] ? Number(m[4]) : 0, m[5] ? m[5][0] : "~", m[6] ? Number(m[6]) : 0];
 }
 
 export function compareStrictVersion(a: StrictVersion, b: StrictVersion): number {
@@ -34,13 +34,14 @@ export type VersionPredicate = Array<[string, StrictVersion]>;
 /** distutils.versionpredicate.VersionPredicate('image_prop (' + value + ')'). */
 export function parseVersionPredicate(value: string): VersionPredicate {
   const inner = value.trim();
-  return inner.split(',').map((part) => {
+  return inner.split(",").map((part) => {
     const m = /^\s*(<=|>=|<|>|!=|==)\s*([^\s,]+)\s*$/.exec(part);
-    if (!m) throw new NovaError('ValueError', `Version ${value} is not a valid predicate in field img_hv_requested_version`);
+    if (!m)
+      throw new NovaError("ValueError", `Version ${value} is not a valid predicate in field img_hv_requested_version`);
     try {
       return [m[1], parseStrictVersion(m[2])] as [string, StrictVersion];
     } catch {
-      throw new NovaError('ValueError', `Version ${value} is not a valid predicate in field img_hv_requested_version`);
+      throw new NovaError("ValueError", `Version ${value} is not a valid predicate in field img_hv_requested_version`);
     }
   });
 }
@@ -48,7 +49,18 @@ export function parseVersionPredicate(value: string): VersionPredicate {
 export function versionSatisfies(pred: VersionPredicate, version: StrictVersion): boolean {
   for (const [op, v] of pred) {
     const c = compareStrictVersion(version, v);
-    const ok = op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : op === '>=' ? c >= 0 : op === '==' ? c === 0 : c !== 0;
+    const ok =
+      op === "<"
+        ? c < 0
+        : op === "<="
+          ? c <= 0
+          : op === ">"
+            ? c > 0
+            : op === ">="
+              ? c >= 0
+              : op === "=="
+                ? c === 0
+                : c !== 0;
     if (!ok) return false;
   }
   return true;
@@ -63,32 +75,39 @@ export function versionIntToStr(v: number): string {
     parts.unshift(String(d));
     n = Math.floor(n / 1000);
   }
-  return parts.join('.');
+  return parts.join(".");
 }
 
 // Enums whose coerce() lower-cases first (and maps legacy spellings).
 const LOWERING_ENUMS: Record<string, Record<string, string>> = {
   os_type: {},
-  hw_scsi_model: { lsilogicsas: 'lsisas1068', paravirtual: 'vmpvscsi' },
+  hw_scsi_model: { lsilogicsas: "lsisas1068", paravirtual: "vmpvscsi" },
   hw_vif_model: {
-    virtuale1000: 'e1000',
-    virtuale1000e: 'e1000e',
-    virtualpcnet32: 'pcnet',
-    virtualsriovethernetcard: 'sriov',
-    virtualvmxnet: 'vmxnet',
-    virtualvmxnet3: 'vmxnet3',
+    virtuale1000: "e1000",
+    virtuale1000e: "e1000e",
+    virtualpcnet32: "pcnet",
+    virtualsriovethernetcard: "sriov",
+    virtualvmxnet: "vmxnet",
+    virtualvmxnet3: "vmxnet3",
   },
 };
 
 function noLower(key: string, raw: unknown): NovaError {
-  const type = typeof raw === 'boolean' ? 'bool' : typeof raw === 'number' ? (Number.isInteger(raw) ? 'int' : 'float') : typeof raw;
-  return new NovaError('AttributeError', `${key}: '${type}' object has no attribute 'lower'`);
+  const type =
+    typeof raw === "boolean"
+      ? "bool"
+      : typeof raw === "number"
+        ? Number.isInteger(raw)
+          ? "int"
+          : "float"
+        : typeof raw;
+  return new NovaError("AttributeError", `${key}: '${type}' object has no attribute 'lower'`);
 }
 
 /** Python int() of a JSON value: numbers truncate, booleans are 0/1, text must be an integer. */
 function pyIntOf(raw: unknown, str: string): number {
-  if (typeof raw === 'boolean') return raw ? 1 : 0;
-  if (typeof raw === 'number') return Math.trunc(raw);
+  if (typeof raw === "boolean") return raw ? 1 : 0;
+  if (typeof raw === "number") return Math.trunc(raw);
   return pyInt(str);
 }
 
@@ -100,23 +119,23 @@ function parseCpuSpec(spec: string): number[] {
     try {
       return pyInt(t);
     } catch {
-      throw new NovaError('Invalid', `Invalid ${what} expression '${spec}'`);
+      throw new NovaError("Invalid", `Invalid ${what} expression '${spec}'`);
     }
   };
-  for (let rule of spec.split(',')) {
+  for (let rule of spec.split(",")) {
     rule = pyStrip(rule);
     if (!rule.length) continue;
-    const dash = rule.indexOf('-');
+    const dash = rule.indexOf("-");
     if (dash >= 0) {
       let a = rule.slice(0, dash);
-      const neg = a.startsWith('^');
+      const neg = a.startsWith("^");
       if (neg) a = a.slice(1);
-      const start = int(a, 'range');
-      const end = int(rule.slice(dash + 1), 'range');
-      if (start > end) throw new NovaError('Invalid', `Invalid range expression '${rule}'`);
+      const start = int(a, "range");
+      const end = int(rule.slice(dash + 1), "range");
+      if (start > end) throw new NovaError("Invalid", `Invalid range expression '${rule}'`);
       for (let i = start; i <= end; i++) (neg ? reject : ids).add(i);
-    } else if (rule[0] === '^') reject.add(int(rule.slice(1), 'exclusion'));
-    else ids.add(int(rule, 'inclusion'));
+    } else if (rule[0] === "^") reject.add(int(rule.slice(1), "exclusion"));
+    else ids.add(int(rule, "inclusion"));
   }
   return [...ids].filter((i) => !reject.has(i)).sort((a, b) => a - b);
 }
@@ -128,54 +147,59 @@ function parseCpuSpec(spec: string): number[] {
  */
 function coerce(key: string, raw: unknown, text?: string): PyValue {
   const field = IMAGE_META_FIELDS[key];
-  const str = text ?? (typeof raw === 'string' ? raw : pyStr(raw as PyValue));
+  const str = text ?? (typeof raw === "string" ? raw : pyStr(raw as PyValue));
   switch (field.kind) {
-    case 'arch':
-    case 'hv_type':
-    case 'vm_mode':
-      if (typeof raw !== 'string') throw noLower(key, raw);
-      return field.kind === 'arch' ? canonicalizeArch(str) : field.kind === 'hv_type' ? canonicalizeHvType(str) : canonicalizeVmMode(str);
-    case 'enum': {
+    case "arch":
+    case "hv_type":
+    case "vm_mode":
+      if (typeof raw !== "string") throw noLower(key, raw);
+      return field.kind === "arch"
+        ? canonicalizeArch(str)
+        : field.kind === "hv_type"
+          ? canonicalizeHvType(str)
+          : canonicalizeVmMode(str);
+    case "enum": {
       let v = str;
       const lowering = LOWERING_ENUMS[key];
       if (lowering) {
-        if (typeof raw !== 'string') throw noLower(key, raw);
+        if (typeof raw !== "string") throw noLower(key, raw);
         v = raw.toLowerCase();
         v = lowering[v] ?? v;
-      } else if (typeof raw !== 'string') {
+      } else if (typeof raw !== "string") {
         // `value not in valid_values`: no number or bool is one of the strings
-        throw new NovaError('ValueError', `Field value ${str} is invalid`);
+        throw new NovaError("ValueError", `Field value ${str} is invalid`);
       }
-      if (!field.values!.includes(v)) throw new NovaError('ValueError', `Field value ${v} is invalid`);
+      if (!field.values!.includes(v)) throw new NovaError("ValueError", `Field value ${v} is invalid`);
       return v;
     }
-    case 'int':
+    case "int":
       return pyIntOf(raw, str);
-    case 'bool':
-      return typeof raw === 'boolean' ? raw : TRUE_STRINGS.has(str.trim().toLowerCase());
-    case 'string':
-      if (key === 'img_hv_requested_version') parseVersionPredicate(str);
+    case "bool":
+      return typeof raw === "boolean" ? raw : TRUE_STRINGS.has(str.trim().toLowerCase());
+    case "string":
+      if (key === "img_hv_requested_version") parseVersionPredicate(str);
       return str;
     default:
       // list fields (img_mappings, img_block_device_mapping): a JSON scalar is no list
-      throw new NovaError('ValueError', `A list is required in field ${key}, not ${typeof raw}`);
+      throw new NovaError("ValueError", `A list is required in field ${key}, not ${typeof raw}`);
   }
 }
 
 /** ImageMetaProps._set_numa_mem / _set_numa_cpus: "hw_numa_mem.0", ".1", ... */
-function numaList(properties: Record<string, unknown>, key: 'hw_numa_mem' | 'hw_numa_cpus'): PyValue | undefined {
+function numaList(properties: Record<string, unknown>, key: "hw_numa_mem" | "hw_numa_cpus"): PyValue | undefined {
   const items: string[] = [];
   for (let cell = 0; cell < 128 && `${key}.${cell}` in properties; cell++) {
     const raw = properties[`${key}.${cell}`];
-    if (key === 'hw_numa_mem') items.push(String(pyIntOf(raw, pyStrAt(properties, `${key}.${cell}`))));
+    if (key === "hw_numa_mem") items.push(String(pyIntOf(raw, pyStrAt(properties, `${key}.${cell}`))));
     else {
-      if (typeof raw !== 'string') throw new NovaError('AttributeError', `${key}.${cell}: '${typeof raw}' object has no attribute 'split'`);
+      if (typeof raw !== "string")
+        throw new NovaError("AttributeError", `${key}.${cell}: '${typeof raw}' object has no attribute 'split'`);
       const cpus = parseCpuSpec(raw);
-      items.push(cpus.length ? `CoercedSet({${cpus.join(', ')}})` : 'CoercedSet()');
+      items.push(cpus.length ? `CoercedSet({${cpus.join(", ")}})` : "CoercedSet()");
     }
   }
   if (!items.length) return undefined;
-  return new PyObject('CoercedList', `[${items.join(', ')}]`, `image:${key}`);
+  return new PyObject("CoercedList", `[${items.join(", ")}]`, `image:${key}`);
 }
 
 /**
@@ -185,33 +209,36 @@ function numaList(properties: Record<string, unknown>, key: 'hw_numa_mem' | 'hw_
  */
 export function buildImageProps(properties: Record<string, unknown> = {}): ImageProps {
   const props: ImageProps = new Map();
-  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+  if (properties === null || typeof properties !== "object" || Array.isArray(properties)) {
     // `key in 5` is a TypeError; a string or list has no .get()
-    const type = properties === null ? 'NoneType' : Array.isArray(properties) ? 'list' : typeof properties;
-    throw new NovaError(typeof properties === 'string' || Array.isArray(properties) ? 'AttributeError' : 'TypeError', `image.properties: not a dict (${type})`);
+    const type = properties === null ? "NoneType" : Array.isArray(properties) ? "list" : typeof properties;
+    throw new NovaError(
+      typeof properties === "string" || Array.isArray(properties) ? "AttributeError" : "TypeError",
+      `image.properties: not a dict (${type})`,
+    );
   }
   for (const [legacy, current] of Object.entries(LEGACY_IMAGE_PROPERTIES)) {
     if (legacy in properties) props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy)));
   }
-  const adapter = properties['vmware_adaptertype'];
-  if (adapter === 'ide') props.set('hw_disk_bus', 'ide');
+  const adapter = properties.vmware_adaptertype;
+  if (adapter === "ide") props.set("hw_disk_bus", "ide");
   else if (adapter) {
-    props.set('hw_disk_bus', 'scsi');
-    props.set('hw_scsi_model', coerce('hw_scsi_model', adapter));
+    props.set("hw_disk_bus", "scsi");
+    props.set("hw_scsi_model", coerce("hw_scsi_model", adapter));
   }
   for (const key of IMAGE_META_FIELD_ORDER) {
-    if (key === 'hw_numa_mem' || key === 'hw_numa_cpus') {
+    if (key === "hw_numa_mem" || key === "hw_numa_cpus") {
       const v = numaList(properties, key);
       if (v !== undefined) props.set(key, v);
       continue;
     }
-    if (key === 'traits_required' || !(key in properties)) continue;
+    if (key === "traits_required" || !(key in properties)) continue;
     props.set(key, coerce(key, properties[key], pyStrAt(properties, key)));
   }
   const traits = Object.entries(properties)
-    .filter(([k, v]) => k.startsWith('trait:') && String(v) === 'required')
+    .filter(([k, v]) => k.startsWith("trait:") && String(v) === "required")
     .map(([k]) => k.slice(6));
-  if (traits.length) props.set('traits_required', traits);
+  if (traits.length) props.set("traits_required", traits);
   return props;
 }
 

@@ -26,7 +26,7 @@ export interface ResourceDemand {
 }
 
 export interface Shortfall {
-  resourceClass: 'VCPU' | 'MEMORY_MB' | 'DISK_GB';
+  resourceClass: "VCPU" | "MEMORY_MB" | "DISK_GB";
   free: number;
   requested: number;
 }
@@ -39,10 +39,13 @@ export function flavorDiskGb(rootGb: number, ephemeralGb: number, swapMb: number
 /** The first resource class that does not fit, or null when the demand fits. */
 export function resourceShortfall(p: ProviderInventory, d: ResourceDemand): Shortfall | null {
   const vcpuCap = (p.vcpus - p.reservedVcpus) * p.cpuAllocationRatio;
-  if (p.vcpusUsed + d.vcpus > vcpuCap) return { resourceClass: 'VCPU', free: vcpuCap - p.vcpusUsed, requested: d.vcpus };
+  if (p.vcpusUsed + d.vcpus > vcpuCap)
+    return { resourceClass: "VCPU", free: vcpuCap - p.vcpusUsed, requested: d.vcpus };
   const memCap = (p.memoryMb - p.reservedMemoryMb) * p.ramAllocationRatio;
-  if (p.memoryMbUsed + d.memoryMb > memCap) return { resourceClass: 'MEMORY_MB', free: memCap - p.memoryMbUsed, requested: d.memoryMb };
+  if (p.memoryMbUsed + d.memoryMb > memCap)
+    return { resourceClass: "MEMORY_MB", free: memCap - p.memoryMbUsed, requested: d.memoryMb };
   const diskCap = (p.localGb - p.reservedDiskGb) * p.diskAllocationRatio;
-  if (p.localGbUsed + d.diskGb > diskCap) return { resourceClass: 'DISK_GB', free: diskCap - p.localGbUsed, requested: d.diskGb };
+  if (p.localGbUsed + d.diskGb > diskCap)
+    return { resourceClass: "DISK_GB", free: diskCap - p.localGbUsed, requested: d.diskGb };
   return null;
 }

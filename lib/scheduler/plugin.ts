@@ -1,7 +1,7 @@
 /** The contracts every filter, weigher and Placement prefilter implements. */
-import type { SchedulerConfig } from './config';
-import type { HostState } from './host-state';
-import type { RequestSpec } from './request-spec';
+import type { SchedulerConfig } from "./config";
+import type { HostState } from "./host-state";
+import type { RequestSpec } from "./request-spec";
 
 /**
  * A host filter, named after its Nova class. `check` answers null when the

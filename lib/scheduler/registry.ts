@@ -2,49 +2,49 @@
  * The explicit name → implementation maps. Adding a filter or weigher is its
  * file, one line here and a test. Unknown names fail fast, naming the option.
  */
-import { NovaError } from './python';
-import type { FilterName, PrefilterName, WeigherName } from './names';
-import type { FilterFactory, PrefilterFactory, WeigherFactory } from './plugin';
-import { AggregateImagePropertiesIsolation } from './filters/aggregate-image-properties-isolation';
-import { AggregateInstanceExtraSpecsFilter } from './filters/aggregate-instance-extra-specs';
-import { AggregateIoOpsFilter } from './filters/aggregate-io-ops';
-import { AggregateMultiTenancyIsolation } from './filters/aggregate-multi-tenancy-isolation';
-import { AggregateNumInstancesFilter } from './filters/aggregate-num-instances';
-import { AggregateTypeAffinityFilter } from './filters/aggregate-type-affinity';
-import { AllHostsFilter } from './filters/all-hosts';
-import { AvailabilityZoneFilter } from './filters/availability-zone';
-import { ComputeCapabilitiesFilter } from './filters/compute-capabilities';
-import { ComputeFilter } from './filters/compute';
-import { DifferentHostFilter } from './filters/different-host';
-import { ImagePropertiesFilter } from './filters/image-properties';
-import { IoOpsFilter } from './filters/io-ops';
-import { IsolatedHostsFilter } from './filters/isolated-hosts';
-import { JsonFilter } from './filters/json';
-import { MetricsFilter } from './filters/metrics';
-import { NUMATopologyFilter } from './filters/numa-topology';
-import { NumInstancesFilter } from './filters/num-instances';
-import { PciPassthroughFilter } from './filters/pci-passthrough';
-import { SameHostFilter } from './filters/same-host';
-import { ServerGroupAffinityFilter } from './filters/server-group-affinity';
-import { ServerGroupAntiAffinityFilter } from './filters/server-group-anti-affinity';
-import { SimpleCIDRAffinityFilter } from './filters/simple-cidr-affinity';
-import { BuildFailureWeigher } from './weighers/build-failure';
-import { CPUWeigher } from './weighers/cpu';
-import { CrossCellWeigher } from './weighers/cross-cell';
-import { DiskWeigher } from './weighers/disk';
-import { HypervisorVersionWeigher } from './weighers/hypervisor-version';
-import { IoOpsWeigher } from './weighers/io-ops';
-import { MetricsWeigher } from './weighers/metrics';
-import { NumInstancesWeigher } from './weighers/num-instances';
-import { PCIWeigher } from './weighers/pci';
-import { RAMWeigher } from './weighers/ram';
-import { ServerGroupSoftAffinityWeigher } from './weighers/server-group-soft-affinity';
-import { ServerGroupSoftAntiAffinityWeigher } from './weighers/server-group-soft-anti-affinity';
-import { AvailabilityZonePrefilter } from './prefilters/availability-zone';
-import { ComputeStatusPrefilter } from './prefilters/compute-status';
-import { ResourcesPrefilter } from './prefilters/resources';
-import { TenantAggregatesPrefilter } from './prefilters/tenant-aggregates';
-import { TraitsPrefilter } from './prefilters/traits';
+import { NovaError } from "./python";
+import type { FilterName, PrefilterName, WeigherName } from "./names";
+import type { FilterFactory, PrefilterFactory, WeigherFactory } from "./plugin";
+import { AggregateImagePropertiesIsolation } from "./filters/aggregate-image-properties-isolation";
+import { AggregateInstanceExtraSpecsFilter } from "./filters/aggregate-instance-extra-specs";
+import { AggregateIoOpsFilter } from "./filters/aggregate-io-ops";
+import { AggregateMultiTenancyIsolation } from "./filters/aggregate-multi-tenancy-isolation";
+import { AggregateNumInstancesFilter } from "./filters/aggregate-num-instances";
+import { AggregateTypeAffinityFilter } from "./filters/aggregate-type-affinity";
+import { AllHostsFilter } from "./filters/all-hosts";
+import { AvailabilityZoneFilter } from "./filters/availability-zone";
+import { ComputeCapabilitiesFilter } from "./filters/compute-capabilities";
+import { ComputeFilter } from "./filters/compute";
+import { DifferentHostFilter } from "./filters/different-host";
+import { ImagePropertiesFilter } from "./filters/image-properties";
+import { IoOpsFilter } from "./filters/io-ops";
+import { IsolatedHostsFilter } from "./filters/isolated-hosts";
+import { JsonFilter } from "./filters/json";
+import { MetricsFilter } from "./filters/metrics";
+import { NUMATopologyFilter } from "./filters/numa-topology";
+import { NumInstancesFilter } from "./filters/num-instances";
+import { PciPassthroughFilter } from "./filters/pci-passthrough";
+import { SameHostFilter } from "./filters/same-host";
+import { ServerGroupAffinityFilter } from "./filters/server-group-affinity";
+import { ServerGroupAntiAffinityFilter } from "./filters/server-group-anti-affinity";
+import { SimpleCIDRAffinityFilter } from "./filters/simple-cidr-affinity";
+import { BuildFailureWeigher } from "./weighers/build-failure";
+import { CPUWeigher } from "./weighers/cpu";
+import { CrossCellWeigher } from "./weighers/cross-cell";
+import { DiskWeigher } from "./weighers/disk";
+import { HypervisorVersionWeigher } from "./weighers/hypervisor-version";
+import { IoOpsWeigher } from "./weighers/io-ops";
+import { MetricsWeigher } from "./weighers/metrics";
+import { NumInstancesWeigher } from "./weighers/num-instances";
+import { PCIWeigher } from "./weighers/pci";
+import { RAMWeigher } from "./weighers/ram";
+import { ServerGroupSoftAffinityWeigher } from "./weighers/server-group-soft-affinity";
+import { ServerGroupSoftAntiAffinityWeigher } from "./weighers/server-group-soft-anti-affinity";
+import { AvailabilityZonePrefilter } from "./prefilters/availability-zone";
+import { ComputeStatusPrefilter } from "./prefilters/compute-status";
+import { ResourcesPrefilter } from "./prefilters/resources";
+import { TenantAggregatesPrefilter } from "./prefilters/tenant-aggregates";
+import { TraitsPrefilter } from "./prefilters/traits";
 
 export const FILTERS: Record<FilterName, FilterFactory> = {
   AllHostsFilter,
@@ -103,11 +103,12 @@ export const KNOWN = {
 };
 
 function lookup<T>(table: Record<string, T>, name: string, option: string): T {
-  const f = Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
-  if (!f) throw new NovaError('ValueError', `${option}: unknown name "${name}" (known: ${Object.keys(table).join(', ')})`);
+  const f = Object.hasOwn(table, name) ? table[name] : undefined;
+  if (!f)
+    throw new NovaError("ValueError", `${option}: unknown name "${name}" (known: ${Object.keys(table).join(", ")})`);
   return f;
 }
 
-export const getFilter = (name: string) => lookup(FILTERS, name, 'enabled_filters');
-export const getWeigher = (name: string) => lookup(WEIGHERS, name, 'weighers');
-export const getPrefilter = (name: string) => lookup(PREFILTERS, name, 'placement_prefilters');
+export const getFilter = (name: string) => lookup(FILTERS, name, "enabled_filters");
+export const getWeigher = (name: string) => lookup(WEIGHERS, name, "weighers");
+export const getPrefilter = (name: string) => lookup(PREFILTERS, name, "placement_prefilters");

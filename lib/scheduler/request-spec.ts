@@ -3,11 +3,11 @@
  * (flavor, typed image properties, hints as Nova stores them, the server
  * group resolved with its hosts), so nothing is parsed inside the host loop.
  */
-import type { HostState } from './host-state';
-import { buildImageProps, type ImageProps } from './image-meta';
-import { stableUuid } from './nova-uuid';
-import { NovaError, pyIntOfJson, pyIter, pyStrAt } from './python';
-import type { Scenario, ServerGroupPolicy } from './scenario';
+import type { HostState } from "./host-state";
+import { buildImageProps, type ImageProps } from "./image-meta";
+import { stableUuid } from "./nova-uuid";
+import { NovaError, pyIntOfJson, pyIter, pyStrAt } from "./python";
+import type { Scenario, ServerGroupPolicy } from "./scenario";
 
 export interface ExtraSpec {
   key: string;
@@ -60,7 +60,7 @@ export function getSchedulerHint(spec: RequestSpec, name: string, dflt?: string)
 /** A hint of instance uuids (same_host, different_host) as a list; [] when absent. */
 export function hintUuids(spec: RequestSpec, name: string): string[] {
   const hint = getSchedulerHint(spec, name);
-  return !hint ? [] : typeof hint === 'string' ? [hint] : hint;
+  return !hint ? [] : typeof hint === "string" ? [hint] : hint;
 }
 
 const int = pyIntOfJson;
@@ -68,11 +68,11 @@ const int = pyIntOfJson;
 /** A ListOfStringsField(nullable): strings, numbers and booleans as str(); else ValueError. */
 function stringList(v: unknown, field: string): string[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new NovaError('ValueError', `${field}: a list is required`);
+  if (!Array.isArray(v)) throw new NovaError("ValueError", `${field}: a list is required`);
   return v.map((x, i) => {
-    if (typeof x === 'string') return x;
-    if (typeof x === 'number' || typeof x === 'boolean') return pyStrAt(v, i);
-    throw new NovaError('ValueError', `${field}[${i}]: a string is required`);
+    if (typeof x === "string") return x;
+    if (typeof x === "number" || typeof x === "boolean") return pyStrAt(v, i);
+    throw new NovaError("ValueError", `${field}[${i}]: a string is required`);
   });
 }
 
@@ -90,8 +90,8 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
   const ref = req.server_group;
   if (ref) {
     const g = (scenario.server_groups ?? []).find((sg) => sg.uuid === ref || sg.name === ref);
-    if (!g) throw new NovaError('StopIteration', `request.server_group: no server group with uuid or name "${ref}"`);
-    const members = new Set(g.members === undefined ? [] : (pyIter(g.members, 'server_groups[].members') as string[]));
+    if (!g) throw new NovaError("StopIteration", `request.server_group: no server group with uuid or name "${ref}"`);
+    const members = new Set(g.members === undefined ? [] : (pyIter(g.members, "server_groups[].members") as string[]));
     const groupHosts: string[] = [];
     for (const h of hosts) {
       for (const u of h.instances) {
@@ -112,28 +112,28 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
       members,
       hosts: groupHosts,
     };
-    hints.set('group', [instanceGroup.uuid]);
+    hints.set("group", [instanceGroup.uuid]);
   }
   return {
     flavor: {
       name: f.name,
-      vcpus: int(f.vcpus, 'request.flavor.vcpus'),
-      memoryMb: int(f.memory_mb, 'request.flavor.memory_mb'),
-      rootGb: int(f.root_gb ?? 0, 'request.flavor.root_gb'),
-      ephemeralGb: int(f.ephemeral_gb ?? 0, 'request.flavor.ephemeral_gb'),
-      swap: int(f.swap ?? 0, 'request.flavor.swap'),
+      vcpus: int(f.vcpus, "request.flavor.vcpus"),
+      memoryMb: int(f.memory_mb, "request.flavor.memory_mb"),
+      rootGb: int(f.root_gb ?? 0, "request.flavor.root_gb"),
+      ephemeralGb: int(f.ephemeral_gb ?? 0, "request.flavor.ephemeral_gb"),
+      swap: int(f.swap ?? 0, "request.flavor.swap"),
       extraSpecs: Object.keys(extraSpecs).map((key) => ({ key, value: pyStrAt(extraSpecs, key) })),
     },
-    imageId: image.id ?? stableUuid('image'),
+    imageId: image.id ?? stableUuid("image"),
     imageProps: buildImageProps(image.properties ?? {}),
-    numInstances: int(req.num_instances ?? 1, 'request.num_instances'),
+    numInstances: int(req.num_instances ?? 1, "request.num_instances"),
     availabilityZone: req.availability_zone ?? null,
-    projectId: req.project_id ?? 'project',
+    projectId: req.project_id ?? "project",
     hints,
     instanceGroup,
-    instanceUuid: stableUuid('instance-0'),
-    ignoreHosts: stringList(req.ignore_hosts, 'request.ignore_hosts'),
-    forceHosts: stringList(req.force_hosts, 'request.force_hosts'),
-    forceNodes: stringList(req.force_nodes, 'request.force_nodes'),
+    instanceUuid: stableUuid("instance-0"),
+    ignoreHosts: stringList(req.ignore_hosts, "request.ignore_hosts"),
+    forceHosts: stringList(req.force_hosts, "request.force_hosts"),
+    forceNodes: stringList(req.force_nodes, "request.force_nodes"),
   };
 }

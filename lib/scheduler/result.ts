@@ -4,7 +4,7 @@
  * Schedscope's explanations: per-host reasons, multiplier sources and the
  * NoValidHost diagnosis.
  */
-import type { FunnelStage, InstanceTrace, ScheduleRun } from './engine';
+import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
 
 export interface WeigherBreakdown {
   raw: number;
@@ -17,7 +17,7 @@ export interface WeigherBreakdown {
 
 export interface FunnelStep {
   filter: string;
-  stage: 'placement' | 'filter';
+  stage: "placement" | "filter";
   in: number;
   out: number;
   rejected: string[];
@@ -59,7 +59,14 @@ export interface ScheduleResult {
 function funnelStep(f: FunnelStage, brief: boolean): FunnelStep {
   return brief
     ? ({ filter: f.filter, stage: f.stage, in: f.in, out: f.out } as FunnelStep)
-    : { filter: f.filter, stage: f.stage, in: f.in, out: f.out, rejected: f.rejected.map((h) => h.host), reasons: f.reasons };
+    : {
+        filter: f.filter,
+        stage: f.stage,
+        in: f.in,
+        out: f.out,
+        rejected: f.rejected.map((h) => h.host),
+        reasons: f.reasons,
+      };
 }
 
 function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
@@ -92,15 +99,15 @@ function summarizeStage(f: FunnelStage): string[] {
 }
 
 export function diagnose(run: ScheduleRun): Diagnosis | undefined {
-  if (run.error?.name !== 'NoValidHost') return undefined;
+  if (run.error?.name !== "NoValidHost") return undefined;
   const t = run.traces[run.traces.length - 1];
   if (!t) return undefined;
   const total = t.funnel.length ? t.funnel[0].in : 0;
   const parts = t.funnel.filter((f) => f.rejected.length).flatMap(summarizeStage);
   const last = [...t.funnel].reverse().find((f) => f.out === 0) ?? null;
-  const which = run.traces.length > 1 ? ` (instance ${t.index + 1} of ${run.spec?.numInstances ?? '?'})` : '';
+  const which = run.traces.length > 1 ? ` (instance ${t.index + 1} of ${run.spec?.numInstances ?? "?"})` : "";
   return {
-    summary: `0/${total} hosts available${which}${parts.length ? ': ' + parts.join(', ') : ''}`,
+    summary: `0/${total} hosts available${which}${parts.length ? `: ${parts.join(", ")}` : ""}`,
     lastFilter: last?.filter ?? null,
     index: t.index,
   };
@@ -123,7 +130,7 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
     }),
     timing: { engine_ms: run.engineMs },
   };
-  if (run.error && run.error.name !== 'NoValidHost') result.message = run.error.message;
+  if (run.error && run.error.name !== "NoValidHost") result.message = run.error.message;
   const d = diagnose(run);
   if (d) result.diagnosis = d;
   return result;

@@ -62,7 +62,7 @@ export interface ScenarioAggregate {
   metadata?: Record<string, string | number | boolean>;
 }
 
-export type ServerGroupPolicy = 'affinity' | 'anti-affinity' | 'soft-affinity' | 'soft-anti-affinity';
+export type ServerGroupPolicy = "affinity" | "anti-affinity" | "soft-affinity" | "soft-anti-affinity";
 
 export interface ScenarioServerGroup {
   uuid?: string;
@@ -109,7 +109,7 @@ export interface ScenarioRequest {
 /** [filter_scheduler], [metrics], [scheduler] options, plus our extensions. */
 export interface ScenarioConfig {
   enabled_filters?: string[];
-  weighers?: string[] | 'all';
+  weighers?: string[] | "all";
   ram_weight_multiplier?: number;
   cpu_weight_multiplier?: number;
   disk_weight_multiplier?: number;

@@ -36,7 +36,7 @@ export function parsePort(value, fallback = 3000) {
 }
 
 function errnoReason(err) {
-  switch (err && err.code) {
+  switch (err?.code) {
     case "EACCES":
     case "EPERM":
       return "permission denied";
@@ -146,11 +146,7 @@ const REQUIRED_FILES = [
 ];
 
 function installHash() {
-  return sha256(
-    process.version,
-    readOr(path.join(ROOT, "package.json")),
-    readOr(path.join(ROOT, "package-lock.json")),
-  );
+  return sha256(process.version, readOr(path.join(ROOT, "package.json")), readOr(path.join(ROOT, "package-lock.json")));
 }
 
 function installEnv() {
@@ -189,7 +185,7 @@ export function ensureDependencies() {
   const after = REQUIRED_FILES.filter((f) => !exists(path.join(ROOT, f)));
   if (after.length) throw new Error(`dependency install incomplete: missing ${after.join(", ")}`);
   // the hash of what was installed (npm install may have rewritten the lock)
-  fs.writeFileSync(INSTALL_STAMP, installHash() + "\n");
+  fs.writeFileSync(INSTALL_STAMP, `${installHash()}\n`);
   return true;
 }
 
@@ -212,7 +208,7 @@ export function ensurePrismaClient() {
   if (exists(path.join(CLIENT_DIR, "client.ts")) && readOr(CLIENT_STAMP).trim() === hash) return false;
   log("generating the Prisma client");
   run(process.execPath, prismaArgs("generate"), { quiet: true });
-  fs.writeFileSync(CLIENT_STAMP, hash + "\n");
+  fs.writeFileSync(CLIENT_STAMP, `${hash}\n`);
   return true;
 }
 
@@ -266,8 +262,19 @@ export function seedIfEmpty(databaseUrl, file, { fallbackSeed } = {}) {
 const NEXT_DIR = path.join(ROOT, ".next");
 const BUILD_STAMP = path.join(NEXT_DIR, "schedscope-build-stamp");
 const SKIP_DIRS = new Set([
-  "node_modules", ".next", ".git", ".ci", "data", "docs", "e2e", "bench", "scripts",
-  "test-results", "playwright-report", "blob-report", "coverage",
+  "node_modules",
+  ".next",
+  ".git",
+  ".ci",
+  "data",
+  "docs",
+  "e2e",
+  "bench",
+  "scripts",
+  "test-results",
+  "playwright-report",
+  "blob-report",
+  "coverage",
 ]);
 const SKIP_FILE = /(\.test\.[cm]?[jt]sx?|\.spec\.[cm]?[jt]sx?|\.md|\.db(-journal|-wal|-shm)?|\.log|\.tsbuildinfo)$/;
 
@@ -312,6 +319,6 @@ export function ensureBuild(databaseUrl) {
     fs.rmSync(BUILD_STAMP, { force: true });
   } catch {}
   run(bin("next"), ["build"], { env: childEnv({ DATABASE_URL: databaseUrl, NODE_ENV: "production" }) });
-  fs.writeFileSync(BUILD_STAMP, hash + "\n");
+  fs.writeFileSync(BUILD_STAMP, `${hash}\n`);
   return true;
 }

@@ -133,9 +133,18 @@ export default async function AggregatePage({ params, searchParams }: { params: 
                 </tbody>
               </table>
             ) : (
-              <p className="empty">{hq ? "No host of this aggregate matches." : "No hosts yet: add some with the search on the right."}</p>
+              <p className="empty">
+                {hq ? "No host of this aggregate matches." : "No hosts yet: add some with the search on the right."}
+              </p>
             )}
-            <Pager basePath={href} params={{ hq }} page={agg.hostPage.page} pages={agg.hostPage.pages} pageParam="hpage" label="Aggregate host pages" />
+            <Pager
+              basePath={href}
+              params={{ hq }}
+              page={agg.hostPage.page}
+              pages={agg.hostPage.pages}
+              pageParam="hpage"
+              label="Aggregate host pages"
+            />
           </div>
           <HostPicker aggregateId={agg.id} aggregateName={agg.name} />
         </div>

@@ -29,7 +29,8 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
       <div className="page-head">
         <h1>{f.name}</h1>
         <span className="muted">
-          {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instanceCount)} instances
+          {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instanceCount)}{" "}
+          instances
         </span>
       </div>
       {sp.created ? (

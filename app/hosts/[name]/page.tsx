@@ -34,8 +34,8 @@ export default async function HostPage({ params }: { params: Params }) {
       </div>
       <p className="muted">
         Cell {h.cell} · zone {h.zones.join(", ")}
-        {h.zoneIsDefault ? " (default zone: in no zone aggregate)" : ""} · node {h.node} ·{" "}
-        {h.hypervisorType} {h.hypervisorVersion} · IP {h.hostIp ?? "not set"}
+        {h.zoneIsDefault ? " (default zone: in no zone aggregate)" : ""} · node {h.node} · {h.hypervisorType}{" "}
+        {h.hypervisorVersion} · IP {h.hostIp ?? "not set"}
       </p>
 
       <div className="grid-2">
@@ -63,7 +63,9 @@ export default async function HostPage({ params }: { params: Params }) {
           />
           <dl className="facts">
             <dt>Instances</dt>
-            <dd>{fmtInt(h.numInstances)} (stats) · {fmtInt(h.instanceCount)} instance records</dd>
+            <dd>
+              {fmtInt(h.numInstances)} (stats) · {fmtInt(h.instanceCount)} instance records
+            </dd>
             <dt>I/O operations</dt>
             <dd>{fmtInt(h.numIoOps)}</dd>
             <dt>Failed builds</dt>
@@ -75,8 +77,8 @@ export default async function HostPage({ params }: { params: Params }) {
           <h2 id="svc-h">Compute service</h2>
           {!h.serviceUp || h.forcedDown ? (
             <p className="warn-text">
-              The service is {h.forcedDown ? "forced down" : "down (not reporting)"}: ComputeFilter rejects this host whatever
-              its enabled state.
+              The service is {h.forcedDown ? "forced down" : "down (not reporting)"}: ComputeFilter rejects this host
+              whatever its enabled state.
             </p>
           ) : null}
           <ServiceForm host={h.name} disabled={h.serviceDisabled} reason={h.disabledReason} />

@@ -39,7 +39,8 @@ export default async function RunPage({ params }: Props) {
       <h1>Run #{run.id}</h1>
       <p className="sc-lead">
         As computed at the time, from the stored result (the cloud may have changed since).{" "}
-        <Link href={`/schedule?from=${run.id}`}>Edit the request and schedule again</Link> · <Link href="/runs">All runs</Link>
+        <Link href={`/schedule?from=${run.id}`}>Edit the request and schedule again</Link> ·{" "}
+        <Link href="/runs">All runs</Link>
       </p>
       <ResultView meta={meta} view={buildRunView(cached.result, run.request)} showPermalink={false} />
     </section>

@@ -44,7 +44,9 @@ function RunCard({ label, run }: { label: string; run: RunRecord }) {
         <li>
           <b>{fmtCount(run.hostCount)}</b> hosts
         </li>
-        <li>{run.createdAt.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC</li>
+        <li>
+          {run.createdAt.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC
+        </li>
       </ul>
       <p style={{ marginBottom: 0 }}>
         {run.error ? (
@@ -121,19 +123,29 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
       ) : (
         <>
           <p className="sc-help">
-            {fmtCount(c.rankChanges.length)} host{c.rankChanges.length === 1 ? "" : "s"} moved, entered or left the weighed list;{" "}
-            {fmtCount(c.sameRank)} kept their rank. Best placed first.
+            {fmtCount(c.rankChanges.length)} host{c.rankChanges.length === 1 ? "" : "s"} moved, entered or left the
+            weighed list; {fmtCount(c.sameRank)} kept their rank. Best placed first.
           </p>
           <div className="sc-table-wrap">
             <table className="data-table sc-table" aria-label={`Hosts that moved in rank${suffix}`}>
               <thead>
                 <tr>
                   <th scope="col">Host</th>
-                  <th scope="col" className="num">Rank A</th>
-                  <th scope="col" className="num">Rank B</th>
-                  <th scope="col" className="num">Moved</th>
-                  <th scope="col" className="num">Weight A</th>
-                  <th scope="col" className="num">Weight B</th>
+                  <th scope="col" className="num">
+                    Rank A
+                  </th>
+                  <th scope="col" className="num">
+                    Rank B
+                  </th>
+                  <th scope="col" className="num">
+                    Moved
+                  </th>
+                  <th scope="col" className="num">
+                    Weight A
+                  </th>
+                  <th scope="col" className="num">
+                    Weight B
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -154,7 +166,9 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
               </tbody>
             </table>
           </div>
-          {c.rankChanges.length > SHOW && <p className="sc-help">… and {fmtCount(c.rankChanges.length - SHOW)} more.</p>}
+          {c.rankChanges.length > SHOW && (
+            <p className="sc-help">… and {fmtCount(c.rankChanges.length - SHOW)} more.</p>
+          )}
         </>
       )}
 
@@ -170,7 +184,8 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
                 {f.nowRejects.length > 0 && (
                   <>
                     {" "}
-                    now rejects {fmtCount(f.nowRejects.length)} host{f.nowRejects.length === 1 ? "" : "s"} ({f.nowRejects.slice(0, 8).join(", ")}
+                    now rejects {fmtCount(f.nowRejects.length)} host{f.nowRejects.length === 1 ? "" : "s"} (
+                    {f.nowRejects.slice(0, 8).join(", ")}
                     {f.nowRejects.length > 8 ? ", …" : ""})
                   </>
                 )}
@@ -178,8 +193,8 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
                 {f.noLongerRejects.length > 0 && (
                   <>
                     {" "}
-                    no longer rejects {fmtCount(f.noLongerRejects.length)} host{f.noLongerRejects.length === 1 ? "" : "s"} (
-                    {f.noLongerRejects.slice(0, 8).join(", ")}
+                    no longer rejects {fmtCount(f.noLongerRejects.length)} host
+                    {f.noLongerRejects.length === 1 ? "" : "s"} ({f.noLongerRejects.slice(0, 8).join(", ")}
                     {f.noLongerRejects.length > 8 ? ", …" : ""})
                   </>
                 )}
@@ -208,7 +223,9 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
               </tbody>
             </table>
           </div>
-          {c.verdictChanges.length > SHOW && <p className="sc-help">… and {fmtCount(c.verdictChanges.length - SHOW)} more.</p>}
+          {c.verdictChanges.length > SHOW && (
+            <p className="sc-help">… and {fmtCount(c.verdictChanges.length - SHOW)} more.</p>
+          )}
         </>
       )}
 
@@ -217,8 +234,12 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
         <thead>
           <tr>
             <th scope="col">Stage</th>
-            <th scope="col" className="num">Hosts left in A</th>
-            <th scope="col" className="num">Hosts left in B</th>
+            <th scope="col" className="num">
+              Hosts left in A
+            </th>
+            <th scope="col" className="num">
+              Hosts left in B
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -258,7 +279,11 @@ function PickForm({ a, b, message }: { a?: string; b?: string; message?: string 
   );
 }
 
-export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ComparePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const sp = await searchParams;
   const aText = one(sp.a);
   const bText = one(sp.b);
@@ -269,8 +294,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     <>
       <h1>Compare runs</h1>
       <p className="sc-lead">
-        Which hosts moved in rank, which filter changed its verdict for which host, and how the chosen host and alternates
-        differ. <Link href="/runs">All runs</Link>
+        Which hosts moved in rank, which filter changed its verdict for which host, and how the chosen host and
+        alternates differ. <Link href="/runs">All runs</Link>
       </p>
     </>
   );
@@ -282,7 +307,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       </section>
     );
   }
-  const [runA, runB, resA, resB] = await Promise.all([getRun(prisma, a), getRun(prisma, b), loadRun(prisma, a), loadRun(prisma, b)]);
+  const [runA, runB, resA, resB] = await Promise.all([
+    getRun(prisma, a),
+    getRun(prisma, b),
+    loadRun(prisma, a),
+    loadRun(prisma, b),
+  ]);
   if (!runA || !runB || !resA || !resB) {
     return (
       <section className="sc-page">
@@ -306,14 +336,16 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <p role="status" className="sc-panel" style={{ fontWeight: 600 }}>
         {cmp.identical
           ? "Same outcome: same chosen hosts, alternates, ranks and filter verdicts."
-          : [
+          : `${[
               cmp.errorA !== cmp.errorB ? `outcome ${cmp.errorA ?? "placed"} → ${cmp.errorB ?? "placed"}` : null,
-              changedChosen ? `chosen host changed for ${changedChosen} of ${cmp.instances.length} instance${cmp.instances.length === 1 ? "" : "s"}` : "same chosen hosts",
+              changedChosen
+                ? `chosen host changed for ${changedChosen} of ${cmp.instances.length} instance${cmp.instances.length === 1 ? "" : "s"}`
+                : "same chosen hosts",
               `${fmtCount(moved)} rank change${moved === 1 ? "" : "s"}`,
               `${fmtCount(verdicts)} filter verdict change${verdicts === 1 ? "" : "s"}`,
             ]
               .filter(Boolean)
-              .join("; ") + "."}{" "}
+              .join("; ")}.`}{" "}
         <Link href={`/runs/compare?a=${b}&b=${a}`} style={{ fontWeight: 400 }}>
           Swap A and B
         </Link>
@@ -322,7 +354,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <InstanceDiff key={c.index} c={c} multi={multi} />
       ))}
       {cmp.instances.length > SHOW_INSTANCES && (
-        <p className="sc-help">The first {SHOW_INSTANCES} of {cmp.instances.length} instances are shown.</p>
+        <p className="sc-help">
+          The first {SHOW_INSTANCES} of {cmp.instances.length} instances are shown.
+        </p>
       )}
     </section>
   );

@@ -4,7 +4,7 @@
  */
 const TOL = 1e-6;
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 function close(a: unknown, b: unknown): boolean {
   const x = Number(a);
@@ -15,7 +15,7 @@ function close(a: unknown, b: unknown): boolean {
 
 export function firstDisagreement(exp: Json, act: Json): string | null {
   if ((exp.error ?? null) !== (act.error ?? null)) return `error: nova ${exp.error}, project ${act.error}`;
-  if (exp.error !== null && exp.error !== undefined && exp.error !== 'NoValidHost') return null;
+  if (exp.error !== null && exp.error !== undefined && exp.error !== "NoValidHost") return null;
   const er: Json[] = exp.requests ?? [];
   const ar: Json[] = act.requests ?? [];
   if (er.length !== ar.length) return `requests: nova ${er.length}, project ${ar.length}`;
@@ -24,25 +24,29 @@ export function firstDisagreement(exp: Json, act: Json): string | null {
     const a = ar[k];
     const ef: Json[] = e.funnel ?? [];
     const af: Json[] = a.funnel ?? [];
-    if (JSON.stringify(ef.map((s) => s.filter)) !== JSON.stringify(af.map((s) => s.filter))) return `funnel order/index ${e.index}`;
+    if (JSON.stringify(ef.map((s) => s.filter)) !== JSON.stringify(af.map((s) => s.filter)))
+      return `funnel order/index ${e.index}`;
     for (let i = 0; i < ef.length; i++) {
       if (ef[i].in !== af[i].in || ef[i].out !== af[i].out) return `funnel count ${ef[i].filter} (index ${e.index})`;
-      if (JSON.stringify([...ef[i].rejected].sort()) !== JSON.stringify([...(af[i].rejected ?? [])].sort())) return `funnel rejected ${ef[i].filter} (index ${e.index})`;
+      if (JSON.stringify([...ef[i].rejected].sort()) !== JSON.stringify([...(af[i].rejected ?? [])].sort()))
+        return `funnel rejected ${ef[i].filter} (index ${e.index})`;
     }
     const ew: Json[] = e.weighed ?? [];
     const aw: Json[] = a.weighed ?? [];
     const en = ew.map((w) => w.host);
     const an = aw.map((w) => w.host);
     if (JSON.stringify(en) !== JSON.stringify(an)) {
-      return JSON.stringify([...en].sort()) !== JSON.stringify([...an].sort()) ? 'weighed hosts' : `weighed order (index ${e.index})`;
+      return JSON.stringify([...en].sort()) !== JSON.stringify([...an].sort())
+        ? "weighed hosts"
+        : `weighed order (index ${e.index})`;
     }
     for (let i = 0; i < ew.length; i++) {
       if (!close(ew[i].weight, aw[i].weight)) return `weight of ${ew[i].host} (index ${e.index})`;
       const xw: Json = ew[i].weighers ?? {};
       const yw: Json = aw[i].weighers ?? {};
-      if (JSON.stringify(Object.keys(xw).sort()) !== JSON.stringify(Object.keys(yw).sort())) return 'weighers present';
+      if (JSON.stringify(Object.keys(xw).sort()) !== JSON.stringify(Object.keys(yw).sort())) return "weighers present";
       for (const name of Object.keys(xw)) {
-        for (const key of ['normalized', 'multiplier']) {
+        for (const key of ["normalized", "multiplier"]) {
           if (!close(xw[name][key], yw[name][key])) return `weigher ${name} ${key} of ${ew[i].host}`;
         }
       }
@@ -51,5 +55,5 @@ export function firstDisagreement(exp: Json, act: Json): string | null {
   }
   const es = JSON.stringify((exp.selections ?? []).map((s: Json) => [s.host, s.alternates]));
   const as = JSON.stringify((act.selections ?? []).map((s: Json) => [s.host, s.alternates]));
-  return es === as ? null : 'selections';
+  return es === as ? null : "selections";
 }

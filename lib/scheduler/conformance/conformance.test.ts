@@ -1,28 +1,28 @@
 /**
  * Exact agreement with OpenStack Nova (Zed) on every committed fixture. The
  * expected results were produced by ../shared/nova-reference/nova_reference.py
- * (real Nova code), never by this engine: see docs/conformance.md.
+ * (real Nova code), never by this engine: see README.md beside this file.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { schedule } from '../engine';
-import { parseJson } from '../python';
-import type { Scenario } from '../scenario';
-import { toResult } from '../result';
-import { firstDisagreement } from './compare';
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { schedule } from "../engine";
+import { parseJson } from "../python";
+import type { Scenario } from "../scenario";
+import { toResult } from "../result";
+import { firstDisagreement } from "./compare";
 
-const dir = path.join(__dirname, 'fixtures');
+const dir = path.join(__dirname, "fixtures");
 const names = readdirSync(dir)
-  .filter((f) => f.endsWith('.scenario.json'))
-  .map((f) => f.replace(/\.scenario\.json$/, ''))
+  .filter((f) => f.endsWith(".scenario.json"))
+  .map((f) => f.replace(/\.scenario\.json$/, ""))
   .sort();
 
-describe('conformance with Nova', () => {
-  it('has a few hundred fixtures', () => expect(names.length).toBeGreaterThanOrEqual(200));
-  it.each(names)('%s', (name) => {
-    const scenario = parseJson(readFileSync(path.join(dir, `${name}.scenario.json`), 'utf8')) as Scenario;
-    const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), 'utf8'));
+describe("conformance with Nova", () => {
+  it("has a few hundred fixtures", () => expect(names.length).toBeGreaterThanOrEqual(200));
+  it.each(names)("%s", (name) => {
+    const scenario = parseJson(readFileSync(path.join(dir, `${name}.scenario.json`), "utf8")) as Scenario;
+    const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), "utf8"));
     const actual = JSON.parse(JSON.stringify(toResult(schedule(scenario))));
     expect(firstDisagreement(expected, actual)).toBeNull();
   });

@@ -1,6 +1,6 @@
-import { imagePropGet } from '../image-meta';
-import type { FilterFactory } from '../plugin';
-import { pyStr, pyTruthy } from '../python';
+import { imagePropGet } from "../image-meta";
+import type { FilterFactory } from "../plugin";
+import { pyStr, pyTruthy } from "../python";
 
 /**
  * AggregateImagePropertiesIsolation: for each aggregate metadata key (in the
@@ -11,7 +11,7 @@ export const AggregateImagePropertiesIsolation: FilterFactory = (config) => {
   const ns = config.aggregateImagePropertiesIsolationNamespace;
   const prefix = ns ? ns + config.aggregateImagePropertiesIsolationSeparator : null;
   return {
-    name: 'AggregateImagePropertiesIsolation',
+    name: "AggregateImagePropertiesIsolation",
     runOncePerRequest: true,
     check(host, spec) {
       for (const [key, options] of host.aggregates.split) {
@@ -19,7 +19,8 @@ export const AggregateImagePropertiesIsolation: FilterFactory = (config) => {
         const prop = imagePropGet(spec.imageProps, key);
         if (prop === undefined || !pyTruthy(prop)) continue;
         const s = pyStr(prop);
-        if (!options.has(s)) return `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(',')}`;
+        if (!options.has(s))
+          return `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(",")}`;
       }
       return null;
     },

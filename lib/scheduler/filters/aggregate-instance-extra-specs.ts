@@ -1,7 +1,7 @@
-import { compileRequirement, type Matcher } from '../extra-specs-ops';
-import type { FilterFactory } from '../plugin';
+import { compileRequirement, type Matcher } from "../extra-specs-ops";
+import type { FilterFactory } from "../plugin";
 
-const SCOPE = 'aggregate_instance_extra_specs';
+const SCOPE = "aggregate_instance_extra_specs";
 
 /**
  * AggregateInstanceExtraSpecsFilter: each extra spec scoped
@@ -11,12 +11,12 @@ const SCOPE = 'aggregate_instance_extra_specs';
 export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
   let specs: Array<{ key: string; req: string; matches: Matcher }> = [];
   return {
-    name: 'AggregateInstanceExtraSpecsFilter',
+    name: "AggregateInstanceExtraSpecsFilter",
     runOncePerRequest: true,
     prepare(spec) {
       specs = [];
       for (const { key, value } of spec.flavor.extraSpecs) {
-        const i = key.indexOf(':');
+        const i = key.indexOf(":");
         if (i >= 0 && key.slice(0, i) !== SCOPE) continue;
         specs.push({ key: i >= 0 ? key.slice(i + 1) : key, req: value, matches: compileRequirement(value) });
       }
@@ -25,7 +25,7 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
       for (let s = 0; s < specs.length; s++) {
         const { key, req, matches } = specs[s];
         const vals = host.aggregates.split.get(key);
-        if (!vals || !vals.size) return `missing aggregate metadata ${key}=${req}`;
+        if (!vals?.size) return `missing aggregate metadata ${key}=${req}`;
         let ok = false;
         for (const v of vals) {
           if (matches(v)) {
@@ -33,7 +33,7 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
             break;
           }
         }
-        if (!ok) return `aggregate metadata ${key}=${[...vals].join(',')} not matching ${req}`;
+        if (!ok) return `aggregate metadata ${key}=${[...vals].join(",")} not matching ${req}`;
       }
       return null;
     },

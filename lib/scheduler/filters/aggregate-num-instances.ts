@@ -1,11 +1,11 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** AggregateNumInstancesFilter: max_instances_per_host from aggregate metadata (min), else config. */
 export const AggregateNumInstancesFilter: FilterFactory = (config) => ({
-  name: 'AggregateNumInstancesFilter',
+  name: "AggregateNumInstancesFilter",
   runOncePerRequest: false,
   check(host) {
-    const max = host.aggregates.intOverride('max_instances_per_host', config.maxInstancesPerHost);
+    const max = host.aggregates.intOverride("max_instances_per_host", config.maxInstancesPerHost);
     return host.numInstances < max ? null : `${host.numInstances} instances already (aggregate max ${max})`;
   },
 });

@@ -1,13 +1,15 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** AggregateTypeAffinityFilter: aggregates with instance_type metadata accept only those flavors. */
 export const AggregateTypeAffinityFilter: FilterFactory = () => ({
-  name: 'AggregateTypeAffinityFilter',
+  name: "AggregateTypeAffinityFilter",
   runOncePerRequest: true,
   check(host, spec) {
     // The aggregates' instance_type values, split on ',' and stripped, as Nova reads them.
-    const names = host.aggregates.split.get('instance_type');
+    const names = host.aggregates.split.get("instance_type");
     if (!names) return null;
-    return names.has(spec.flavor.name) ? null : `flavor ${spec.flavor.name} not in aggregate instance_type=${[...names].join(',')}`;
+    return names.has(spec.flavor.name)
+      ? null
+      : `flavor ${spec.flavor.name} not in aggregate instance_type=${[...names].join(",")}`;
   },
 });

@@ -1,8 +1,8 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** AllHostsFilter: passes every host. */
 export const AllHostsFilter: FilterFactory = () => ({
-  name: 'AllHostsFilter',
+  name: "AllHostsFilter",
   runOncePerRequest: true,
   check: () => null,
 });

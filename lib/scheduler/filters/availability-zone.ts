@@ -1,17 +1,19 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /**
  * AvailabilityZoneFilter: the host's AZ (from its aggregates' metadata, or
  * default_availability_zone when none sets one) must be the requested one.
  */
 export const AvailabilityZoneFilter: FilterFactory = (config) => ({
-  name: 'AvailabilityZoneFilter',
+  name: "AvailabilityZoneFilter",
   runOncePerRequest: true,
   check(host, spec) {
     const az = spec.availabilityZone;
     if (!az) return null;
-    const zones = host.aggregates.split.get('availability_zone');
-    if (zones) return zones.has(az) ? null : `in availability zone ${[...zones].join(', ')}, not ${az}`;
-    return az === config.defaultAvailabilityZone ? null : `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`;
+    const zones = host.aggregates.split.get("availability_zone");
+    if (zones) return zones.has(az) ? null : `in availability zone ${[...zones].join(", ")}, not ${az}`;
+    return az === config.defaultAvailabilityZone
+      ? null
+      : `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`;
   },
 });

@@ -1,14 +1,14 @@
-import { compileRequirement, type Matcher } from '../extra-specs-ops';
-import type { HostState } from '../host-state';
-import { hasHostAttribute, hostAttribute } from '../host-attributes';
-import type { FilterFactory } from '../plugin';
-import { pyStr, type PyValue } from '../python';
+import { compileRequirement, type Matcher } from "../extra-specs-ops";
+import type { HostState } from "../host-state";
+import { hasHostAttribute, hostAttribute } from "../host-attributes";
+import type { FilterFactory } from "../plugin";
+import { pyStr, type PyValue } from "../python";
 
 /** ComputeCapabilitiesFilter._get_capabilities: walk a scope into the host. */
 function getCapabilities(host: HostState, scope: string[]): PyValue | undefined {
   let cap: PyValue | HostState = host;
   for (let i = 0; i < scope.length; i++) {
-    if (typeof cap === 'string') {
+    if (typeof cap === "string") {
       try {
         // cpu_info is parsed once per host, not once per spec and request.
         cap = JSON.parse(cap) as PyValue;
@@ -16,12 +16,12 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
         return undefined;
       }
     }
-    if (cap === host && scope[i] === 'cpu_info' && i < scope.length - 1) {
+    if (cap === host && scope[i] === "cpu_info" && i < scope.length - 1) {
       // Nova json-loads the cpu_info text on the next step: the object itself.
       cap = host.cpuInfoObject();
       continue;
     }
-    if (cap === host && scope[i] === 'service' && i < scope.length - 1) {
+    if (cap === host && scope[i] === "service" && i < scope.length - 1) {
       // host_state.service is a ReadOnlyDict (a UserDict, not a dict): the
       // walk getattr()s into it, finds nothing and fails.
       return undefined;
@@ -29,9 +29,9 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
     if (cap === host) {
       const v = hostAttribute(host, scope[i]);
       cap = v === undefined || v === null ? (host.stats[scope[i]] ?? null) : v;
-    } else if (cap !== null && typeof cap === 'object' && !Array.isArray(cap) && cap.constructor === Object) {
+    } else if (cap !== null && typeof cap === "object" && !Array.isArray(cap) && cap.constructor === Object) {
       const d = cap as Record<string, PyValue>;
-      cap = Object.prototype.hasOwnProperty.call(d, scope[i]) ? d[scope[i]] : null;
+      cap = Object.hasOwn(d, scope[i]) ? d[scope[i]] : null;
     } else {
       return undefined; // getattr on a plain value, then .stats: AttributeError
     }
@@ -47,17 +47,17 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
 export const ComputeCapabilitiesFilter: FilterFactory = () => {
   let specs: Array<{ key: string; scope: string[]; req: string; matches: Matcher }> = [];
   return {
-    name: 'ComputeCapabilitiesFilter',
+    name: "ComputeCapabilitiesFilter",
     runOncePerRequest: true,
     prepare(spec) {
       specs = [];
       for (const { key, value } of spec.flavor.extraSpecs) {
-        const scope = key.split(':');
+        const scope = key.split(":");
         if (scope.length === 1) {
           // Only keys that are HostState attributes or stats are checked.
-          if (!hasHostAttribute(key) && !['num_instances', 'io_workload', 'failed_builds'].includes(key)) continue;
+          if (!hasHostAttribute(key) && !["num_instances", "io_workload", "failed_builds"].includes(key)) continue;
           specs.push({ key, scope, req: value, matches: compileRequirement(value) });
-        } else if (scope[0] === 'capabilities') {
+        } else if (scope[0] === "capabilities") {
           specs.push({ key, scope: scope.slice(1), req: value, matches: compileRequirement(value) });
         }
       }
@@ -66,9 +66,9 @@ export const ComputeCapabilitiesFilter: FilterFactory = () => {
       for (let i = 0; i < specs.length; i++) {
         const s = specs[i];
         const cap = getCapabilities(host, s.scope);
-        if (cap === undefined) return `no capability ${s.scope.join(':')} (extra spec ${s.key})`;
+        if (cap === undefined) return `no capability ${s.scope.join(":")} (extra spec ${s.key})`;
         const value = pyStr(cap);
-        if (!s.matches(value)) return `capability ${s.scope.join(':')}=${value} not matching "${s.req}"`;
+        if (!s.matches(value)) return `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`;
       }
       return null;
     },

@@ -1,13 +1,13 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** ComputeFilter: the nova-compute service must be enabled and up. */
 export const ComputeFilter: FilterFactory = () => ({
-  name: 'ComputeFilter',
+  name: "ComputeFilter",
   runOncePerRequest: true,
   check(host) {
     const svc = host.service;
-    if (svc.disabled) return `compute service disabled${svc.disabled_reason ? ` (${svc.disabled_reason})` : ''}`;
-    if (!svc.up) return 'compute service down (not heard from)';
+    if (svc.disabled) return `compute service disabled${svc.disabled_reason ? ` (${svc.disabled_reason})` : ""}`;
+    if (!svc.up) return "compute service down (not heard from)";
     return null;
   },
 });

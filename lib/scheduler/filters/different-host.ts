@@ -1,14 +1,14 @@
-import type { FilterFactory } from '../plugin';
-import { hintUuids } from '../request-spec';
+import type { FilterFactory } from "../plugin";
+import { hintUuids } from "../request-spec";
 
 /** DifferentHostFilter: avoid hosts running any instance in the different_host hint. */
 export const DifferentHostFilter: FilterFactory = () => {
   let uuids: string[] = [];
   return {
-    name: 'DifferentHostFilter',
+    name: "DifferentHostFilter",
     runOncePerRequest: true,
     prepare(spec) {
-      uuids = hintUuids(spec, 'different_host');
+      uuids = hintUuids(spec, "different_host");
     },
     check(host) {
       for (const u of uuids) if (host.instances.has(u)) return `running instance ${u} (different_host hint)`;

@@ -1,6 +1,12 @@
-import { canonicalizeArch } from '../nova-fields';
-import { parseStrictVersion, parseVersionPredicate, versionIntToStr, versionSatisfies, type VersionPredicate } from '../image-meta';
-import type { FilterFactory } from '../plugin';
+import { canonicalizeArch } from "../nova-fields";
+import {
+  parseStrictVersion,
+  parseVersionPredicate,
+  versionIntToStr,
+  versionSatisfies,
+  type VersionPredicate,
+} from "../image-meta";
+import type { FilterFactory } from "../plugin";
 
 /**
  * ImagePropertiesFilter: the image's architecture, hypervisor type and VM
@@ -9,20 +15,24 @@ import type { FilterFactory } from '../plugin';
  */
 export const ImagePropertiesFilter: FilterFactory = (config) => {
   let wanted: string[] = [];
-  let want = '';
+  let want = "";
   let versionRequired: string | null = null;
   let predicate: VersionPredicate | null = null;
   return {
-    name: 'ImagePropertiesFilter',
+    name: "ImagePropertiesFilter",
     runOncePerRequest: true,
     prepare(spec) {
       const p = spec.imageProps;
-      const arch = p.has('hw_architecture') ? (p.get('hw_architecture') as string) : config.imagePropertiesDefaultArchitecture;
+      const arch = p.has("hw_architecture")
+        ? (p.get("hw_architecture") as string)
+        : config.imagePropertiesDefaultArchitecture;
       // Only the properties the image sets are compared (Nova skips falsy ones).
-      wanted = [canonicalizeArch(arch), p.get('img_hv_type') as string, p.get('hw_vm_mode') as string].filter(Boolean) as string[];
-      want = wanted.join('/');
-      const v = p.get('img_hv_requested_version');
-      versionRequired = typeof v === 'string' && v ? v : null;
+      wanted = [canonicalizeArch(arch), p.get("img_hv_type") as string, p.get("hw_vm_mode") as string].filter(
+        Boolean,
+      ) as string[];
+      want = wanted.join("/");
+      const v = p.get("img_hv_requested_version");
+      versionRequired = typeof v === "string" && v ? v : null;
       // Valid by now: ImageMetaProps already rejected a bad predicate.
       predicate = versionRequired ? parseVersionPredicate(versionRequired) : null;
     },
@@ -38,8 +48,8 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
           if (versionSatisfies(predicate, parseStrictVersion(versionIntToStr(host.hypervisorVersion)))) return null;
         }
       }
-      const ver = versionRequired ? ` with hypervisor version ${versionRequired}` : '';
-      return `image needs ${want}${ver}; host supports ${supported.map((s) => s.join('/')).join(', ')} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`;
+      const ver = versionRequired ? ` with hypervisor version ${versionRequired}` : "";
+      return `image needs ${want}${ver}; host supports ${supported.map((s) => s.join("/")).join(", ")} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`;
     },
   };
 };

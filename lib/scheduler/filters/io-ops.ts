@@ -1,8 +1,8 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** IoOpsFilter: fewer than max_io_ops_per_host concurrent I/O-heavy operations. */
 export const IoOpsFilter: FilterFactory = (config) => ({
-  name: 'IoOpsFilter',
+  name: "IoOpsFilter",
   runOncePerRequest: false,
   check(host) {
     const max = config.maxIoOpsPerHost;

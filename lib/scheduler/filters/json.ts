@@ -1,8 +1,8 @@
-import type { HostState } from '../host-state';
-import { hostAttribute } from '../host-attributes';
-import type { FilterFactory } from '../plugin';
-import { NovaError, PyFloat, pyCompare, pyEq, pyJsonLoads, pyRepr, pyTruthy, type PyValue } from '../python';
-import { getSchedulerHint } from '../request-spec';
+import type { HostState } from "../host-state";
+import { hostAttribute } from "../host-attributes";
+import type { FilterFactory } from "../plugin";
+import { NovaError, PyFloat, pyCompare, pyEq, pyJsonLoads, pyRepr, pyTruthy, type PyValue } from "../python";
+import { getSchedulerHint } from "../request-spec";
 
 /**
  * JsonFilter's query language ("query" hint), interpreted over the parsed
@@ -15,15 +15,15 @@ type Query = PyValue;
 function compareAll(args: PyValue[], op: string): boolean {
   if (args.length < 2) return false;
   const [first, ...rest] = args;
-  if (op === 'in') return rest.some((r) => pyEq(first, r));
+  if (op === "in") return rest.some((r) => pyEq(first, r));
   // Nova builds the list of failures: every comparison runs (and may raise).
   let all = true;
   for (const r of rest) {
     let ok: boolean;
-    if (op === '=') ok = pyEq(first, r);
+    if (op === "=") ok = pyEq(first, r);
     else {
       const c = pyCompare(first, r, op);
-      ok = op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0;
+      ok = op === "<" ? c < 0 : op === ">" ? c > 0 : op === "<=" ? c <= 0 : c >= 0;
     }
     if (!ok) all = false;
   }
@@ -32,55 +32,56 @@ function compareAll(args: PyValue[], op: string): boolean {
 
 function parseString(s: string, host: HostState): PyValue | undefined {
   if (!s) return undefined;
-  if (!s.startsWith('$')) return s;
-  const path = s.slice(1).split('.');
+  if (!s.startsWith("$")) return s;
+  const path = s.slice(1).split(".");
   let obj = hostAttribute(host, path[0]);
   if (obj === undefined || obj === null) return undefined;
   for (const item of path.slice(1)) {
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || obj.constructor !== Object) {
-      throw new NovaError('AttributeError', `${pyRepr(obj)} has no attribute 'get' (JsonFilter ${s})`);
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj) || obj.constructor !== Object) {
+      throw new NovaError("AttributeError", `${pyRepr(obj)} has no attribute 'get' (JsonFilter ${s})`);
     }
     const d: Record<string, PyValue> = obj as Record<string, PyValue>;
-    obj = Object.prototype.hasOwnProperty.call(d, item) ? d[item] : undefined;
+    obj = Object.hasOwn(d, item) ? d[item] : undefined;
     if (obj === undefined || obj === null) return undefined;
   }
   return obj;
 }
 
-const COMMANDS = new Set(['=', '<', '>', 'in', '<=', '>=', 'not', 'or', 'and']);
+const COMMANDS = new Set(["=", "<", ">", "in", "<=", ">=", "not", "or", "and"]);
 
 export function evaluateQuery(query: Query, host: HostState): PyValue {
   if (!pyTruthy(query)) return true;
-  if (typeof query === 'number' || typeof query === 'boolean' || query instanceof PyFloat) {
-    const type = typeof query === 'number' ? 'int' : typeof query === 'boolean' ? 'bool' : 'float';
-    throw new NovaError('TypeError', `'${type}' object is not subscriptable`);
+  if (typeof query === "number" || typeof query === "boolean" || query instanceof PyFloat) {
+    const type = typeof query === "number" ? "int" : typeof query === "boolean" ? "bool" : "float";
+    throw new NovaError("TypeError", `'${type}' object is not subscriptable`);
   }
   let cmd: PyValue;
   let args: PyValue[];
-  if (typeof query === 'string') {
+  if (typeof query === "string") {
     cmd = query[0];
     args = [...query.slice(1)];
   } else if (Array.isArray(query)) {
     cmd = query[0];
     args = query.slice(1);
   } else {
-    throw new NovaError('KeyError', '0');
+    throw new NovaError("KeyError", "0");
   }
-  if (Array.isArray(cmd) || (cmd !== null && typeof cmd === 'object' && !(cmd instanceof PyFloat))) throw new NovaError('TypeError', `unhashable type: '${Array.isArray(cmd) ? 'list' : 'dict'}'`);
-  if (typeof cmd !== 'string' || !COMMANDS.has(cmd)) throw new NovaError('KeyError', pyRepr(cmd));
+  if (Array.isArray(cmd) || (cmd !== null && typeof cmd === "object" && !(cmd instanceof PyFloat)))
+    throw new NovaError("TypeError", `unhashable type: '${Array.isArray(cmd) ? "list" : "dict"}'`);
+  if (typeof cmd !== "string" || !COMMANDS.has(cmd)) throw new NovaError("KeyError", pyRepr(cmd));
   const cooked: PyValue[] = [];
   for (const raw of args) {
     let arg: PyValue | undefined = raw;
     if (Array.isArray(raw)) arg = evaluateQuery(raw, host);
-    else if (typeof raw === 'string') arg = parseString(raw, host);
+    else if (typeof raw === "string") arg = parseString(raw, host);
     if (arg !== undefined && arg !== null) cooked.push(arg);
   }
   switch (cmd) {
-    case 'not':
+    case "not":
       return cooked.map((a) => !pyTruthy(a));
-    case 'or':
+    case "or":
       return cooked.some(pyTruthy);
-    case 'and':
+    case "and":
       return cooked.every(pyTruthy);
     default:
       return compareAll(cooked, cmd);
@@ -89,16 +90,17 @@ export function evaluateQuery(query: Query, host: HostState): PyValue {
 
 export const JsonFilter: FilterFactory = () => {
   let query: Query | null = null;
-  let text = '';
+  let text = "";
   return {
-    name: 'JsonFilter',
+    name: "JsonFilter",
     runOncePerRequest: false,
     prepare(spec) {
-      const hint = getSchedulerHint(spec, 'query');
+      const hint = getSchedulerHint(spec, "query");
       query = null;
       // `if not query`: an empty string or an empty list means no query.
       if (hint === undefined || !pyTruthy(hint)) return;
-      if (Array.isArray(hint)) throw new NovaError('TypeError', 'the JSON object must be str, bytes or bytearray, not list');
+      if (Array.isArray(hint))
+        throw new NovaError("TypeError", "the JSON object must be str, bytes or bytearray, not list");
       text = hint;
       query = pyJsonLoads(hint);
     },

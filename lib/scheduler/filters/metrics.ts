@@ -1,15 +1,15 @@
-import { parseMetricsWeightSetting } from '../config';
-import type { FilterFactory } from '../plugin';
+import { parseMetricsWeightSetting } from "../config";
+import type { FilterFactory } from "../plugin";
 
 /** MetricsFilter: the host must report every metric metrics.weight_setting names. */
 export const MetricsFilter: FilterFactory = (config) => {
   const keys = [...new Set(parseMetricsWeightSetting(config.metricsWeightSetting).map(([k]) => k))];
   return {
-    name: 'MetricsFilter',
+    name: "MetricsFilter",
     runOncePerRequest: false,
     check(host) {
       for (let i = 0; i < keys.length; i++) {
-        if (!host.metrics.has(keys[i])) return `missing metric ${keys.filter((k) => !host.metrics.has(k)).join(', ')}`;
+        if (!host.metrics.has(keys[i])) return `missing metric ${keys.filter((k) => !host.metrics.has(k)).join(", ")}`;
       }
       return null;
     },

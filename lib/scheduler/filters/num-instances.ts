@@ -1,8 +1,8 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** NumInstancesFilter: fewer than max_instances_per_host instances. */
 export const NumInstancesFilter: FilterFactory = (config) => ({
-  name: 'NumInstancesFilter',
+  name: "NumInstancesFilter",
   runOncePerRequest: false,
   check(host) {
     const max = config.maxInstancesPerHost;

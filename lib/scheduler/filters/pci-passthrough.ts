@@ -1,8 +1,8 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** PciPassthroughFilter: without PCI requests (no PCI model yet) every host passes. */
 export const PciPassthroughFilter: FilterFactory = () => ({
-  name: 'PciPassthroughFilter',
+  name: "PciPassthroughFilter",
   runOncePerRequest: false,
   check: () => null,
 });

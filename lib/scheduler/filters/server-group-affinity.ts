@@ -1,13 +1,13 @@
-import type { FilterFactory } from '../plugin';
+import type { FilterFactory } from "../plugin";
 
 /** ServerGroupAffinityFilter: for an affinity group, only the group's hosts. */
 export const ServerGroupAffinityFilter: FilterFactory = () => ({
-  name: 'ServerGroupAffinityFilter',
+  name: "ServerGroupAffinityFilter",
   runOncePerRequest: false,
   check(host, spec) {
     const group = spec.instanceGroup;
-    if (!group || group.policy !== 'affinity') return null;
+    if (group?.policy !== "affinity") return null;
     if (!group.hosts.length || group.hosts.includes(host.host)) return null;
-    return `not a host of affinity group ${group.name} (${group.hosts.join(', ')})`;
+    return `not a host of affinity group ${group.name} (${group.hosts.join(", ")})`;
   },
 });

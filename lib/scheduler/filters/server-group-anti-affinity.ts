@@ -1,5 +1,5 @@
-import type { FilterFactory } from '../plugin';
-import { NovaError, pyInt } from '../python';
+import type { FilterFactory } from "../plugin";
+import { NovaError, pyInt } from "../python";
 
 /**
  * ServerGroupAntiAffinityFilter: for an anti-affinity group, hosts already
@@ -9,29 +9,34 @@ export const ServerGroupAntiAffinityFilter: FilterFactory = () => {
   // The rule is read (and may raise) the first time a host needs it, as in Nova; then kept.
   let max: number | null = null;
   return {
-    name: 'ServerGroupAntiAffinityFilter',
+    name: "ServerGroupAntiAffinityFilter",
     runOncePerRequest: false,
     prepare() {
       max = null;
     },
     check(host, spec) {
       const group = spec.instanceGroup;
-      if (!group || group.policy !== 'anti-affinity') return null;
+      if (group?.policy !== "anti-affinity") return null;
       if (host.instances.has(spec.instanceUuid)) return null;
       let members = 0;
       for (const u of host.instances) if (group.members.has(u)) members++;
       if (max === null) {
         let rule = 1;
-        if ('max_server_per_host' in group.rules) {
+        if ("max_server_per_host" in group.rules) {
           try {
             rule = pyInt(group.rules.max_server_per_host);
           } catch (e) {
-            throw new NovaError('ValueError', `server group ${group.name} rules.max_server_per_host: ${(e as Error).message}`);
+            throw new NovaError(
+              "ValueError",
+              `server group ${group.name} rules.max_server_per_host: ${(e as Error).message}`,
+            );
           }
         }
         max = rule;
       }
-      return members < max ? null : `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`;
+      return members < max
+        ? null
+        : `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`;
     },
   };
 };

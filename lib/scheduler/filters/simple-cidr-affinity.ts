@@ -1,22 +1,22 @@
-import { networkContains, parseNetwork, type ParsedNetwork } from '../ip';
-import type { FilterFactory } from '../plugin';
-import { NovaError, pyTruthy } from '../python';
-import { getSchedulerHint } from '../request-spec';
+import { networkContains, parseNetwork, type ParsedNetwork } from "../ip";
+import type { FilterFactory } from "../plugin";
+import { NovaError, pyTruthy } from "../python";
+import { getSchedulerHint } from "../request-spec";
 
 /** SimpleCIDRAffinityFilter: host IP within build_near_host_ip + cidr (default /24). */
 export const SimpleCIDRAffinityFilter: FilterFactory = () => {
   let net: ParsedNetwork | null = null;
-  let text = '';
+  let text = "";
   return {
-    name: 'SimpleCIDRAffinityFilter',
+    name: "SimpleCIDRAffinityFilter",
     runOncePerRequest: true,
     prepare(spec) {
-      const cidr = getSchedulerHint(spec, 'cidr', '/24');
-      const addr = getSchedulerHint(spec, 'build_near_host_ip');
+      const cidr = getSchedulerHint(spec, "cidr", "/24");
+      const addr = getSchedulerHint(spec, "build_near_host_ip");
       net = null;
       if (addr !== undefined && pyTruthy(addr)) {
         if (Array.isArray(addr) || Array.isArray(cidr)) {
-          throw new NovaError('TypeError', 'build_near_host_ip and cidr hints take one value each');
+          throw new NovaError("TypeError", "build_near_host_ip and cidr hints take one value each");
         }
         text = (addr as string) + cidr;
         net = parseNetwork(text);

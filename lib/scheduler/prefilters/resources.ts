@@ -1,5 +1,5 @@
-import type { PrefilterFactory } from '../plugin';
-import { flavorDiskGb, resourceShortfall } from '../placement-capacity';
+import type { PrefilterFactory } from "../plugin";
+import { flavorDiskGb, resourceShortfall } from "../placement-capacity";
 
 const WORDING = {
   VCPU: (free: number, n: number) => `VCPU: ${free} free < ${n} requested`,
@@ -12,7 +12,7 @@ const WORDING = {
  * (total - reserved) × allocation_ratio - used.
  */
 export const ResourcesPrefilter: PrefilterFactory = () => ({
-  name: 'resources',
+  name: "resources",
   check(host, spec) {
     const f = spec.flavor;
     const short = resourceShortfall(

@@ -1,5 +1,5 @@
-import type { PrefilterFactory } from '../plugin';
-import { pyStrip } from '../python';
+import type { PrefilterFactory } from "../plugin";
+import { pyStrip } from "../python";
 
 /**
  * require_tenant_aggregate: when aggregates name the project in a
@@ -10,13 +10,13 @@ export const TenantAggregatesPrefilter: PrefilterFactory = () => {
   let restricted = false;
   const namesTenant = (raw: Map<string, Set<string>>, project: string) => {
     for (const [k, vals] of raw) {
-      if (!k.startsWith('filter_tenant_id')) continue;
-      for (const v of vals) if (v.split(',').some((x) => pyStrip(x) === project)) return true;
+      if (!k.startsWith("filter_tenant_id")) continue;
+      for (const v of vals) if (v.split(",").some((x) => pyStrip(x) === project)) return true;
     }
     return false;
   };
   return {
-    name: 'tenant_aggregates',
+    name: "tenant_aggregates",
     prepare(spec, hosts) {
       restricted = hosts.some((h) => namesTenant(h.aggregates.raw, spec.projectId));
     },

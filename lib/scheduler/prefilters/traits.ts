@@ -1,20 +1,20 @@
-import type { PrefilterFactory } from '../plugin';
+import type { PrefilterFactory } from "../plugin";
 
 /** Required and forbidden traits from trait:NAME=required|forbidden and the image's traits_required. */
 export const TraitsPrefilter: PrefilterFactory = () => {
   let required: string[] = [];
   let forbidden: string[] = [];
   return {
-    name: 'traits',
+    name: "traits",
     prepare(spec) {
       required = [];
       forbidden = [];
       for (const { key, value } of spec.flavor.extraSpecs) {
-        if (!key.startsWith('trait:')) continue;
-        if (value === 'required') required.push(key.slice(6));
-        else if (value === 'forbidden') forbidden.push(key.slice(6));
+        if (!key.startsWith("trait:")) continue;
+        if (value === "required") required.push(key.slice(6));
+        else if (value === "forbidden") forbidden.push(key.slice(6));
       }
-      const imgTraits = spec.imageProps.get('traits_required');
+      const imgTraits = spec.imageProps.get("traits_required");
       if (Array.isArray(imgTraits)) required.push(...(imgTraits as string[]));
     },
     check(host) {

@@ -1,11 +1,11 @@
-import type { WeigherFactory } from '../plugin';
+import type { WeigherFactory } from "../plugin";
 
 /** BuildFailureWeigher: recent failed builds; the multiplier is negated, as in Nova. */
 export const BuildFailureWeigher: WeigherFactory = (config) => ({
-  name: 'BuildFailureWeigher',
+  name: "BuildFailureWeigher",
   weigh: (host) => host.failedBuilds,
   multiplier(host) {
-    const m = host.aggregates.weightMultiplier('build_failure_weight_multiplier', config.buildFailureWeightMultiplier);
+    const m = host.aggregates.weightMultiplier("build_failure_weight_multiplier", config.buildFailureWeightMultiplier);
     return { value: -1 * m.value, source: m.source };
   },
 });

@@ -1,9 +1,9 @@
-import type { WeigherFactory } from '../plugin';
+import type { WeigherFactory } from "../plugin";
 
 /** DiskWeigher: free disk in MB. */
 export const DiskWeigher: WeigherFactory = (config) => ({
-  name: 'DiskWeigher',
+  name: "DiskWeigher",
   minval: 0,
   weigh: (host) => host.freeDiskMb,
-  multiplier: (host) => host.aggregates.weightMultiplier('disk_weight_multiplier', config.diskWeightMultiplier),
+  multiplier: (host) => host.aggregates.weightMultiplier("disk_weight_multiplier", config.diskWeightMultiplier),
 });

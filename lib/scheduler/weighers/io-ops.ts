@@ -1,9 +1,9 @@
-import type { WeigherFactory } from '../plugin';
+import type { WeigherFactory } from "../plugin";
 
 /** IoOpsWeigher: concurrent I/O operations; the default -1.0 prefers quiet hosts. */
 export const IoOpsWeigher: WeigherFactory = (config) => ({
-  name: 'IoOpsWeigher',
+  name: "IoOpsWeigher",
   minval: 0,
   weigh: (host) => host.numIoOps,
-  multiplier: (host) => host.aggregates.weightMultiplier('io_ops_weight_multiplier', config.ioOpsWeightMultiplier),
+  multiplier: (host) => host.aggregates.weightMultiplier("io_ops_weight_multiplier", config.ioOpsWeightMultiplier),
 });

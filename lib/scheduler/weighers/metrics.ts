@@ -1,6 +1,6 @@
-import { parseMetricsWeightSetting } from '../config';
-import type { WeigherFactory } from '../plugin';
-import { NovaError } from '../python';
+import { parseMetricsWeightSetting } from "../config";
+import type { WeigherFactory } from "../plugin";
+import { NovaError } from "../python";
 
 /**
  * MetricsWeigher: sum of metric × ratio over metrics.weight_setting. A
@@ -9,10 +9,10 @@ import { NovaError } from '../python';
  */
 export const MetricsWeigher: WeigherFactory = (config) => {
   const setting = parseMetricsWeightSetting(config.metricsWeightSetting);
-  const multiplier = (host: Parameters<ReturnType<WeigherFactory>['multiplier']>[0]) =>
-    host.aggregates.weightMultiplier('metrics_weight_multiplier', config.metricsWeightMultiplier);
+  const multiplier = (host: Parameters<ReturnType<WeigherFactory>["multiplier"]>[0]) =>
+    host.aggregates.weightMultiplier("metrics_weight_multiplier", config.metricsWeightMultiplier);
   return {
-    name: 'MetricsWeigher',
+    name: "MetricsWeigher",
     multiplier,
     weigh(host) {
       let value = 0.0;
@@ -25,7 +25,10 @@ export const MetricsWeigher: WeigherFactory = (config) => {
           continue;
         }
         if (config.metricsRequired) {
-          throw new NovaError('ComputeHostMetricNotFound', `Metric ${name} not found on host ${host.host}:${host.nodename}`);
+          throw new NovaError(
+            "ComputeHostMetricNotFound",
+            `Metric ${name} not found on host ${host.host}:${host.nodename}`,
+          );
         }
         if (ratio * multiplier(host).value !== 0) return config.metricsWeightOfUnavailable;
       }

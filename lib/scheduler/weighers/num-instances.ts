@@ -1,8 +1,9 @@
-import type { WeigherFactory } from '../plugin';
+import type { WeigherFactory } from "../plugin";
 
 /** NumInstancesWeigher (Nova 2024.1+): > 0 packs hosts with more instances, < 0 spreads. */
 export const NumInstancesWeigher: WeigherFactory = (config) => ({
-  name: 'NumInstancesWeigher',
+  name: "NumInstancesWeigher",
   weigh: (host) => host.numInstances,
-  multiplier: (host) => host.aggregates.weightMultiplier('num_instances_weight_multiplier', config.numInstancesWeightMultiplier),
+  multiplier: (host) =>
+    host.aggregates.weightMultiplier("num_instances_weight_multiplier", config.numInstancesWeightMultiplier),
 });

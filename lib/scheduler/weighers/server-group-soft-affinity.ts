@@ -1,6 +1,6 @@
-import type { HostState } from '../host-state';
-import type { WeigherFactory } from '../plugin';
-import type { RequestSpec } from '../request-spec';
+import type { HostState } from "../host-state";
+import type { WeigherFactory } from "../plugin";
+import type { RequestSpec } from "../request-spec";
 
 /** Members of the request's group on this host, when the group has `policy`. */
 export function groupMembersOnHost(host: HostState, spec: RequestSpec, policy: string): number {
@@ -13,7 +13,8 @@ export function groupMembersOnHost(host: HostState, spec: RequestSpec, policy: s
 
 /** ServerGroupSoftAffinityWeigher: prefer hosts with more members of a soft-affinity group. */
 export const ServerGroupSoftAffinityWeigher: WeigherFactory = (config) => ({
-  name: 'ServerGroupSoftAffinityWeigher',
-  weigh: (host, spec) => groupMembersOnHost(host, spec, 'soft-affinity'),
-  multiplier: (host) => host.aggregates.weightMultiplier('soft_affinity_weight_multiplier', config.softAffinityWeightMultiplier),
+  name: "ServerGroupSoftAffinityWeigher",
+  weigh: (host, spec) => groupMembersOnHost(host, spec, "soft-affinity"),
+  multiplier: (host) =>
+    host.aggregates.weightMultiplier("soft_affinity_weight_multiplier", config.softAffinityWeightMultiplier),
 });

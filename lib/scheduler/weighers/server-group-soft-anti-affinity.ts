@@ -1,9 +1,10 @@
-import type { WeigherFactory } from '../plugin';
-import { groupMembersOnHost } from './server-group-soft-affinity';
+import type { WeigherFactory } from "../plugin";
+import { groupMembersOnHost } from "./server-group-soft-affinity";
 
 /** ServerGroupSoftAntiAffinityWeigher: prefer hosts with fewer members of a soft-anti-affinity group. */
 export const ServerGroupSoftAntiAffinityWeigher: WeigherFactory = (config) => ({
-  name: 'ServerGroupSoftAntiAffinityWeigher',
-  weigh: (host, spec) => -1 * groupMembersOnHost(host, spec, 'soft-anti-affinity'),
-  multiplier: (host) => host.aggregates.weightMultiplier('soft_anti_affinity_weight_multiplier', config.softAntiAffinityWeightMultiplier),
+  name: "ServerGroupSoftAntiAffinityWeigher",
+  weigh: (host, spec) => -1 * groupMembersOnHost(host, spec, "soft-anti-affinity"),
+  multiplier: (host) =>
+    host.aggregates.weightMultiplier("soft_anti_affinity_weight_multiplier", config.softAntiAffinityWeightMultiplier),
 });

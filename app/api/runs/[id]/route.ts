@@ -6,8 +6,11 @@ export const dynamic = "force-dynamic";
 /** GET /api/runs/ID: the run's stored result document, byte for byte as stored. */
 export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const id = Number((await ctx.params).id);
-  if (!Number.isInteger(id) || id <= 0) return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
+  if (!Number.isInteger(id) || id <= 0)
+    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
   const text = await getRunText(prisma, id, "result");
   if (text === null) return Response.json({ error: `run ${id} does not exist` }, { status: 404 });
-  return new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, max-age=3600, immutable" } });
+  return new Response(text, {
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, max-age=3600, immutable" },
+  });
 }

@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const id = Number((await ctx.params).id);
-  if (!Number.isInteger(id) || id <= 0) return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
+  if (!Number.isInteger(id) || id <= 0)
+    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
   const q = parseHostsQuery(new URL(req.url).searchParams);
   if (typeof q === "string") return Response.json({ error: q }, { status: 400 });
   const run = await loadRun(prisma, id);

@@ -9,7 +9,8 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const id = Number((await ctx.params).id);
-  if (!Number.isInteger(id) || id <= 0) return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
+  if (!Number.isInteger(id) || id <= 0)
+    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
   const text = await getRunText(prisma, id, "snapshot");
   if (text === null) return Response.json({ error: `run ${id} does not exist` }, { status: 404 });
   return new Response(text, {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Differential fuzzing: our engine vs. real Nova on fresh random scenarios.
 #
-#   scripts/conformance/fuzz.sh N SEED [HARD_RATIO]   generate N scenarios with
+#   lib/scheduler/conformance/tools/fuzz.sh N SEED [HARD_RATIO]   generate N scenarios with
 #        SEED (hard-mode share HARD_RATIO, default 0.3), run Nova's reference
 #        on them (2 processes, ~1 s each), run our CLI, compare.
-#   scripts/conformance/fuzz.sh DIR                   compare an existing
+#   lib/scheduler/conformance/tools/fuzz.sh DIR                   compare an existing
 #        directory of X.scenario.json + X.expected.json (e.g. the committed
 #        corpus lib/scheduler/conformance/fixtures) without re-running Nova.
 #
@@ -19,7 +19,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 NOVA_PY="${NOVA_PYTHON:-/usr/bin/python3}"
-REF_DIR="${NOVA_REF_DIR:-/work/shared/nova-reference}"
+PROJECT_ROOT="$(cd "$(dirname "$0")/../../../.." && pwd)"
+REF_DIR="${NOVA_REF_DIR:-$PROJECT_ROOT/../shared/nova-reference}"
 JOBS="${JOBS:-2}"
 
 usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Adversarial differential fuzzing: our engine vs. real Nova on small
-# scenarios that each target one quirk area (scripts/conformance/adversarial.py).
+# scenarios that each target one quirk area (lib/scheduler/conformance/tools/adversarial.py).
 #
-#   scripts/conformance/run-adversarial.sh N SEED [AREAS]
+#   lib/scheduler/conformance/tools/run-adversarial.sh N SEED [AREAS]
 #        generate N scenarios with SEED (AREAS: comma list, default all),
 #        run Nova's reference on them (JOBS processes, default 2, ~1 s each),
 #        run our CLI on all of them and compare.
@@ -19,7 +19,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NOVA_PY="${NOVA_PYTHON:-/usr/bin/python3}"
-REF_DIR="${NOVA_REF_DIR:-/work/shared/nova-reference}"
+PROJECT_ROOT="$(cd "$(dirname "$0")/../../../.." && pwd)"
+REF_DIR="${NOVA_REF_DIR:-$PROJECT_ROOT/../shared/nova-reference}"
 JOBS="${JOBS:-2}"
 
 [ $# -ge 2 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }

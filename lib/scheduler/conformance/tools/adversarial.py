@@ -1011,7 +1011,7 @@ def main():
     ap.add_argument("--mutate-types", action="store_true",
                     help="robustness mode: also put values of the wrong JSON type into "
                          "1-2 random places (the engine must not crash; exact agreement "
-                         "is not expected, see docs/conformance.md)")
+                         "is not expected, see lib/scheduler/conformance/README.md)")
     a = ap.parse_args()
     areas = [x for x in a.areas.split(",") if x] or AREAS
     os.makedirs(a.out, exist_ok=True)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hand-made scenarios, one per surprising Nova behaviour (see docs/conformance.md).
+"""Hand-made scenarios, one per surprising Nova behaviour (see lib/scheduler/conformance/README.md).
 
 usage: quirks.py --out DIR        writes DIR/q-<name>.scenario.json
        quirks.py --list           prints name: description

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seeded random scheduling-scenario generator (stdlib only).
 
-Writes scenario files in the format of /work/shared/nova-reference/SCENARIO.md.
+Writes scenario files in the format of ../shared/nova-reference/SCENARIO.md.
 "Normal" scenarios mimic the random examples s0000..s0009 of the shared
 reference (the style of the hidden conformance set); "hard" scenarios start
 from a normal one and apply a few edge-case mutations (unparsable aggregate

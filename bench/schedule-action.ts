@@ -5,19 +5,32 @@
  * database, e.g.
  *
  *   DATABASE_URL=file:/tmp/big.db npm run seed -- --hosts 10000
- *   DATABASE_URL=file:/tmp/big.db npx tsx lib/runs/bench.ts [flavor:instances ...]
+ *   DATABASE_URL=file:/tmp/big.db npx tsx bench/schedule-action.ts [flavor:instances ...]
  */
 import { createPrismaClient } from "@/lib/db";
-import { buildRunView } from "./view";
-import { insertRun, prepareRun, resolveRequest } from "./schedule";
-import { ScheduleFormSchema } from "./schemas";
+import { buildRunView } from "@/lib/runs/view";
+import { insertRun, prepareRun, resolveRequest } from "@/lib/runs/schedule";
+import { ScheduleFormSchema } from "@/lib/runs/schemas";
 
 async function main() {
   const cases = process.argv.slice(2).length ? process.argv.slice(2) : ["gpu.large:1", "m1.small:1", "m1.large:3"];
   const prisma = createPrismaClient();
   const hosts = await prisma.computeHost.count();
   console.log(`${hosts} hosts; times in ms (best of 3 after a warm-up)`);
-  console.log(["case", "total", "load", "engine", "host states + toResult", "store", "view", "result MB", "snapshot MB", "survivors"].join("\t"));
+  console.log(
+    [
+      "case",
+      "total",
+      "load",
+      "engine",
+      "host states + toResult",
+      "store",
+      "view",
+      "result MB",
+      "snapshot MB",
+      "survivors",
+    ].join("\t"),
+  );
   for (const c of cases) {
     const [flavor, n] = c.split(":");
     const times: number[][] = [];
@@ -36,7 +49,14 @@ async function main() {
       sizes = [JSON.stringify(p.result).length / 1e6, JSON.stringify(p.scenario).length / 1e6];
       survivors = p.result.requests[0]?.weighed.length ?? 0;
       void view;
-      times.push([t2 - t0, p.timings.loadMs, p.timings.engineMs, p.timings.scheduleMs - p.timings.engineMs, row.storeMs, t2 - t1]);
+      times.push([
+        t2 - t0,
+        p.timings.loadMs,
+        p.timings.engineMs,
+        p.timings.scheduleMs - p.timings.engineMs,
+        row.storeMs,
+        t2 - t1,
+      ]);
     }
     const best = times.slice(1).sort((a, b) => a[0] - b[0])[0];
     console.log([c, ...best.map((x) => x.toFixed(0)), sizes[0].toFixed(2), sizes[1].toFixed(2), survivors].join("\t"));

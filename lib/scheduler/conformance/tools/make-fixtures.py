@@ -9,7 +9,7 @@ usage: make-fixtures.py [-j 2] [--force] [--strip-timing] PATH...
   --strip-timing  drop the "timing" key (keeps fixtures byte-stable across
                   regenerations; compare.py never reads it)
 
-The reference is /work/shared/nova-reference/nova_reference.py run by
+The reference is ../shared/nova-reference/nova_reference.py run by
 /usr/bin/python3 (override with NOVA_REFERENCE / NOVA_PYTHON).
 """
 import argparse
@@ -22,7 +22,7 @@ import sys
 import time
 
 REF = os.environ.get("NOVA_REFERENCE",
-                     "/work/shared/nova-reference/nova_reference.py")
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "..", "shared", "nova-reference", "nova_reference.py"))
 PY = os.environ.get("NOVA_PYTHON", "/usr/bin/python3")
 
 

@@ -5,7 +5,12 @@
 import type { FunnelStep, RequestResult, ScheduleResult, WeighedHostResult } from "@/lib/scheduler/result";
 
 /** A funnel stage: `rejected` as [host, reason] pairs. */
-export function stage(filter: string, inCount: number, rejected: Array<[string, string]> = [], stageKind: "placement" | "filter" = "filter"): FunnelStep {
+export function stage(
+  filter: string,
+  inCount: number,
+  rejected: Array<[string, string]> = [],
+  stageKind: "placement" | "filter" = "filter",
+): FunnelStep {
   return {
     filter,
     stage: stageKind,
@@ -17,7 +22,9 @@ export function stage(filter: string, inCount: number, rejected: Array<[string, 
 }
 
 /** Weighed hosts, best first: [host, weight] or [host, weight, {weigher: [raw, normalized, multiplier, source?]}]. */
-export function weighed(...rows: Array<[string, number] | [string, number, Record<string, [number, number, number, string?]>]>): WeighedHostResult[] {
+export function weighed(
+  ...rows: Array<[string, number] | [string, number, Record<string, [number, number, number, string?]>]>
+): WeighedHostResult[] {
   return rows.map(([host, weight, ws]) => ({
     host,
     weight,
@@ -47,7 +54,11 @@ export function ok(requests: RequestResult[], alternates: string[][] = []): Sche
   };
 }
 
-export function noValidHost(requests: RequestResult[], lastFilter: string | null, summary = "0/0 hosts available"): ScheduleResult {
+export function noValidHost(
+  requests: RequestResult[],
+  lastFilter: string | null,
+  summary = "0/0 hosts available",
+): ScheduleResult {
   const last = requests[requests.length - 1];
   if (last) delete last.chosen;
   return {

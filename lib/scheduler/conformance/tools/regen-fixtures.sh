@@ -11,7 +11,7 @@ mkdir -p "$F"
 python3 "$HERE/generate.py" --seed 2026 --count 300 --hard-ratio 0.3 --out "$F"
 python3 "$HERE/generate.py" --seed 2026 --start 300 --count 40 --only-hard --out "$F"
 python3 "$HERE/quirks.py" --out "$F"
-for f in /work/shared/nova-reference/examples/*.json; do
+for f in "$(cd "$(dirname "$0")/../../../.." && pwd)"/../shared/nova-reference/examples/*.json; do
   dst="$F/example-$(basename "$f")"
   cmp -s "$f" "$dst" || { cp "$f" "$dst"; chmod u+w "$dst"; }
 done

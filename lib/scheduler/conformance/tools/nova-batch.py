@@ -17,7 +17,7 @@ import os
 import sys
 
 REF = os.environ.get("NOVA_REFERENCE",
-                     "/work/shared/nova-reference/nova_reference.py")
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "..", "shared", "nova-reference", "nova_reference.py"))
 
 
 def scenarios(paths):

@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "@/lib/db";
 
-export const NOVA_REFERENCE_DIR = "/work/shared/nova-reference";
+/** The Nova reference, beside the project: `../shared/nova-reference` from its root. */
+export const NOVA_REFERENCE_DIR = path.resolve(process.cwd(), "..", "shared", "nova-reference");
 export const NOVA_REFERENCE = path.join(NOVA_REFERENCE_DIR, "nova_reference.py");
 export const EXAMPLES_DIR = path.join(NOVA_REFERENCE_DIR, "examples");
 export const PYTHON = "/usr/bin/python3";

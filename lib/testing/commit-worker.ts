@@ -4,12 +4,12 @@
  * synchronous, so two connections in one thread cannot wait for each
  * other's lock; real concurrency needs two processes.
  *
- *   tsx lib/runs/testing/commit-worker.ts DATABASE_URL RUN_ID
+ *   tsx lib/testing/commit-worker.ts DATABASE_URL RUN_ID
  * prints "ready", waits for a line on stdin, commits, prints the result as JSON.
  */
 import readline from "node:readline";
 import { createPrismaClient } from "@/lib/db";
-import { commitRun } from "../commit";
+import { commitRun } from "@/lib/runs/commit";
 
 async function main() {
   const [url, id] = process.argv.slice(2);
@@ -21,11 +21,11 @@ async function main() {
   await new Promise<void>((resolve) => rl.once("line", () => resolve()));
   rl.close();
   const r = await commitRun(prisma, Number(id));
-  process.stdout.write(JSON.stringify(r) + "\n");
+  process.stdout.write(`${JSON.stringify(r)}\n`);
   await prisma.$disconnect();
 }
 
 main().catch((e) => {
-  process.stdout.write(JSON.stringify({ ok: false, crashed: true, message: String(e?.stack ?? e) }) + "\n");
+  process.stdout.write(`${JSON.stringify({ ok: false, crashed: true, message: String(e?.stack ?? e) })}\n`);
   process.exit(1);
 });
