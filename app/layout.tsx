@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
+import { UserMenu } from "@/components/auth/user-menu";
 import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
+import { currentActor } from "@/lib/auth/session";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -10,7 +12,8 @@ export const metadata: Metadata = {
   description: "Nova filter scheduler workbench: see why hosts are filtered and weighed.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const actor = await currentActor();
   return (
     <html lang="en">
       <body>
@@ -20,6 +23,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               Schedscope
             </Link>
             <span className="tagline">Nova filter scheduler workbench</span>
+            <UserMenu actor={actor} />
           </header>
           <Nav />
           <main className="content">

@@ -6,6 +6,11 @@ import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
 
 export type { PrismaClient };
 
+/** Which database DATABASE_URL names (better-auth's adapter and raw SQL need to know). */
+export function databaseProvider(url: string | undefined = process.env.DATABASE_URL): "sqlite" | "postgresql" {
+  return url && /^postgres(ql)?:/i.test(url.trim()) ? "postgresql" : "sqlite";
+}
+
 /**
  * The one way to get a Prisma client in Schedscope.
  *

@@ -4,11 +4,14 @@
 // Plain Node on purpose: it runs before node_modules exists.
 //   PORT          default 3000
 //   DATABASE_URL  default file:data/schedscope.db (relative to the project root)
-//   BIND_HOST     passed to `next start -H` (default: all interfaces)
+//   BIND_HOST     passed to `next start -H` (default: all interfaces). With no
+//                 user yet, 127.0.0.1 only: nobody else can reach a server
+//                 nobody can sign in to, until the first admin exists.
 import { databaseFilePath, UserError, bin, childEnv, fail, log, start } from "./lib/env.mjs";
 import {
   checkDatabaseWritable,
   checkPortFree,
+  countUsers,
   ensureBuild,
   ensureDependencies,
   ensurePrismaClient,
@@ -38,9 +41,17 @@ async function main() {
 
   // 3. serve
   log(`database ${dbFile}`);
-  log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s, starting http://localhost:${port}`);
+  const users = countUsers(dbFile);
+  let bindHost = process.env.BIND_HOST || null;
+  if (users === 0) {
+    bindHost = "127.0.0.1";
+    log("no user yet: serving on 127.0.0.1 only until the first admin exists. Create one with");
+    log("  npm run -s users -- add NAME --role admin      (type the password; it is read from standard input)");
+    log("then sign in at the address below; restart npm start to serve on every interface.");
+  }
+  log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s, starting http://${bindHost ?? "localhost"}:${port}`);
   const args = ["start", "-p", String(port)];
-  if (process.env.BIND_HOST) args.push("-H", process.env.BIND_HOST);
+  if (bindHost) args.push("-H", bindHost);
   const child = start(bin("next"), args, {
     env: childEnv({ DATABASE_URL: dbUrl, PORT: String(port), NODE_ENV: "production" }),
   });

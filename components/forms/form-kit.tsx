@@ -109,11 +109,44 @@ export function FormStatus({
   return (
     <div className={`form-status bad ${className ?? ""}`} role="alert">
       {state.formError ? <p>{state.formError}</p> : null}
+      {state.conflict ? <ConflictDetails conflict={state.conflict} /> : null}
       {others.map((m) => (
         <p key={m}>{m}</p>
       ))}
       {!state.formError && fieldCount > 0 ? <p>Not saved: fix the marked field{fieldCount > 1 ? "s" : ""}.</p> : null}
       {!state.formError && fieldCount === 0 && others.length === 0 ? <p>Not saved.</p> : null}
+    </div>
+  );
+}
+
+/** A stale save: what this form sent beside what the other person saved. */
+function ConflictDetails({ conflict }: { conflict: NonNullable<Extract<ActionResult, { ok: false }>["conflict"]> }) {
+  if (!conflict.fields.length) return null;
+  return (
+    <div className="conflict">
+      <table>
+        <caption className="visually-hidden">Your value and {conflict.by}'s value</caption>
+        <thead>
+          <tr>
+            <th scope="col">field</th>
+            <th scope="col">yours (not saved)</th>
+            <th scope="col">
+              now ({conflict.by}, <time dateTime={conflict.at}>{conflict.at.slice(0, 16).replace("T", " ")} UTC</time>)
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {conflict.fields.map((f) => (
+            <tr key={f.field}>
+              <th scope="row">
+                <code>{f.field}</code>
+              </th>
+              <td>{f.yours}</td>
+              <td>{f.theirs}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

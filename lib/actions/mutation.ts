@@ -3,18 +3,35 @@
  * else that mutates the cloud): authorize → validate with a shared zod
  * schema → write in one transaction → revalidate the pages that show it.
  * Bad input comes back as field errors naming the field and the rule, and
- * nothing is written. Authorization will be added here, in one place.
+ * nothing is written.
+ *
+ * Authorization happens here, first: the signed-in user (or the runAs()
+ * actor of a script) must hold the action's role (lib/auth/roles.ts) before
+ * the input is even parsed. Inside the transaction the audit trail and the
+ * version check run around the write (lib/audit/trail.ts): a form opened at
+ * an older version is refused with who changed it and when.
  */
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { type Actor, currentActor, refusalFor } from "@/lib/auth/session";
+import {
+  type Conflict,
+  claimVersion,
+  createdTarget,
+  expectedVersion,
+  recordChanges,
+  snapshot,
+  targetsOf,
+  VersionConflict,
+} from "@/lib/audit/trail";
 
 export type FieldErrors = Record<string, string[]>;
 
 export type ActionResult<T = unknown> =
   | { ok: true; data: T; message?: string }
-  | { ok: false; formError?: string; fieldErrors: FieldErrors };
+  | { ok: false; formError?: string; fieldErrors: FieldErrors; conflict?: Conflict };
 
 /** Thrown inside a mutation to reject with a message on a field. */
 export class MutationError extends Error {
@@ -34,8 +51,33 @@ export function existing<T>(row: T | null, what: string): T {
   return row;
 }
 
-// The hook authorization will use. Today every operator may write.
-async function authorize(_action: string): Promise<void> {}
+/** The actor allowed to perform `action`, or the refusal to return (nothing else runs). */
+async function authorize(action: string): Promise<{ actor: Actor } | { refused: string }> {
+  const actor = await currentActor();
+  const refusal = refusalFor(actor, action);
+  return refusal || !actor ? { refused: refusal?.message ?? "Sign in first." } : { actor };
+}
+
+/** The write between its audit snapshots, with the version claim of a form. */
+async function auditedWrite<D, T>(
+  tx: Tx,
+  actor: Actor,
+  action: string,
+  input: unknown,
+  data: D,
+  write: (tx: Tx, data: D) => Promise<T>,
+): Promise<T> {
+  const d = data as Record<string, unknown>;
+  const targets = await targetsOf(tx, action, d);
+  const before = await snapshot(tx, targets);
+  const expected = expectedVersion(input);
+  if (expected === "bad") throw new MutationError("version", "version: must be a whole number >= 1");
+  const claimed = expected !== null && targets.length > 0 && before[0] !== null;
+  if (claimed) await claimVersion(tx, targets[0], before[0]!, expected, d);
+  const result = await write(tx, data);
+  await recordChanges(tx, actor, action, targets, before, createdTarget(action, result), claimed);
+  return result;
+}
 
 function zodFieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
   const out: FieldErrors = {};
@@ -62,14 +104,18 @@ export async function mutate<S extends z.ZodType, T>(
   write: (tx: Tx, data: z.output<S>) => Promise<T>,
   opts: { revalidate?: string[]; message?: string } = {},
 ): Promise<ActionResult<T>> {
-  await authorize(action);
+  const auth = await authorize(action);
+  if ("refused" in auth) return { ok: false, formError: auth.refused, fieldErrors: {} };
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, fieldErrors: zodFieldErrors(parsed.error.issues) };
   try {
-    const data = await prisma.$transaction((tx) => write(tx, parsed.data), { timeout: 30_000 });
+    const data = await prisma.$transaction((tx) => auditedWrite(tx, auth.actor, action, input, parsed.data, write), {
+      timeout: 30_000,
+    });
     for (const p of opts.revalidate ?? []) revalidatePath(p);
     return { ok: true, data, message: opts.message };
   } catch (e) {
+    if (e instanceof VersionConflict) return { ok: false, formError: e.message, fieldErrors: {}, conflict: e.conflict };
     if (e instanceof MutationError) {
       return e.field
         ? { ok: false, fieldErrors: { [e.field]: [e.message] } }

@@ -235,6 +235,20 @@ export function databaseIsEmpty(file) {
   }
 }
 
+/** How many users can sign in (0 when the table does not exist yet). */
+export function countUsers(file) {
+  const require = createRequire(path.join(ROOT, "package.json"));
+  const Database = require("better-sqlite3");
+  const db = new Database(file, { fileMustExist: false });
+  try {
+    return db.prepare('SELECT count(*) AS n FROM "User"').get().n;
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Seed the demo cloud when the database is empty. Uses `npm run seed`
  * (prisma/seed.ts); `fallbackSeed` (a .ts file) is used when that is absent.

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { searchHosts } from "@/lib/cloud/queries";
+import { requireRole } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
@@ -8,6 +9,9 @@ export const dynamic = "force-dynamic";
  * The host picker's server-side search (works with 10,000 hosts).
  */
 export async function GET(req: NextRequest) {
+  // reads: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   const sp = req.nextUrl.searchParams;
   const notIn = Number(sp.get("notIn") ?? "");
   const limit = Number(sp.get("limit") ?? "20");

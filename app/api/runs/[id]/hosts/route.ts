@@ -1,6 +1,7 @@
 import { prisma } from "@/lib/db";
 import { answerHosts, parseHostsQuery } from "@/lib/runs/api";
 import { loadRun } from "@/lib/runs/cache";
+import { requireRole } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +11,9 @@ export const dynamic = "force-dynamic";
  * or one instance's details, from the stored result.
  */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
+  // reads: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   const id = Number((await ctx.params).id);
   if (!Number.isInteger(id) || id <= 0)
     return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });

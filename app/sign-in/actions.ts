@@ -1,0 +1,29 @@
+"use server";
+
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { signInWithPassword, signOut } from "@/lib/auth/sign-in";
+import { prisma } from "@/lib/db";
+
+export type SignInState = { message: string; fieldErrors?: Record<string, string[]>; name?: string } | null;
+
+/** Only a path on this site (never "//host" or a full URL). */
+function safeNext(next: unknown): string {
+  return typeof next === "string" && /^\/(?!\/)/.test(next) && !next.includes("\\") ? next : "/";
+}
+
+export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
+  const name = form.get("name");
+  const r = await signInWithPassword(
+    prisma,
+    { name, password: form.get("password") },
+    { headers: new Headers(await headers()) },
+  );
+  if (!r.ok) return { message: r.message, fieldErrors: r.fieldErrors, name: typeof name === "string" ? name : "" };
+  redirect(safeNext(form.get("next")));
+}
+
+export async function signOutAction(): Promise<void> {
+  await signOut(prisma, new Headers(await headers()));
+  redirect("/sign-in?signedOut=1");
+}
