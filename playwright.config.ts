@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { storageStateFile } from "./e2e/auth";
 
 // Normally run through `npm test` (scripts/test.mjs), which builds the app
 // against a fresh temporary database and sets E2E_PORT, DATABASE_URL and
@@ -8,6 +9,19 @@ const port = Number(process.env.E2E_PORT || 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 const chromium =
   process.env.CHROMIUM_PATH || ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+
+const launchOptions = {
+  // Debian's Chromium: Playwright never downloads a browser here.
+  executablePath: chromium,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -32,22 +46,16 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
+    // creates the e2e users (users CLI) and signs each in once
+    { name: "setup", testMatch: /auth\.setup\.ts$/, use: { launchOptions } },
     {
       name: "chromium",
+      dependencies: ["setup"],
       use: {
         ...devices["Desktop Chrome"],
-        launchOptions: {
-          // Debian's Chromium: Playwright never downloads a browser here.
-          executablePath: chromium,
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
+        // every spec runs signed in as an admin unless it says otherwise
+        storageState: storageStateFile("admin"),
+        launchOptions,
       },
     },
   ],

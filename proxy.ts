@@ -8,13 +8,15 @@ import { type NextRequest, NextResponse } from "next/server";
 import { actorFromHeaders } from "@/lib/auth/session";
 
 const PUBLIC = ["/sign-in"];
+/** Answered with 401, not a redirect to the sign-in page: machine-read routes. */
+const API = ["/api/", "/audit/export"];
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (PUBLIC.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
   const actor = await actorFromHeaders(request.headers);
   if (actor) return NextResponse.next();
-  if (pathname.startsWith("/api/"))
+  if (API.some((p) => pathname.startsWith(p)))
     return NextResponse.json({ error: "sign in first (no valid session)" }, { status: 401 });
   const url = request.nextUrl.clone();
   url.pathname = "/sign-in";

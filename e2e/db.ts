@@ -21,3 +21,13 @@ export function queryAll<T>(sql: string, ...params: unknown[]): T[] {
     db.close();
   }
 }
+
+/** One write to the e2e database (to age a session, say), outside the app. */
+export function execute(sql: string, ...params: unknown[]): number {
+  const db = new Database(e2eDatabaseFile(), { fileMustExist: true });
+  try {
+    return db.prepare(sql).run(...params).changes;
+  } finally {
+    db.close();
+  }
+}

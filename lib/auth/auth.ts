@@ -51,8 +51,12 @@ function createAuth(db: PrismaClient, secret: string) {
     },
     session: { expiresIn: SESSION_SECONDS, updateAge: 60 * 60 },
     advanced: { cookiePrefix: COOKIE_PREFIX },
+    // better-auth's own limiter keeps counts in process memory and only guards its HTTP
+    // routes, which Schedscope does not mount; SignInThrottle (database) does the job.
+    rateLimit: { enabled: false },
     telemetry: { enabled: false },
-    logger: { disabled: process.env.NODE_ENV === "test" },
+    // failed sign-ins are answered, not logged: the log would only tell which names exist
+    logger: { disabled: process.env.NODE_ENV === "test", level: "error" },
     plugins: [username(), nextCookies()],
   });
 }

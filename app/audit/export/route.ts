@@ -1,0 +1,29 @@
+import { requireRole } from "@/lib/auth/session";
+import { AuditFilterSchema, auditCsv } from "@/lib/audit/queries";
+import { prisma } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+/** GET /audit/export?user=&entity=&key=&from=&to= : the filtered audit trail as CSV. */
+export async function GET(req: Request) {
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
+  const parsed = AuditFilterSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!parsed.success)
+    return Response.json({ error: parsed.error.issues.map((i) => i.message).join("; ") }, { status: 400 });
+  const rows = auditCsv(prisma, parsed.data);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await rows.next();
+      if (next.done) controller.close();
+      else controller.enqueue(new TextEncoder().encode(next.value));
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="schedscope-audit.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,160 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Pager, queryString } from "@/components/ui/pager";
+import { entityHref, ENTITY_KINDS } from "@/lib/audit/entities";
+import { type AuditFilter, AuditFilterSchema, auditUsers, listAudit } from "@/lib/audit/queries";
+import { prisma } from "@/lib/db";
+
+export const metadata: Metadata = { title: "Audit trail" };
+export const dynamic = "force-dynamic";
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+
+/** The fields that differ between two JSON values, as "field: before → after" lines. */
+function changes(before: string | null, after: string | null): { field: string; before: string; after: string }[] {
+  const b = before ? (JSON.parse(before) as Record<string, unknown>) : {};
+  const a = after ? (JSON.parse(after) as Record<string, unknown>) : {};
+  const out: { field: string; before: string; after: string }[] = [];
+  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+  for (const k of [...new Set([...Object.keys(b), ...Object.keys(a)])]) {
+    const bv = b[k];
+    const av = a[k];
+    if (JSON.stringify(bv) === JSON.stringify(av)) continue;
+    // one level down for maps (metadata, extra specs, properties)
+    if (bv && av && typeof bv === "object" && typeof av === "object" && !Array.isArray(bv) && !Array.isArray(av)) {
+      const bm = bv as Record<string, unknown>;
+      const am = av as Record<string, unknown>;
+      for (const kk of [...new Set([...Object.keys(bm), ...Object.keys(am)])])
+        if (JSON.stringify(bm[kk]) !== JSON.stringify(am[kk]))
+          out.push({ field: `${k}.${kk}`, before: show(bm[kk]), after: show(am[kk]) });
+      continue;
+    }
+    out.push({ field: k, before: show(bv), after: show(av) });
+  }
+  return out;
+}
+
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const sp = await searchParams;
+  const raw = { user: one(sp.user), entity: one(sp.entity), key: one(sp.key), from: one(sp.from), to: one(sp.to) };
+  const parsed = AuditFilterSchema.safeParse(raw);
+  const filter: AuditFilter = parsed.success ? parsed.data : {};
+  const page = Number(one(sp.page)) || 1;
+  const [{ entries, total, pages }, users] = await Promise.all([
+    listAudit(prisma, filter, { limit: 50, page }),
+    auditUsers(prisma),
+  ]);
+  return (
+    <section>
+      <h1>Audit trail</h1>
+      <p>
+        Every change to the cloud: who, when, what, and the values before and after ({total} matching). Trial runs are
+        not changes and are listed under <Link href="/runs">Runs</Link>.
+      </p>
+      <form method="get" action="/audit" aria-label="Filter the audit trail" className="filters">
+        <div className="field">
+          <label htmlFor="audit-user">User</label>
+          <select id="audit-user" name="user" defaultValue={raw.user}>
+            <option value="">anyone</option>
+            {users.map((u) => (
+              <option key={u} value={u}>
+                {u}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-entity">Entity</label>
+          <select id="audit-entity" name="entity" defaultValue={raw.entity}>
+            <option value="">any</option>
+            {[...ENTITY_KINDS, "user"].map((k) => (
+              <option key={k} value={k}>
+                {k.replace("_", " ")}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-key">Name or uuid</label>
+          <input id="audit-key" name="key" defaultValue={raw.key} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-from">From (UTC)</label>
+          <input id="audit-from" name="from" type="datetime-local" defaultValue={raw.from} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-to">To (UTC)</label>
+          <input id="audit-to" name="to" type="datetime-local" defaultValue={raw.to} />
+        </div>
+        <button type="submit" className="btn primary">
+          Filter
+        </button>
+        <a className="btn" href={`/audit/export${queryString(raw)}`} download>
+          Export CSV
+        </a>
+      </form>
+      {!parsed.success ? (
+        <p role="alert" className="form-status bad">
+          {parsed.error.issues.map((i) => i.message).join("; ")}
+        </p>
+      ) : null}
+      {entries.length === 0 ? (
+        <p className="empty">No changes match.</p>
+      ) : (
+        <table className="data-table" aria-label="Changes">
+          <thead>
+            <tr>
+              <th scope="col">When (UTC)</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">What</th>
+              <th scope="col">Field</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => {
+              const diff = changes(e.before, e.after);
+              const rows = diff.length
+                ? diff
+                : [{ field: "", before: e.before ? "…" : "—", after: e.after ? "…" : "—" }];
+              const href = e.after ? entityHref(e.entity, e.entityKey) : null;
+              return rows.map((d, i) => (
+                <tr key={`${e.id}-${d.field}`}>
+                  {i === 0 ? (
+                    <>
+                      <td rowSpan={rows.length}>
+                        <time dateTime={e.at.toISOString()}>{e.at.toISOString().slice(0, 19).replace("T", " ")}</time>
+                      </td>
+                      <td rowSpan={rows.length}>
+                        {e.userName} <span className="role-badge">{e.role}</span>
+                      </td>
+                      <td rowSpan={rows.length}>
+                        <code>{e.action}</code>
+                        {!e.before ? " (created)" : !e.after ? " (deleted)" : ""}
+                      </td>
+                      <td rowSpan={rows.length}>
+                        {e.entity.replace("_", " ")} {href ? <Link href={href}>{e.entityKey}</Link> : e.entityKey}
+                      </td>
+                    </>
+                  ) : null}
+                  <td>
+                    <code>{d.field}</code>
+                  </td>
+                  <td>{d.before}</td>
+                  <td>{d.after}</td>
+                </tr>
+              ));
+            })}
+          </tbody>
+        </table>
+      )}
+      <Pager basePath="/audit" params={raw} page={page} pages={pages} label="Audit pages" />
+    </section>
+  );
+}
