@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { removeImageProperty, saveImageProperty } from "@/app/images/actions";
+import { removeImageProperty, saveImageProperty } from "@/lib/images/actions";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { DeleteImageForm, ImageForm } from "@/components/images/image-forms";
 import { EditPanel } from "@/components/ui/edit-panel";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { removeAggregateMetadata, saveAggregateMetadata } from "@/app/aggregates/actions";
+import { removeAggregateMetadata, saveAggregateMetadata } from "@/lib/aggregates/actions";
 import {
   AggregateZoneForm,
   DeleteAggregateForm,

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { removeExtraSpec, saveExtraSpec } from "@/app/flavors/actions";
+import { removeExtraSpec, saveExtraSpec } from "@/lib/flavors/actions";
 import { DeleteFlavorForm, FlavorForm } from "@/components/flavors/flavor-forms";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
