@@ -11,6 +11,7 @@
  * version check run around the write (lib/audit/trail.ts): a form opened at
  * an older version is refused with who changed it and when.
  */
+import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";

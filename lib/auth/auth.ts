@@ -13,7 +13,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { username } from "better-auth/plugins/username";
-import { databaseProvider, type PrismaClient, prisma as appPrisma } from "@/lib/db";
+import { type Db, databaseProvider } from "@/lib/db-client";
 
 const SECRET_KEY = "auth.secret";
 
@@ -23,7 +23,7 @@ export const SESSION_SECONDS = 12 * 60 * 60;
 /** The sign-in cookie's name prefix (better-auth adds ".session_token"). */
 export const COOKIE_PREFIX = "schedscope";
 
-export async function authSecret(db: PrismaClient): Promise<string> {
+export async function authSecret(db: Db): Promise<string> {
   const fromEnv = process.env.BETTER_AUTH_SECRET?.trim();
   if (fromEnv) return fromEnv;
   const row = await db.appSetting.findUnique({ where: { key: SECRET_KEY } });
@@ -36,7 +36,7 @@ export async function authSecret(db: PrismaClient): Promise<string> {
   return (await db.appSetting.findUniqueOrThrow({ where: { key: SECRET_KEY } })).value;
 }
 
-function createAuth(db: PrismaClient, secret: string) {
+function createAuth(db: Db, secret: string) {
   return betterAuth({
     appName: "Schedscope",
     secret,
@@ -65,15 +65,13 @@ export type Auth = ReturnType<typeof createAuth>;
 
 const cache = new WeakMap<object, Promise<Auth>>();
 
-/** The better-auth instance bound to `db` (default: the app's client). */
-export function getAuth(db: PrismaClient = appPrisma): Promise<Auth> {
-  // the app's client is a proxy: key the cache on something stable
-  const key = db === appPrisma ? globalThis : (db as object);
-  let p = cache.get(key);
+/** The better-auth instance bound to `db` (one per client). */
+export function getAuth(db: Db): Promise<Auth> {
+  let p = cache.get(db);
   if (!p) {
     p = authSecret(db).then((secret) => createAuth(db, secret));
-    p.catch(() => cache.delete(key));
-    cache.set(key, p);
+    p.catch(() => cache.delete(db));
+    cache.set(db, p);
   }
   return p;
 }

@@ -5,8 +5,11 @@
  * or the actor a script or test runs as (`runAs`).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import "server-only";
 import { getAuth } from "@/lib/auth/auth";
 import { atLeast, isRole, mayPerform, type Role, roleForAction } from "@/lib/auth/roles";
+import { prisma } from "@/lib/db";
+import type { Db } from "@/lib/db-client";
 
 export interface Actor {
   /** User.id; null for a script acting without a user (e.g. import) */
@@ -23,8 +26,8 @@ export function runAs<T>(actor: Actor, fn: () => T): T {
 }
 
 /** The actor of these request headers, or null (no, expired or tampered cookie; unknown role). */
-export async function actorFromHeaders(headers: Headers): Promise<Actor | null> {
-  const auth = await getAuth();
+export async function actorFromHeaders(headers: Headers, db: Db = prisma): Promise<Actor | null> {
+  const auth = await getAuth(db);
   const session = await auth.api.getSession({ headers }).catch(() => null);
   if (!session) return null;
   const user = session.user as { id: string; name: string; username?: string | null; role?: unknown };

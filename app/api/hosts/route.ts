@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { searchHosts } from "@/lib/cloud/queries";
 import { requireRole } from "@/lib/auth/session";
+import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ export async function GET(req: NextRequest) {
   const sp = req.nextUrl.searchParams;
   const notIn = Number(sp.get("notIn") ?? "");
   const limit = Number(sp.get("limit") ?? "20");
-  const result = await searchHosts({
+  const result = await searchHosts(prisma, {
     q: sp.get("q") ?? "",
     notInAggregate: Number.isInteger(notIn) && notIn > 0 ? notIn : undefined,
     limit: Number.isFinite(limit) ? limit : 20,
