@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import {
   ActivateProfileButton,
@@ -116,6 +117,7 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
                   The stored {selected.configError}; saving replaces it.
                 </p>
               ) : null}
+              <HistoryLink entity="profile" entityKey={selected.name} />
               <ProfileEditor
                 key={selected.id}
                 profile={{
@@ -124,6 +126,7 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
                   description: selected.description,
                   active: selected.active,
                   config: selected.config,
+                  version: selected.version,
                 }}
                 catalogue={catalogue}
               />

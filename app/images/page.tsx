@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { removeImageProperty, saveImageProperty } from "@/lib/images/actions";
 import { KvEditor } from "@/components/forms/kv-editor";
@@ -84,6 +85,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
 
       {editing ? (
         <EditPanel title={`Edit image ${editing.name ?? editing.uuid}`} closeHref="/images">
+          <HistoryLink entity="image" entityKey={editing.uuid} />
           <ImageForm key={editing.id} image={editing} />
           <KvEditor
             key={`props-${editing.id}`}
@@ -91,7 +93,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
             title="Properties"
             noun="property"
             entries={editing.properties}
-            hidden={{ id: editing.id }}
+            hidden={{ id: editing.id, version: editing.version }}
             saveAction={saveImageProperty}
             removeAction={removeImageProperty}
             emptyText="No properties."

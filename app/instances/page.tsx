@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HistoryLink } from "@/components/audit/history-link";
 import Form from "next/form";
 import Link from "next/link";
 import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
@@ -57,6 +58,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
 
       {editing ? (
         <EditPanel title={`Edit instance ${editing.name ?? editing.uuid}`} closeHref="/instances">
+          <HistoryLink entity="instance" entityKey={editing.uuid} />
           <InstanceForm
             key={editing.id}
             choices={choices}
@@ -69,6 +71,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
               image: editing.image?.uuid ?? null,
               projectId: editing.projectId,
               serverGroup: editing.serverGroup?.uuid ?? null,
+              version: editing.version,
             }}
           />
           <DeleteInstanceForm id={editing.id} label={editing.name ?? editing.uuid} />

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
 import { EditPanel } from "@/components/ui/edit-panel";
@@ -100,6 +101,7 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
       </table>
       {editing ? (
         <EditPanel title={`Edit server group ${editing.name}`} closeHref="/server-groups">
+          <HistoryLink entity="server_group" entityKey={editing.uuid} />
           <ServerGroupForm key={editing.id} group={editing} />
           <DeleteServerGroupForm id={editing.id} name={editing.name} members={editing.memberCount} />
         </EditPanel>

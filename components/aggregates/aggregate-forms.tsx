@@ -28,11 +28,12 @@ export function CreateAggregateForm() {
   );
 }
 
-export function RenameAggregateForm({ id, name }: { id: number; name: string }) {
+export function RenameAggregateForm({ id, name, version }: { id: number; name: string; version: number }) {
   const form = useServerForm(renameAggregate);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Rename aggregate">
       <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="version" value={version} />
       <Field form={form} name="name" label="Name" defaultValue={name} required maxLength={255} autoComplete="off" />
       <SubmitButton form={form}>Rename</SubmitButton>
       <FormStatus form={form} shownFields={["name"]} />
@@ -40,12 +41,23 @@ export function RenameAggregateForm({ id, name }: { id: number; name: string }) 
   );
 }
 
-export function AggregateZoneForm({ id, name, zone }: { id: number; name: string; zone: string | null }) {
+export function AggregateZoneForm({
+  id,
+  name,
+  zone,
+  version,
+}: {
+  id: number;
+  name: string;
+  zone: string | null;
+  version: number;
+}) {
   const form = useServerForm(setAggregateZone);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Availability zone">
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="aggregate_name" value={name} />
+      <input type="hidden" name="version" value={version} />
       <Field
         form={form}
         name="availability_zone"

@@ -28,6 +28,7 @@ export interface ProfileData {
   description: string | null;
   active: boolean;
   config: Record<string, unknown>;
+  version?: number;
 }
 
 export interface Catalogue {
@@ -124,6 +125,7 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
       aria-label={`Edit profile ${profile.name}`}
     >
       <input type="hidden" name="id" value={profile.id} />
+      {profile.version ? <input type="hidden" name="version" value={profile.version} /> : null}
       <input type="hidden" name="weighers_mode" value={weighersMode} />
       <TextAreaField
         form={form}

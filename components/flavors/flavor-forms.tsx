@@ -37,6 +37,7 @@ export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
       aria-label={flavor ? "Edit flavor" : "Create flavor"}
     >
       {flavor ? <input type="hidden" name="id" value={flavor.id} /> : null}
+      {flavor ? <input type="hidden" name="version" value={flavor.version} /> : null}
       <Field
         form={form}
         name="name"

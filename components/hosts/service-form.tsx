@@ -4,11 +4,22 @@ import { setHostService } from "@/lib/hosts/actions";
 import { Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 /** Enable / disable the nova-compute service of one host (with a reason when disabling). */
-export function ServiceForm({ host, disabled, reason }: { host: string; disabled: boolean; reason: string | null }) {
+export function ServiceForm({
+  host,
+  disabled,
+  reason,
+  version,
+}: {
+  host: string;
+  disabled: boolean;
+  reason: string | null;
+  version: number;
+}) {
   const form = useServerForm(setHostService);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="stack" aria-label="Compute service">
       <input type="hidden" name="host" value={host} />
+      <input type="hidden" name="version" value={version} />
       <p>
         The compute service is <strong>{disabled ? "disabled" : "enabled"}</strong>
         {disabled && reason ? <> — reason: “{reason}”</> : null}. A disabled host is rejected by ComputeFilter (and the

@@ -3,7 +3,7 @@
 import { createImage, deleteImage, updateImage } from "@/lib/images/actions";
 import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
-export function ImageForm({ image }: { image?: { id: number; uuid: string; name: string | null } }) {
+export function ImageForm({ image }: { image?: { id: number; uuid: string; name: string | null; version?: number } }) {
   const form = useServerForm(image ? updateImage : createImage, { resetOnSuccess: !image });
   return (
     <form
@@ -13,6 +13,7 @@ export function ImageForm({ image }: { image?: { id: number; uuid: string; name:
       aria-label={image ? "Edit image" : "Create image"}
     >
       {image ? <input type="hidden" name="id" value={image.id} /> : null}
+      {image?.version ? <input type="hidden" name="version" value={image.version} /> : null}
       <Field form={form} name="name" label="Name" defaultValue={image?.name ?? ""} maxLength={255} autoComplete="off" />
       <Field
         form={form}

@@ -15,6 +15,7 @@ export interface InstanceValues {
   image: string | null;
   projectId: string | null;
   serverGroup: string | null;
+  version?: number;
 }
 
 export interface Choices {
@@ -57,6 +58,7 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
       aria-label={instance ? "Edit instance" : "Create instance"}
     >
       {instance ? <input type="hidden" name="id" value={instance.id} /> : null}
+      {instance?.version ? <input type="hidden" name="version" value={instance.version} /> : null}
       <Field
         form={form}
         name="name"

@@ -18,6 +18,7 @@ export interface GroupValues {
   policy: string;
   projectId: string | null;
   maxServerPerHost: number | null;
+  version?: number;
 }
 
 const FIELDS = ["name", "policy", "max_server_per_host", "project_id", "uuid"];
@@ -33,6 +34,7 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
       aria-label={group ? "Edit server group" : "Create server group"}
     >
       {group ? <input type="hidden" name="id" value={group.id} /> : null}
+      {group?.version ? <input type="hidden" name="version" value={group.version} /> : null}
       <Field
         form={form}
         name="name"

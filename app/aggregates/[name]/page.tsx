@@ -10,6 +10,7 @@ import {
   RenameAggregateForm,
 } from "@/components/aggregates/aggregate-forms";
 import { HostPicker } from "@/components/aggregates/host-picker";
+import { HistoryLink } from "@/components/audit/history-link";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, decodeParam } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
@@ -46,6 +47,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
       </p>
       <div className="page-head">
         <h1>{agg.name}</h1>
+        <HistoryLink entity="aggregate" entityKey={agg.name} />
         <span className="muted">
           {fmtInt(agg.hostCount)} host{agg.hostCount === 1 ? "" : "s"} · zone {agg.availabilityZone ?? "none"}
         </span>
@@ -64,8 +66,8 @@ export default async function AggregatePage({ params, searchParams }: { params: 
       <section className="panel settings" aria-labelledby="settings-h">
         <h2 id="settings-h">Settings</h2>
         <div className="settings-grid">
-          <RenameAggregateForm id={agg.id} name={agg.name} />
-          <AggregateZoneForm id={agg.id} name={agg.name} zone={agg.availabilityZone} />
+          <RenameAggregateForm id={agg.id} name={agg.name} version={agg.version} />
+          <AggregateZoneForm id={agg.id} name={agg.name} zone={agg.availabilityZone} version={agg.version} />
           <DeleteAggregateForm id={agg.id} name={agg.name} hosts={agg.hostCount} />
         </div>
         <p className="muted small">UUID {agg.uuid ?? "—"}</p>
@@ -76,7 +78,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
         title="Metadata"
         noun="metadata"
         entries={entries}
-        hidden={{ id: agg.id, aggregate_name: agg.name }}
+        hidden={{ id: agg.id, aggregate_name: agg.name, version: agg.version }}
         saveAction={saveAggregateMetadata}
         removeAction={removeAggregateMetadata}
         emptyText="No metadata. Keys the scheduler reads: availability_zone, filter_tenant_id, instance_type, max_instances_per_host, max_io_ops_per_host, *_weight_multiplier, image properties; any other key is matched against flavors' aggregate_instance_extra_specs."

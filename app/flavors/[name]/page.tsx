@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { removeExtraSpec, saveExtraSpec } from "@/lib/flavors/actions";
@@ -29,6 +30,7 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
       </p>
       <div className="page-head">
         <h1>{f.name}</h1>
+        <HistoryLink entity="flavor" entityKey={f.name} />
         <span className="muted">
           {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instanceCount)}{" "}
           instances
@@ -49,7 +51,7 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
         title="Extra specs"
         noun="extra spec"
         entries={Object.entries(f.extraSpecs).map(([key, value]) => ({ key, value }))}
-        hidden={{ id: f.id, flavor_name: f.name }}
+        hidden={{ id: f.id, flavor_name: f.name, version: f.version }}
         saveAction={saveExtraSpec}
         removeAction={removeExtraSpec}
         emptyText="No extra specs: every host that fits the sizes passes the extra-spec filters."

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ServiceForm } from "@/components/hosts/service-form";
@@ -31,6 +32,7 @@ export default async function HostPage({ params }: { params: Params }) {
       </p>
       <div className="page-head">
         <h1>{h.name}</h1>
+        <HistoryLink entity="host" entityKey={h.name} />
         <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
       </div>
       <p className="muted">
@@ -82,7 +84,7 @@ export default async function HostPage({ params }: { params: Params }) {
               whatever its enabled state.
             </p>
           ) : null}
-          <ServiceForm host={h.name} disabled={h.serviceDisabled} reason={h.disabledReason} />
+          <ServiceForm host={h.name} disabled={h.serviceDisabled} reason={h.disabledReason} version={h.version} />
         </section>
       </div>
 

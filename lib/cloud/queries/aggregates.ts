@@ -10,6 +10,8 @@ export type AggregateRow = {
   name: string;
   uuid: string | null;
   availabilityZone: string | null;
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
   hostCount: number;
   metadata: KeyValue[];
 };
@@ -23,6 +25,7 @@ function aggregateRow(
     name: a.name,
     uuid: a.uuid,
     availabilityZone: a.availabilityZone,
+    version: a.version,
     hostCount: a._count.hosts,
     metadata: keyValues(a.metadata),
   };

@@ -14,6 +14,8 @@ export type FlavorRow = {
   swap: number;
   isPublic: boolean;
   description: string | null;
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
   extraSpecs: Record<string, string>;
   instanceCount: number;
 };
@@ -32,6 +34,7 @@ function flavorRow(
     swap: f.swap,
     isPublic: f.isPublic,
     description: f.description,
+    version: f.version,
     extraSpecs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
     instanceCount: f._count.instances,
   };

@@ -353,6 +353,8 @@ export async function listCellNames(db: Db): Promise<string[]> {
 export const HOST_INSTANCE_LIMIT = 500;
 
 export type HostDetail = HostRow & {
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
   uuid: string | null;
   reservedVcpus: number;
   reservedMemoryMb: number;
@@ -415,6 +417,7 @@ export async function getHost(db: Db, name: string): Promise<HostDetail | null> 
     freeRamMbOverride: h.freeRamMb,
     freeDiskGbOverride: h.freeDiskGb,
     serviceDisabled: h.serviceDisabled,
+    version: h.version,
     serviceUp: h.serviceUp,
     forcedDown: h.forcedDown,
     supportedInstances: JSON.parse(h.supportedInstances),

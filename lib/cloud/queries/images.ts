@@ -7,6 +7,8 @@ export type ImageRow = {
   id: number;
   uuid: string;
   name: string | null;
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
   /** as stored: `json` = the value is the JSON text of a number / boolean / list */
   properties: (KeyValue & { json: boolean })[];
   instanceCount: number;
@@ -21,6 +23,7 @@ export async function listImages(db: Db): Promise<ImageRow[]> {
     id: im.id,
     uuid: im.uuid,
     name: im.name,
+    version: im.version,
     properties: im.properties.map((p) => ({ key: p.key, value: p.value, json: p.json })),
     instanceCount: im._count.instances,
   }));

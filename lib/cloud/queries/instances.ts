@@ -14,6 +14,8 @@ export type InstanceRow = {
   projectId: string | null;
   serverGroup: string | null;
   serverGroupPolicy: string | null;
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
 };
 
 export const INSTANCE_INCLUDE = {
@@ -32,6 +34,7 @@ export function instanceRow(i: {
   flavor: { name: string } | null;
   image: { name: string | null; uuid: string } | null;
   serverGroup: { name: string; policy: string } | null;
+  version: number;
 }): InstanceRow {
   return {
     id: i.id,
@@ -43,6 +46,7 @@ export function instanceRow(i: {
     projectId: i.projectId,
     serverGroup: i.serverGroup?.name ?? null,
     serverGroupPolicy: i.serverGroup?.policy ?? null,
+    version: i.version,
   };
 }
 

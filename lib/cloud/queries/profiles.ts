@@ -12,6 +12,8 @@ export type ProfileRow = {
   /** why the stored config could not be read ({} is used instead); null = fine */
   configError: string | null;
   updatedAt: Date;
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
 };
 
 function profileRow(p: {
@@ -21,6 +23,7 @@ function profileRow(p: {
   active: boolean;
   config: string;
   updatedAt: Date;
+  version: number;
 }): ProfileRow {
   let config: ProfileRow["config"] = {};
   let configError: string | null = null;
@@ -38,6 +41,7 @@ function profileRow(p: {
     active: p.active,
     config,
     configError,
+    version: p.version,
     updatedAt: p.updatedAt,
   };
 }

@@ -14,6 +14,8 @@ export type ServerGroupRow = {
   /** rules.max_server_per_host (anti-affinity), null = not set */
   maxServerPerHost: number | null;
   projectId: string | null;
+  /** optimistic concurrency: forms send it back (lib/audit/trail.ts) */
+  version: number;
   memberCount: number;
   /** the first GROUP_MEMBER_LIMIT members */
   members: { uuid: string; name: string | null; host: string | null }[];
@@ -44,6 +46,7 @@ export async function listServerGroups(db: Db): Promise<ServerGroupRow[]> {
       rules,
       maxServerPerHost: rules.max_server_per_host !== undefined ? Number(rules.max_server_per_host) : null,
       projectId: g.projectId,
+      version: g.version,
       memberCount: g._count.members,
       members,
       hosts: [...new Set(members.flatMap((m) => (m.host ? [m.host] : [])))],
