@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     environment: "node",
+    // a PostgreSQL server for the tests that run on both databases
+    globalSetup: ["lib/testing/postgres-setup.ts"],
     include: ["**/*.test.ts"],
     exclude: ["e2e/**", "node_modules/**", ".next/**", "lib/generated/**", "test-results/**"],
     // 2 cores: keep the pool small; integration tests each open their own SQLite file.

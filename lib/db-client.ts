@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pg/client";
 import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
 
 export type { PrismaClient };
@@ -20,14 +22,21 @@ export type Db = PrismaClient;
 /**
  * The one way to get a Prisma client in Schedscope.
  *
- * Prisma 6.19 "client" engine: no native query engine, queries go through the
- * better-sqlite3 driver adapter. `url` is a `file:` URL (see lib/db-url.ts);
- * default: DATABASE_URL, else data/schedscope.db.
+ * Prisma 6.19 "client" engine: no native query engine, queries go through a
+ * driver adapter chosen by the URL: `postgresql://...` → node-postgres (the
+ * client generated from prisma/postgresql/schema.prisma, itself generated
+ * from prisma/schema.prisma: same models, same API); otherwise a SQLite
+ * `file:` URL (see lib/db-url.ts) → better-sqlite3; default: DATABASE_URL,
+ * else data/schedscope.db.
  * Tests, CLIs and the e2e fixtures create their own client here (and
  * `$disconnect()` when done); app code uses `prisma` from lib/db.ts. This
  * module is not server-only so that plain Node processes can import it.
  */
-export function createPrismaClient(url: string = resolveDatabaseUrl()): PrismaClient {
+export function createPrismaClient(url: string | undefined = process.env.DATABASE_URL): PrismaClient {
+  if (databaseProvider(url) === "postgresql") {
+    // one schema, two generated clients: the PostgreSQL one has the same API
+    return new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as PrismaClient;
+  }
   const abs = resolveDatabaseUrl(url);
   const file = databaseFilePath(abs);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });

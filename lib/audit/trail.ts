@@ -13,6 +13,7 @@
  */
 import type { Tx } from "@/lib/actions/mutation";
 import type { Actor } from "@/lib/auth/session";
+import { lockHosts } from "@/lib/runs/lock";
 import { bumpVersion, type EntityKind, type EntityRef, type EntityState, loadEntity } from "./entities";
 
 export interface Target {
@@ -51,6 +52,8 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
     if (!Number.isInteger(runId)) return [];
     const run = await tx.schedulingRun.findUnique({ where: { id: runId }, select: { chosenHosts: true } });
     const hosts: string[] = run ? [...new Set(JSON.parse(run.chosenHosts) as string[])] : [];
+    // their "before" must be read under the commit's locks, not before them
+    await lockHosts(tx, hosts);
     return [{ kind, ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
   }
   if (kind === "host" && typeof d.host === "string") return [{ kind, ref: { name: d.host } }];

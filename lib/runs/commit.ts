@@ -8,9 +8,11 @@
  *      connection, another process) waits until this one is done and then
  *      reads the hosts as this one left them: an IMMEDIATE transaction in effect;
  *      in-process, the driver adapter runs interactive transactions one at a time;
- *   2. re-reads the chosen hosts and re-checks capacity (free vCPU / RAM / disk
- *      under the allocation ratios, service enabled and up) for everything
- *      this run puts on each host;
+ *   2. locks the chosen hosts' rows (lib/runs/lock.ts: on PostgreSQL the
+ *      claim locks only the run's row, and READ COMMITTED would let two
+ *      commits read the same free room), then re-reads them and re-checks
+ *      capacity (free vCPU / RAM / disk under the allocation ratios, service
+ *      enabled and up) for everything this run puts on each host;
  *   3. consumes the resources (vcpus_used, memory_mb_used, local_gb_used,
  *      num_instances; and the free_* overrides when set) and creates the
  *      Instance rows (uuid, host, flavor, image, project, server group).
@@ -25,6 +27,7 @@ import { MutationError, type Tx } from "@/lib/actions/mutation";
 import type { PrismaClient } from "@/lib/db-client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { capacityProblem, demandOf, type HostCapacity } from "./capacity";
+import { lockHosts } from "./lock";
 
 export interface CommittedInstance {
   index: number;
@@ -86,9 +89,11 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   const chosen = JSON.parse(run.chosenHosts) as string[];
   if (!chosen.length) throw new MutationError(null, `Run #${runId} chose no host: there is nothing to commit.`);
 
-  // 2. re-check capacity for everything this run puts on each host
+  // 2. re-check capacity for everything this run puts on each host, read
+  // under the hosts' locks (PostgreSQL locks rows, not the database)
   const perHost = new Map<string, number>();
   for (const h of chosen) perHost.set(h, (perHost.get(h) ?? 0) + 1);
+  await lockHosts(tx, perHost.keys());
   const hosts = await tx.computeHost.findMany({ where: { name: { in: [...perHost.keys()] } }, select: HOST_SELECT });
   const byName = new Map(hosts.map((h) => [h.name, h]));
   const problems: string[] = [];

@@ -46,3 +46,44 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** The databases an integration test can run on. */
+export const PROVIDERS = ["sqlite", "postgresql"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/**
+ * A fresh database of either kind, migrated with that kind's migrations.
+ * PostgreSQL: a new database on the test server (`adminUrl`, from vitest's
+ * inject("postgresUrl")), dropped by cleanup().
+ */
+export async function createTestDatabaseOf(provider: Provider, adminUrl?: string): Promise<TestDatabase> {
+  if (provider === "sqlite") return createTestDatabase();
+  if (!adminUrl) throw new Error("PostgreSQL test database: no server URL (vitest globalSetup provides postgresUrl)");
+  const { default: pg } = await import("pg");
+  const { migratePostgres } = await import("@/lib/db-migrate-pg");
+  const name = `schedscope_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  await migratePostgres(url);
+  const prisma = createPrismaClient(url);
+  let cleaned = false;
+  return {
+    url,
+    file: "",
+    prisma,
+    async cleanup() {
+      if (cleaned) return;
+      cleaned = true;
+      await prisma.$disconnect();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

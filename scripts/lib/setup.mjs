@@ -6,6 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { ROOT, UserError, bin, childEnv, exists, log, npmCmd, run } from "./env.mjs";
+import { writePostgresSchema } from "../pg-schema.mjs";
 
 const rel = (p) => path.relative(ROOT, p) || ".";
 
@@ -194,6 +195,7 @@ export function ensureDependencies() {
 
 const CLIENT_DIR = path.join(ROOT, "lib", "generated", "prisma");
 const CLIENT_STAMP = path.join(CLIENT_DIR, ".schedscope-schema-hash");
+const PG_CLIENT_DIR = path.join(ROOT, "lib", "generated", "prisma-pg");
 
 export function prismaArgs(...args) {
   return [path.join(ROOT, "node_modules", "prisma", "build", "index.js"), ...args];
@@ -205,9 +207,16 @@ export function ensurePrismaClient() {
     readOr(path.join(ROOT, "prisma", "schema.prisma")),
     readOr(path.join(ROOT, "node_modules", "prisma", "package.json")),
   );
-  if (exists(path.join(CLIENT_DIR, "client.ts")) && readOr(CLIENT_STAMP).trim() === hash) return false;
-  log("generating the Prisma client");
+  if (
+    exists(path.join(CLIENT_DIR, "client.ts")) &&
+    exists(path.join(PG_CLIENT_DIR, "client.ts")) &&
+    readOr(CLIENT_STAMP).trim() === hash
+  )
+    return false;
+  log("generating the Prisma clients (SQLite and PostgreSQL)");
   run(process.execPath, prismaArgs("generate"), { quiet: true });
+  // the PostgreSQL client, from the same schema with the provider swapped
+  run(process.execPath, prismaArgs("generate", "--schema", writePostgresSchema()), { quiet: true });
   fs.writeFileSync(CLIENT_STAMP, `${hash}\n`);
   return true;
 }
