@@ -40,6 +40,8 @@ export function createPrismaClient(url: string | undefined = process.env.DATABAS
   const abs = resolveDatabaseUrl(url);
   const file = databaseFilePath(abs);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const adapter = new PrismaBetterSQLite3({ url: abs });
+  // Several processes may write the file (instances, CLIs): wait up to 15 s
+  // for another one's write lock instead of failing with "database is locked".
+  const adapter = new PrismaBetterSQLite3({ url: abs, timeout: 15_000 });
   return new PrismaClient({ adapter });
 }

@@ -112,6 +112,8 @@ export async function mutate<S extends z.ZodType, T>(
   try {
     const data = await prisma.$transaction((tx) => auditedWrite(tx, auth.actor, action, input, parsed.data, write), {
       timeout: 30_000,
+      // under load a write waits its turn for a connection / the write lock rather than fail
+      maxWait: 30_000,
     });
     for (const p of opts.revalidate ?? []) revalidatePath(p);
     return { ok: true, data, message: opts.message };

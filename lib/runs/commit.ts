@@ -166,7 +166,8 @@ export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; m
 /** commitRunTx in its own transaction, a refusal as a message (scripts and tests; the app goes through mutate()). */
 export async function commitRun(db: PrismaClient, runId: number): Promise<CommitResult> {
   try {
-    const outcome = await db.$transaction((tx) => commitRunTx(tx, runId), { timeout: 30_000 });
+    // maxWait: under load a commit waits its turn for a connection / the lock rather than fail
+    const outcome = await db.$transaction((tx) => commitRunTx(tx, runId), { timeout: 30_000, maxWait: 60_000 });
     return { ok: true, outcome };
   } catch (e) {
     if (e instanceof MutationError) return { ok: false, message: e.message };
