@@ -8,6 +8,7 @@ import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
 import type { HostFilter, HostWeigher, PlacementPrefilter } from "./plugin";
+import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getPrefilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
@@ -65,7 +66,7 @@ export interface ScheduleRun {
   hosts: HostState[];
   spec: RequestSpec | null;
   traces: InstanceTrace[];
-  selections: Array<{ host: HostState; alternates: HostState[] }>;
+  selections: Array<{ host: HostState; alternates: HostState[]; placement: Placement }>;
   error: { name: string; message: string } | null;
   engineMs: number;
 }
@@ -85,6 +86,7 @@ class Scheduler {
     readonly clock: () => Date,
   ) {
     this.multipliers = weighers.map(() => []);
+    this.asked = { numa: spec.numaTopology !== null, pci: spec.pciRequests.length > 0 };
   }
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
@@ -214,14 +216,26 @@ class Scheduler {
     return { hosts, weights, columns, order };
   }
 
-  consume(host: HostState): void {
+  /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
+  private readonly asked: { numa: boolean; pci: boolean };
+
+  /** HostState.consume_from_request; a NUMA/PCI failure is swallowed, as Nova does. */
+  consume(host: HostState): Placement {
     const f = this.spec.flavor;
     host.freeRamMb -= f.memoryMb;
     host.freeDiskMb -= (f.rootGb + f.ephemeralGb) * 1024;
     host.vcpusUsed += f.vcpus;
     host.numInstances += 1;
+    const { placement, ok } = consumeNumaAndPci(
+      host,
+      this.spec,
+      this.config.packingHostNumaCellsAllocationStrategy,
+      this.asked,
+    );
+    if (!ok) return placement;
     host.numIoOps += 1;
     host.updated = this.clock();
+    return placement;
   }
 }
 
@@ -269,7 +283,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const weighers = config.weighers.map((n) => getWeigher(n)(config));
     const hosts = buildHostStates(scenario);
     run.hosts = hosts;
-    const spec = buildRequestSpec(scenario, hosts);
+    const spec = buildRequestSpec(scenario, hosts, config);
     run.spec = spec;
     const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
     const s = new Scheduler(config, hosts, spec, prefilters, filters, weighers, options.clock ?? (() => new Date(0)));
@@ -277,6 +291,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
 
     started = now();
     const selected: HostState[] = [];
+    const placed: Placement[] = [];
     let pool = hosts;
     let index = 0;
     for (index = 0; index < spec.numInstances; index++) {
@@ -293,7 +308,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       const chosen = ordered[0];
       trace.chosen = chosen;
       selected.push(chosen);
-      s.consume(chosen);
+      placed.push(s.consume(chosen));
       if (spec.instanceGroup) {
         spec.instanceGroup.hosts.push(chosen.host);
         chosen.instances.add(spec.instanceUuid);
@@ -313,9 +328,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
         altPool = w.order.map((i) => passed[i]);
       }
       const chosenSet = new Set(selected);
-      run.selections = selected.map((host) => ({
+      run.selections = selected.map((host, i) => ({
         host,
         alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h)).slice(0, numAlts),
+        placement: placed[i],
       }));
     }
     run.engineMs = now() - started;

@@ -5,6 +5,7 @@
  * NoValidHost diagnosis.
  */
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
+import type { Placement } from "./numa/consume";
 
 export interface WeigherBreakdown {
   raw: number;
@@ -50,7 +51,8 @@ export interface Diagnosis {
 export interface ScheduleResult {
   error: string | null;
   message?: string;
-  selections: Array<{ host: string; alternates: string[] }>;
+  /** numa / pci: what each instance took, when the request asked for NUMA or PCI. */
+  selections: Array<{ host: string; alternates: string[] } & Placement>;
   requests: RequestResult[];
   diagnosis?: Diagnosis;
   timing: { engine_ms: number };
@@ -117,7 +119,11 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
   const brief = opts.brief ?? false;
   const result: ScheduleResult = {
     error: run.error ? run.error.name : null,
-    selections: run.selections.map((s) => ({ host: s.host.host, alternates: s.alternates.map((h) => h.host) })),
+    selections: run.selections.map((s) => ({
+      host: s.host.host,
+      alternates: s.alternates.map((h) => h.host),
+      ...s.placement,
+    })),
     requests: run.traces.map((t) => {
       const r: RequestResult = {
         index: t.index,
