@@ -37,7 +37,7 @@ def run(files):
     sys.argv = [REF]
     spec.loader.exec_module(ref)
     for path in files:
-        for group in (None, "filter_scheduler", "metrics", "scheduler"):
+        for group in (None, "filter_scheduler", "metrics", "scheduler", "pci", "compute"):
             opts = ref.CONF[group] if group else ref.CONF
             for name in list(opts):
                 try:
