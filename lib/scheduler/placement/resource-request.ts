@@ -298,3 +298,23 @@ export function toQuerystring(rr: ResourceRequest): string {
   q.sort((a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1]));
   return q.map(([k, v]) => `${quotePlus(k)}=${quotePlus(v)}`).join("&");
 }
+
+/**
+ * Nova's API validation of resources[N]:CLASS extra specs (the flavor
+ * extra-spec validators refuse what the scheduler would silently ignore):
+ * one message per bad key, naming it. For forms and imports; the scheduler
+ * itself keeps Nova's behaviour (a bad amount is logged and ignored).
+ */
+export function resourceExtraSpecErrors(extraSpecs: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  for (const [key, value] of Object.entries(extraSpecs)) {
+    const m = XS_KEYPAT.exec(key);
+    if (m?.[1] !== "resources") continue;
+    const field = `flavor.extra_specs["${key}"]`;
+    if (!(m[3].startsWith("CUSTOM_") || STANDARD_RC.has(m[3])))
+      errors.push(`${field}: unknown resource class ${m[3]} (standard or CUSTOM_*)`);
+    else if (typeof value === "number" ? !Number.isInteger(value) || value < 0 : !/^\d+$/.test(String(value).trim()))
+      errors.push(`${field}: must be a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  return errors;
+}
