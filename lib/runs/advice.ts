@@ -314,6 +314,12 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
       `Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`,
     ])
   )(groups, request);
+  const cut = (req.funnel[0]?.codes ?? []).filter((c) => c === "NOT_IN_CANDIDATE_LIMIT").length;
+  if (cut && last.filter !== "Placement") {
+    advice.push(
+      `${plural(cut, "host")} matched Placement but ${cut === 1 ? "was" : "were"} never considered (beyond max_placement_results): raise max_placement_results in the profile.`,
+    );
+  }
   if (index > 0) {
     advice.push(
       `The first ${plural(index, "instance")} found a host: request fewer instances (${index}) or make room for the rest.`,

@@ -66,15 +66,26 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | nu
   return null;
 }
 
+const UNIT = "outside min_unit/max_unit/step_size";
+
 function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
   if (amount < inv.minUnit)
-    return { code: "RESOURCE_UNIT", message: `${rc}: needs ${fmt(amount)}, below min_unit ${fmt(inv.minUnit)}` };
+    return {
+      code: "RESOURCE_UNIT",
+      message: `${rc}: needs ${fmt(amount)}, below min_unit ${fmt(inv.minUnit)}`,
+      label: UNIT,
+    };
   if (amount > inv.maxUnit)
-    return { code: "RESOURCE_UNIT", message: `${rc}: needs ${fmt(amount)}, above max_unit ${fmt(inv.maxUnit)}` };
+    return {
+      code: "RESOURCE_UNIT",
+      message: `${rc}: needs ${fmt(amount)}, above max_unit ${fmt(inv.maxUnit)}`,
+      label: UNIT,
+    };
   if (amount % inv.stepSize !== 0)
     return {
       code: "RESOURCE_UNIT",
       message: `${rc}: needs ${fmt(amount)}, not a multiple of step_size ${inv.stepSize}`,
+      label: UNIT,
     };
   return null;
 }
@@ -118,11 +129,15 @@ function groupReason(p: Provider, g: RequestGroup, labels: AggregateLabel[]): Re
   return null;
 }
 
-const traitMissing = (t: string): Reason => ({ code: "TRAIT_MISSING", message: `lacks trait ${t}` });
+const traitMissing = (t: string): Reason => ({
+  code: "TRAIT_MISSING",
+  message: `lacks trait ${t}`,
+  label: "lack a required trait",
+});
 const traitForbidden = (t: string): Reason =>
   t === "COMPUTE_STATUS_DISABLED"
     ? { code: "DISABLED", message: "compute service disabled (COMPUTE_STATUS_DISABLED)" }
-    : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}` };
+    : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}`, label: "have a forbidden trait" };
 
 /** One provider against the whole query: null when it is a candidate. */
 export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): Reason | null {
@@ -152,6 +167,7 @@ export function providerReason(p: Provider, rr: ResourceRequest, labels: Aggrega
       return {
         code: "RESOURCE_UNIT",
         message: `${rc}: needs ${fmt(amount)} (groups together), above max_unit ${inv.maxUnit}`,
+        label: UNIT,
       };
   }
   return null;

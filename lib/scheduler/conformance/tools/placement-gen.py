@@ -21,10 +21,12 @@ import os
 import random
 import sys
 
-TRAITS = ["HW_CPU_X86_AVX2", "HW_CPU_X86_AVX512F", "HW_CPU_HYPERTHREADING",
-          "COMPUTE_IMAGE_TYPE_QCOW2", "COMPUTE_IMAGE_TYPE_RAW",
-          "HW_ARCH_X86_64", "COMPUTE_STORAGE_BUS_VIRTIO",
-          "CUSTOM_GOLD", "CUSTOM_NVME", "CUSTOM_LICENSED"]
+# HW_CPU_HYPERTHREADING stays on hosts only: as a flavor trait without
+# hw:cpu_policy=dedicated Nova's API refuses the flavor.
+HOST_TRAITS = ["HW_CPU_X86_AVX2", "HW_CPU_X86_AVX512F", "HW_CPU_HYPERTHREADING",
+               "HW_ARCH_X86_64", "COMPUTE_STORAGE_BUS_VIRTIO",
+               "CUSTOM_GOLD", "CUSTOM_NVME", "CUSTOM_LICENSED"]
+TRAITS = [t for t in HOST_TRAITS if t != "HW_CPU_HYPERTHREADING"]
 PROJECTS = ["proj-a", "proj-b", "proj-c"]
 FILTERS = ["ComputeFilter", "ImagePropertiesFilter", "AvailabilityZoneFilter",
            "AggregateMultiTenancyIsolation", "ServerGroupAntiAffinityFilter",
@@ -60,8 +62,14 @@ def host(rng, i, n_hosts):
         h["reserved_vcpus"] = rng.choice([1, 4, vcpus])
     if rng.random() < 0.15:
         h["reserved_disk_gb"] = rng.choice([10, disk // 2])
-    if rng.random() < 0.5:
-        h["traits"] = rng.sample(TRAITS, rng.randint(1, 4))
+    traits = []
+    if rng.random() < 0.6:
+        traits = rng.sample(HOST_TRAITS, rng.randint(1, 5))
+    if rng.random() < 0.7:  # nova-compute reports the image types its driver supports
+        traits += rng.sample(["COMPUTE_IMAGE_TYPE_QCOW2", "COMPUTE_IMAGE_TYPE_RAW",
+                              "COMPUTE_IMAGE_TYPE_ISO"], rng.randint(1, 3))
+    if traits:
+        h["traits"] = traits
     if rng.random() < 0.25:
         pc = rng.choice([4, 8, 16])
         h["pcpus"] = pc
@@ -81,9 +89,9 @@ def host(rng, i, n_hosts):
     if inv:
         h["inventories"] = inv
     r = rng.random()
-    if r < 0.12:
+    if r < 0.08:
         h["service"] = {"disabled": True, "disabled_reason": "maintenance"}
-    elif r < 0.18:
+    elif r < 0.12:
         h["service"] = {"up": False}
     if rng.random() < 0.1:
         h["cell"] = "cell2"
@@ -183,12 +191,12 @@ def scenario(rng, k):
            "num_instances": rng.choice([1, 1, 2, 3, 4])}
     img = {}
     if rng.random() < 0.4:
-        img["disk_format"] = rng.choice(["qcow2", "raw", "iso", "vhd"])
+        img["disk_format"] = rng.choice(["qcow2", "qcow2", "raw", "iso", "vhd"])
     props = {}
     if rng.random() < 0.3:
         props["hw_architecture"] = rng.choice(["x86_64", "aarch64"])
     if rng.random() < 0.15:
-        props["hw_disk_bus"] = rng.choice(["virtio", "scsi"])
+        props["hw_disk_bus"] = rng.choice(["virtio", "virtio", "scsi"])
     if rng.random() < 0.2:
         props["trait:" + rng.choice(["CUSTOM_LICENSED", "CUSTOM_GOLD"])] = "required"
     if props:
