@@ -1,11 +1,13 @@
 "use server";
 
+import { after } from "next/server";
 import { z } from "zod";
 import { mutate, MutationError, type ActionResult } from "@/lib/actions/mutation";
 import { prisma } from "@/lib/db";
 import { rememberRun } from "@/lib/runs/cache";
 import { commitRunTx, type CommitOutcome } from "@/lib/runs/commit";
-import { insertRun, prepareRun, rerunRequest, type PreparedRun } from "@/lib/runs/schedule";
+import { insertRun, prepareRun, rerunRequest, runDetails, type PreparedRun } from "@/lib/runs/schedule";
+import { storeRunDetailsLater } from "@/lib/runs/store";
 
 const RunIdSchema = z.object({
   runId: z.coerce
@@ -36,11 +38,18 @@ export async function rerunAction(runId: number): Promise<ActionResult<{ runId: 
       refused = e;
     }
   }
-  const res = await mutate("run.rerun", RunIdSchema, { runId }, async (tx) => {
-    if (refused) throw refused;
-    return insertRun(tx, prepared!);
-  });
+  const res = await mutate(
+    "run.rerun",
+    RunIdSchema,
+    { runId },
+    async (tx) => {
+      if (refused) throw refused;
+      return insertRun(tx, prepared!);
+    },
+    { changesCloud: false },
+  );
   if (!res.ok) return res;
   rememberRun(res.data.id, prepared!.result, prepared!.request);
+  storeRunDetailsLater(prisma, res.data.id, runDetails(prepared!), after);
   return { ok: true, data: { runId: res.data.id, previous: runId } };
 }

@@ -10,6 +10,7 @@
 import { prisma, type PrismaClient } from "@/lib/db";
 import type { ComputeHost } from "@/lib/generated/prisma/client";
 import type { ScenarioConfig, ScenarioHost } from "@/lib/scheduler/scenario";
+import { bumpCloudRevision } from "./revision";
 import { loadScenarioHost } from "./snapshot";
 
 type Db = PrismaClient;
@@ -935,6 +936,7 @@ export async function activateProfile(name: string, db: Db = prisma): Promise<vo
     if (!p) throw new Error(`scheduler profile "${name}" does not exist`);
     await tx.schedulerProfile.updateMany({ where: { active: true, NOT: { id: p.id } }, data: { active: false } });
     await tx.schedulerProfile.update({ where: { id: p.id }, data: { active: true } });
+    await bumpCloudRevision(tx);
   });
 }
 
