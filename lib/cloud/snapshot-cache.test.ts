@@ -4,7 +4,7 @@
  * connection (another app process), and never changed by a scheduling run.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient, type PrismaClient } from "@/lib/db";
+import { createPrismaClient, type PrismaClient } from "@/lib/db-client";
 import { schedule } from "@/lib/scheduler";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { importCloud } from "./import-export";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bigCloud } from "@/bench/big-cloud";
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import { importCloud } from "@/lib/cloud/import-export";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
