@@ -6,8 +6,8 @@
  * Every process checks the database's counter, so a write made by another
  * process is never missed.
  *
- * The cached scenario is shared by concurrent requests: nothing may change
- * it (the engine builds its own HostStates from it and never writes back).
+ * The cached scenario is shared by concurrent requests and deeply frozen:
+ * the engine builds its own HostStates from it and never writes back.
  */
 import type { PrismaClient } from "@/lib/db-client";
 import { readCloudRevision } from "./revision";
@@ -38,6 +38,9 @@ export async function loadSnapshotCached(db: PrismaClient, opts: SnapshotOptions
   const hit = entry?.revision === revision ? entry.byProfile.get(keyOf(opts)) : undefined;
   if (hit) return { ...hit, loadMs: performance.now() - t0, cached: true };
   const snap = await loadSnapshot(db, opts);
+  // Shared by every request from now on: frozen, so nothing can change it,
+  // and so the engine may keep what it derives from each host (host-state.ts).
+  deepFreeze(snap.scenario);
   // Keep only the newest revision (a slower request may finish with an older one).
   let current = entries.get(db);
   if (!current || current.revision < snap.revision) {
@@ -46,6 +49,12 @@ export async function loadSnapshotCached(db: PrismaClient, opts: SnapshotOptions
   }
   if (current.revision === snap.revision) current.byProfile.set(keyOf(opts), snap);
   return { ...snap, loadMs: performance.now() - t0, cached: false };
+}
+
+function deepFreeze(v: unknown): void {
+  if (v === null || typeof v !== "object" || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
 }
 
 /** Forget every cached snapshot (tests). */

@@ -275,7 +275,6 @@ const HV_SPECS = new Map<string, [string | null, string | null, string | null]>(
 
 export function buildHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
   const s = new HostState();
-  const f = `hosts[${index}]`;
   s.index = index;
   s.host = h.name;
   s.nodename = h.node ?? h.name;
@@ -298,14 +297,65 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.totalUsableDiskGb = localGb;
   s.vcpusTotal = int(h.vcpus, index, "vcpus");
   s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
-  s.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
-  if (!isValidIp(s.hostIp)) {
-    throw new NovaError("ValueError", `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
+  Object.assign(s, hostFacts(h, index));
+  s.aggregates = view;
+  return s;
+}
+
+/**
+ * The part of a HostState that comes from its scenario entry alone and that
+ * scheduling never changes. A frozen entry (the app's cached snapshot)
+ * cannot change either, so its facts are derived once and shared by the
+ * HostStates of every request made on it; anything consume() changes stays
+ * outside (sizes and counters are numbers, copied per request).
+ */
+type HostFacts = Pick<
+  HostState,
+  | "hostIp"
+  | "hypervisorType"
+  | "hypervisorVersion"
+  | "cpuInfoSource"
+  | "supportedInstances"
+  | "stats"
+  | "numInstances"
+  | "numIoOps"
+  | "failedBuilds"
+  | "metricsReported"
+  | "metrics"
+  | "cpuAllocationRatio"
+  | "ramAllocationRatio"
+  | "diskAllocationRatio"
+  | "service"
+  | "instanceList"
+  | "traits"
+  | "reservedVcpus"
+  | "reservedMemoryMb"
+  | "reservedDiskGb"
+>;
+
+const FROZEN_HOST_FACTS = new WeakMap<ScenarioHost, HostFacts>();
+
+function hostFacts(h: ScenarioHost, index: number): HostFacts {
+  if (!Object.isFrozen(h)) return deriveHostFacts(h, index);
+  let facts = FROZEN_HOST_FACTS.get(h);
+  if (!facts) FROZEN_HOST_FACTS.set(h, (facts = deriveHostFacts(h, index)));
+  return facts;
+}
+
+function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
+  const f = `hosts[${index}]`;
+  const t = {
+    metrics: NO_METRICS,
+    instanceList: NO_INSTANCES,
+  } as HostFacts;
+  t.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
+  if (!isValidIp(t.hostIp)) {
+    throw new NovaError("ValueError", `${f}.host_ip: failed to detect a valid IP address from '${t.hostIp}'`);
   }
-  s.hypervisorType = h.hypervisor_type ?? "QEMU";
-  s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, index, "hypervisor_version");
-  s.cpuInfoSource = h.cpu_info ? pyValueAt(h, "cpu_info") : {};
-  s.supportedInstances = (
+  t.hypervisorType = h.hypervisor_type ?? "QEMU";
+  t.hypervisorVersion = int(h.hypervisor_version ?? 6002000, index, "hypervisor_version");
+  t.cpuInfoSource = h.cpu_info ? pyValueAt(h, "cpu_info") : {};
+  t.supportedInstances = (
     h.supported_instances === undefined
       ? []
       : (iter(h.supported_instances, index, "supported_instances") as typeof h.supported_instances & object)
@@ -332,17 +382,17 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
     return hv;
   });
   // str() of the scenario's numbers: "3.0" would make Nova's int() fail.
-  s.stats = {
+  t.stats = {
     num_instances: h.num_instances === undefined ? "0" : pyStrAt(h, "num_instances"),
     io_workload: h.num_io_ops === undefined ? "0" : pyStrAt(h, "num_io_ops"),
     failed_builds: h.failed_builds === undefined ? "0" : pyStrAt(h, "failed_builds"),
   };
-  s.numInstances = int(s.stats.num_instances, index, "num_instances");
-  s.numIoOps = int(s.stats.io_workload, index, "num_io_ops");
-  s.failedBuilds = int(s.stats.failed_builds, index, "failed_builds");
+  t.numInstances = int(t.stats.num_instances, index, "num_instances");
+  t.numIoOps = int(t.stats.io_workload, index, "num_io_ops");
+  t.failedBuilds = int(t.stats.failed_builds, index, "failed_builds");
   const metrics = (h.metrics === undefined ? [] : iter(h.metrics, index, "metrics")) as typeof h.metrics & object;
-  s.metricsReported = metrics.length;
-  if (metrics.length) s.metrics = new Map();
+  t.metricsReported = metrics.length;
+  if (metrics.length) t.metrics = new Map();
   for (const m of metrics) {
     if (m === null || typeof m !== "object")
       throw new NovaError("TypeError", `${f}.metrics: a metric must be an object`);
@@ -351,24 +401,23 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
     }
     const v = typeof m.value === "number" ? m.value : float(m.value, index, `metrics.${m.name}`);
     // MonitorMetricList.from_json: percent metrics are kept ×100, then int().
-    s.metrics.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
+    t.metrics.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
   }
-  s.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, index, "cpu_allocation_ratio");
-  s.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, index, "ram_allocation_ratio");
-  s.diskAllocationRatio = float(h.disk_allocation_ratio ?? 1.0, index, "disk_allocation_ratio");
+  t.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, index, "cpu_allocation_ratio");
+  t.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, index, "ram_allocation_ratio");
+  t.diskAllocationRatio = float(h.disk_allocation_ratio ?? 1.0, index, "disk_allocation_ratio");
   const svc = h.service ?? {};
-  s.service = {
+  t.service = {
     // bool() of what the scenario gives: a null "up" is a down service.
     disabled: svc.disabled === undefined ? false : pyTruthy(svc.disabled as PyValue),
     disabled_reason: svc.disabled_reason ?? null,
     up: svc.up === undefined ? true : pyTruthy(svc.up as PyValue),
     forced_down: svc.forced_down === undefined ? false : pyTruthy(svc.forced_down as PyValue),
   };
-  if (h.instances !== undefined) s.instanceList = iter(h.instances, index, "instances") as string[];
-  s.aggregates = view;
-  s.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
-  s.reservedVcpus = h.reserved_vcpus ?? 0;
-  s.reservedMemoryMb = h.reserved_memory_mb ?? 0;
-  s.reservedDiskGb = h.reserved_disk_gb ?? 0;
-  return s;
+  if (h.instances !== undefined) t.instanceList = iter(h.instances, index, "instances") as string[];
+  t.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
+  t.reservedVcpus = h.reserved_vcpus ?? 0;
+  t.reservedMemoryMb = h.reserved_memory_mb ?? 0;
+  t.reservedDiskGb = h.reserved_disk_gb ?? 0;
+  return t;
 }
