@@ -15,6 +15,7 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
+import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type Actor, currentActor, refusalFor } from "@/lib/auth/session";
 import {
@@ -103,18 +104,28 @@ export async function mutate<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
   write: (tx: Tx, data: z.output<S>) => Promise<T>,
-  opts: { revalidate?: string[]; message?: string } = {},
+  opts: {
+    revalidate?: string[];
+    message?: string;
+    /** false for writes the scheduler never reads (a stored run): the cached snapshot stays valid */
+    changesCloud?: boolean;
+  } = {},
 ): Promise<ActionResult<T>> {
   const auth = await authorize(action);
   if ("refused" in auth) return { ok: false, formError: auth.refused, fieldErrors: {} };
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, fieldErrors: zodFieldErrors(parsed.error.issues) };
   try {
-    const data = await prisma.$transaction((tx) => auditedWrite(tx, auth.actor, action, input, parsed.data, write), {
-      timeout: 30_000,
+    const data = await prisma.$transaction(
+      async (tx) => {
+        const out = await auditedWrite(tx, auth.actor, action, input, parsed.data, write);
+        // In the same transaction: every process's cached snapshot sees the change.
+        if (opts.changesCloud !== false) await bumpCloudRevision(tx);
+        return out;
+      },
       // under load a write waits its turn for a connection / the write lock rather than fail
-      maxWait: 30_000,
-    });
+      { timeout: 30_000, maxWait: 30_000 },
+    );
     for (const p of opts.revalidate ?? []) revalidatePath(p);
     return { ok: true, data, message: opts.message };
   } catch (e) {

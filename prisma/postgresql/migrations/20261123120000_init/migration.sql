@@ -206,6 +206,8 @@ CREATE TABLE "SchedulingRun" (
     "config" TEXT NOT NULL,
     "snapshot" TEXT NOT NULL,
     "result" TEXT NOT NULL,
+    "cloudRevision" INTEGER,
+    "resultGz" BYTEA,
     "flavorName" TEXT NOT NULL,
     "numInstances" INTEGER NOT NULL,
     "error" TEXT,
@@ -216,6 +218,24 @@ CREATE TABLE "SchedulingRun" (
     "committedInstances" TEXT,
 
     CONSTRAINT "SchedulingRun_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "CloudRevision" (
+    "id" INTEGER NOT NULL DEFAULT 1,
+    "revision" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "CloudRevision_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "CloudSnapshot" (
+    "id" SERIAL NOT NULL,
+    "revision" INTEGER NOT NULL,
+    "data" BYTEA NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "CloudSnapshot_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -408,6 +428,9 @@ CREATE UNIQUE INDEX "SchedulerProfile_name_key" ON "SchedulerProfile"("name");
 CREATE INDEX "SchedulingRun_createdAt_idx" ON "SchedulingRun"("createdAt");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "CloudSnapshot_revision_key" ON "CloudSnapshot"("revision");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
 
 -- CreateIndex
@@ -478,7 +501,6 @@ ALTER TABLE "Session" ADD CONSTRAINT "Session_userId_fkey" FOREIGN KEY ("userId"
 
 -- AddForeignKey
 ALTER TABLE "Account" ADD CONSTRAINT "Account_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
 
 -- ---------------------------------------------------------------------------
 -- Hand-written: integrity rules (mirror the SQLite migrations' CHECKs).
