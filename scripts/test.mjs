@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, UserError, bin, childEnv, exists, fail, log } from "./lib/env.mjs";
+import { ensurePostgres, startPostgres } from "./lib/postgres.mjs";
 import { ensureBuild, ensureDependencies, ensurePrismaClient, freePort, migrate, seedIfEmpty } from "./lib/setup.mjs";
 
 const APT_HINT = "apt-get update && apt-get install -y --no-install-recommends chromium";
@@ -90,10 +91,13 @@ async function main() {
   ensureDependencies();
   ensurePrismaClient();
   ensureNovaReference();
+  // the integration tests that run on both databases need a PostgreSQL server
+  ensurePostgres();
   const chromium = e2e ? findChromium() : null;
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-test-"));
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  let postgres = null;
   const failedSteps = [];
 
   try {
@@ -112,7 +116,14 @@ async function main() {
 
     // ---- vitest -----------------------------------------------------------
     const vitestJson = path.join(tmp, "vitest.json");
-    const unitEnv = childEnv({ DATABASE_URL: `file:${path.join(tmp, "unit.db")}`, CI: process.env.CI ?? "" });
+    // a throwaway PostgreSQL cluster (free port, removed in `finally`)
+    log("starting a throwaway PostgreSQL cluster for the integration tests");
+    postgres = startPostgres(await freePort());
+    const unitEnv = childEnv({
+      DATABASE_URL: `file:${path.join(tmp, "unit.db")}`,
+      TEST_POSTGRES_URL: postgres.url,
+      CI: process.env.CI ?? "",
+    });
     const vitestCode = step(
       "vitest run (unit, integration, conformance)",
       bin("vitest"),
@@ -172,6 +183,7 @@ async function main() {
     const msg = err instanceof UserError || typeof err?.exitCode === "number" ? err.message : err?.stack || err;
     process.stderr.write(`error: ${msg}\n`);
   } finally {
+    postgres?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 

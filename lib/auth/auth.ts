@@ -36,13 +36,19 @@ export async function authSecret(db: Db): Promise<string> {
   return (await db.appSetting.findUniqueOrThrow({ where: { key: SECRET_KEY } })).value;
 }
 
+/** The database behind a client (its generated client knows; the URL may not be at hand). */
+function providerOf(db: Db): "sqlite" | "postgresql" {
+  const p = (db as unknown as { _activeProvider?: string })._activeProvider;
+  return p === "postgresql" || p === "sqlite" ? p : databaseProvider();
+}
+
 function createAuth(db: Db, secret: string) {
   return betterAuth({
     appName: "Schedscope",
     secret,
     // Never used to build links: sign-in and sign-out are server actions.
     baseURL: process.env.BETTER_AUTH_URL || "http://localhost:3000",
-    database: prismaAdapter(db, { provider: databaseProvider() }),
+    database: prismaAdapter(db, { provider: providerOf(db) }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 128 },
     user: {
       additionalFields: {
