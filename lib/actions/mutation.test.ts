@@ -3,11 +3,11 @@
  * parsed or written), the audit entry written with each change, and the
  * version check that refuses a form opened before someone else's save.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { z } from "zod";
 import type { Actor } from "@/lib/auth/session";
 import { runAs } from "@/lib/auth/session";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { mutate } from "./mutation";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
@@ -36,96 +36,105 @@ function saveMetadata(actor: Actor | null, input: Record<string, unknown>) {
   return actor ? runAs(actor, call) : call();
 }
 
+/** Point the app's lazily created client (lib/db.ts) at `url`, closing the previous one. */
+async function useAppClientOn(url: string | undefined) {
+  const g = globalThis as unknown as { __schedscopePrisma?: { $disconnect(): Promise<void> } };
+  await g.__schedscopePrisma?.$disconnect();
+  g.__schedscopePrisma = undefined;
+  if (url) process.env.DATABASE_URL = url;
+}
+
 async function gpuValue() {
   const row = await db.prisma.aggregateMetadata.findFirst({ where: { aggregateId: aggId, key: "gpu" } });
   return row?.value;
 }
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  // the wrapper writes through the app's client, which reads DATABASE_URL on first use
-  process.env.DATABASE_URL = db.url;
-});
-afterAll(async () => {
-  const { prisma } = await import("@/lib/db");
-  await prisma.$disconnect();
-  await db.cleanup();
-});
-beforeEach(async () => {
-  await db.prisma.auditEntry.deleteMany();
-  await db.prisma.aggregate.deleteMany();
-  const agg = await db.prisma.aggregate.create({
-    data: { name: "agg-gpu", position: 0, metadata: { create: [{ key: "gpu", value: "true" }] } },
+describe.each(PROVIDERS)("on %s", (provider) => {
+  beforeAll(async () => {
+    db = await createTestDatabaseOf(provider, inject("postgresUrl"));
+    // the wrapper writes through the app's client, created from DATABASE_URL on first use
+    await useAppClientOn(db.url);
   });
-  aggId = agg.id;
-});
-
-describe("roles are enforced in the wrapper, before validation", () => {
-  it.each([
-    ["nobody signed in", null, /Sign in/],
-    ["a viewer", vera, /needs the admin role.*vera \(viewer\)/],
-    ["an operator", olga, /needs the admin role.*olga \(operator\)/],
-  ] as const)("%s cannot change aggregate metadata; nothing is written", async (_n, actor, message) => {
-    // invalid input too: the refusal comes first, so it leaks nothing about validation
-    for (const input of [{ id: aggId, key: "gpu", value: "false" }, { id: "x" }]) {
-      const r = await saveMetadata(actor, input);
-      expect(r.ok).toBe(false);
-      expect(!r.ok && r.formError).toMatch(message);
-    }
-    expect(await gpuValue()).toBe("true");
-    expect(await db.prisma.auditEntry.count()).toBe(0);
+  afterAll(async () => {
+    await useAppClientOn(undefined);
+    await db?.cleanup();
+  });
+  beforeEach(async () => {
+    await db.prisma.auditEntry.deleteMany();
+    await db.prisma.aggregate.deleteMany();
+    const agg = await db.prisma.aggregate.create({
+      data: { name: "agg-gpu", position: 0, metadata: { create: [{ key: "gpu", value: "true" }] } },
+    });
+    aggId = agg.id;
   });
 
-  it("an admin can, and the audit trail has who, what, before and after", async () => {
-    const r = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false" });
-    expect(r.ok).toBe(true);
-    expect(await gpuValue()).toBe("false");
-    const entries = await db.prisma.auditEntry.findMany();
-    expect(entries).toHaveLength(1);
-    const e = entries[0];
-    expect(e).toMatchObject({ userName: "alice", role: "admin", entity: "aggregate", entityKey: "agg-gpu" });
-    expect(JSON.parse(e.before!).metadata).toEqual({ gpu: "true" });
-    expect(JSON.parse(e.after!).metadata).toEqual({ gpu: "false" });
-    const agg = await db.prisma.aggregate.findUniqueOrThrow({ where: { id: aggId } });
-    expect(agg.version).toBe(2);
+  describe("roles are enforced in the wrapper, before validation", () => {
+    it.each([
+      ["nobody signed in", null, /Sign in/],
+      ["a viewer", vera, /needs the admin role.*vera \(viewer\)/],
+      ["an operator", olga, /needs the admin role.*olga \(operator\)/],
+    ] as const)("%s cannot change aggregate metadata; nothing is written", async (_n, actor, message) => {
+      // invalid input too: the refusal comes first, so it leaks nothing about validation
+      for (const input of [{ id: aggId, key: "gpu", value: "false" }, { id: "x" }]) {
+        const r = await saveMetadata(actor, input);
+        expect(r.ok).toBe(false);
+        expect(!r.ok && r.formError).toMatch(message);
+      }
+      expect(await gpuValue()).toBe("true");
+      expect(await db.prisma.auditEntry.count()).toBe(0);
+    });
+
+    it("an admin can, and the audit trail has who, what, before and after", async () => {
+      const r = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false" });
+      expect(r.ok).toBe(true);
+      expect(await gpuValue()).toBe("false");
+      const entries = await db.prisma.auditEntry.findMany();
+      expect(entries).toHaveLength(1);
+      const e = entries[0];
+      expect(e).toMatchObject({ userName: "alice", role: "admin", entity: "aggregate", entityKey: "agg-gpu" });
+      expect(JSON.parse(e.before!).metadata).toEqual({ gpu: "true" });
+      expect(JSON.parse(e.after!).metadata).toEqual({ gpu: "false" });
+      const agg = await db.prisma.aggregate.findUniqueOrThrow({ where: { id: aggId } });
+      expect(agg.version).toBe(2);
+    });
+
+    it("a write that fails leaves neither the change nor an audit entry", async () => {
+      const r = await runAs(alice, () =>
+        mutate("aggregate.metadata.save", MetadataSchema, { id: aggId, key: "gpu", value: "x" }, async (tx, d) => {
+          await tx.aggregateMetadata.updateMany({ where: { aggregateId: d.id }, data: { value: d.value } });
+          throw new Error("disk full");
+        }),
+      ).catch((e: Error) => e);
+      expect(r).toBeInstanceOf(Error);
+      expect(await gpuValue()).toBe("true");
+      expect(await db.prisma.auditEntry.count()).toBe(0);
+    });
   });
 
-  it("a write that fails leaves neither the change nor an audit entry", async () => {
-    const r = await runAs(alice, () =>
-      mutate("aggregate.metadata.save", MetadataSchema, { id: aggId, key: "gpu", value: "x" }, async (tx, d) => {
-        await tx.aggregateMetadata.updateMany({ where: { aggregateId: d.id }, data: { value: d.value } });
-        throw new Error("disk full");
-      }),
-    ).catch((e: Error) => e);
-    expect(r).toBeInstanceOf(Error);
-    expect(await gpuValue()).toBe("true");
-    expect(await db.prisma.auditEntry.count()).toBe(0);
-  });
-});
+  describe("a form opened before someone else's save is refused", () => {
+    it("second save with the old version: conflict naming who and when, both values, nothing overwritten", async () => {
+      const first = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false", version: "1" });
+      expect(first.ok).toBe(true);
+      const second = await saveMetadata(bob, { id: aggId, key: "gpu", value: "maybe", version: "1" });
+      expect(second.ok).toBe(false);
+      if (second.ok) return;
+      const at = (await db.prisma.auditEntry.findFirstOrThrow()).at.toISOString().slice(11, 16);
+      expect(second.formError).toContain(`changed by alice at ${at} since you opened it`);
+      expect(second.conflict?.fields).toEqual([{ field: "gpu", yours: "maybe", theirs: "false" }]);
+      expect(await gpuValue()).toBe("false");
+      expect(await db.prisma.auditEntry.count()).toBe(1);
+    });
 
-describe("a form opened before someone else's save is refused", () => {
-  it("second save with the old version: conflict naming who and when, both values, nothing overwritten", async () => {
-    const first = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false", version: "1" });
-    expect(first.ok).toBe(true);
-    const second = await saveMetadata(bob, { id: aggId, key: "gpu", value: "maybe", version: "1" });
-    expect(second.ok).toBe(false);
-    if (second.ok) return;
-    const at = (await db.prisma.auditEntry.findFirstOrThrow()).at.toISOString().slice(11, 16);
-    expect(second.formError).toContain(`changed by alice at ${at} since you opened it`);
-    expect(second.conflict?.fields).toEqual([{ field: "gpu", yours: "maybe", theirs: "false" }]);
-    expect(await gpuValue()).toBe("false");
-    expect(await db.prisma.auditEntry.count()).toBe(1);
-  });
+    it("a save at the current version goes through", async () => {
+      expect((await saveMetadata(alice, { id: aggId, key: "gpu", value: "a", version: "1" })).ok).toBe(true);
+      expect((await saveMetadata(bob, { id: aggId, key: "gpu", value: "b", version: "2" })).ok).toBe(true);
+      expect(await gpuValue()).toBe("b");
+    });
 
-  it("a save at the current version goes through", async () => {
-    expect((await saveMetadata(alice, { id: aggId, key: "gpu", value: "a", version: "1" })).ok).toBe(true);
-    expect((await saveMetadata(bob, { id: aggId, key: "gpu", value: "b", version: "2" })).ok).toBe(true);
-    expect(await gpuValue()).toBe("b");
-  });
-
-  it.each([["abc"], ["0"], ["1.5"]])("a malformed version %j is refused on its field", async (version) => {
-    const r = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false", version });
-    expect(r).toMatchObject({ ok: false, fieldErrors: { version: ["version: must be a whole number >= 1"] } });
-    expect(await gpuValue()).toBe("true");
+    it.each([["abc"], ["0"], ["1.5"]])("a malformed version %j is refused on its field", async (version) => {
+      const r = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false", version });
+      expect(r).toMatchObject({ ok: false, fieldErrors: { version: ["version: must be a whole number >= 1"] } });
+      expect(await gpuValue()).toBe("true");
+    });
   });
 });
