@@ -303,7 +303,8 @@ describe("commit placement", () => {
     const h = await tight();
     expect(h.memoryMbUsed).toBe(32768 - 1024);
     expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
-  });
+    // spawning tsx processes takes seconds on a loaded machine
+  }, 120_000);
 
   it("the same run committed by two processes at once commits once", async () => {
     const [run] = await freshRuns(1);
@@ -311,7 +312,8 @@ describe("commit placement", () => {
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.find((r) => !r.ok)).toMatchObject({ message: expect.stringMatching(/already committed/) });
     expect((await tight()).numInstances).toBe(1);
-  });
+    // spawning tsx processes takes seconds on a loaded machine
+  }, 120_000);
 
   it("refuses a host that was disabled since, and a failed run", async () => {
     const [run] = await freshRuns(1);
