@@ -907,8 +907,12 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
       for (const e of hwImagePropertyErrors(im.properties ?? {}))
         errors.push(`${where}.properties[${JSON.stringify(e.key)}]: ${e.error}`);
     };
-    (doc.flavors ?? []).forEach((f, i) => flavorSpecs(`flavors[${i}]`, f));
-    (doc.images ?? []).forEach((im, i) => imageProps(`images[${i}]`, im));
+    (doc.flavors ?? []).forEach((f, i) => {
+      flavorSpecs(`flavors[${i}]`, f);
+    });
+    (doc.images ?? []).forEach((im, i) => {
+      imageProps(`images[${i}]`, im);
+    });
     if (doc.request) {
       flavorSpecs("request.flavor", doc.request.flavor);
       if (doc.request.image) imageProps("request.image", doc.request.image);
