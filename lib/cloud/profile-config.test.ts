@@ -75,7 +75,7 @@ describe("the numa_pci_placement migration rewrites stored profiles", () => {
     const insert = db.prepare(
       `INSERT INTO "SchedulerProfile" ("name", "config", "active", "updatedAt") VALUES (?, ?, 0, CURRENT_TIMESTAMP)`,
     );
-    cases.forEach(([name, config]) => insert.run(name, JSON.stringify(config)));
+    for (const [name, config] of cases) insert.run(name, JSON.stringify(config));
     db.close();
 
     const r = migrateDatabase(`file:${file}`);
