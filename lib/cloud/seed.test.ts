@@ -163,7 +163,9 @@ describe("seedDemoCloud (200 hosts)", () => {
       expect(h.pci_device_pools.some((p: any) => p.tags.dev_type === "type-VF" && p.tags.physical_network)).toBe(true);
     }
     expect(nfv.some((h) => h.pcpus_used > 0)).toBe(true);
-    expect(cloud.config!.pci_alias).toEqual(expect.arrayContaining([expect.objectContaining({ name: "a40" })]));
+    expect((cloud.config as { pci_alias?: unknown }).pci_alias).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "a40" })]),
+    );
   });
 
   it.each([
