@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeNumaTopology } from "./numa-view";
+import type { PciDevicePoolInput } from "./schemas";
 
 describe("describeNumaTopology", () => {
   const topology = {
@@ -27,8 +28,14 @@ describe("describeNumaTopology", () => {
       { id: 1, cpuset: [4, 5], pcpuset: [4, 5], memory: 1024 },
     ],
   };
-  const pools = [
-    { vendor_id: "10de", product_id: "20b5", numa_node: 0, count: 4, tags: { dev_type: "type-PCI" } },
+  const pools: PciDevicePoolInput[] = [
+    {
+      vendor_id: "10de",
+      product_id: "20b5",
+      numa_node: 0,
+      count: 4,
+      tags: { dev_type: "type-PCI" } as Record<string, string>,
+    },
     {
       vendor_id: "8086",
       product_id: "154c",
