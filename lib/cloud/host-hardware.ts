@@ -2,7 +2,7 @@
  * A host's NUMA topology, PCI device pools and Placement inventories (PCPU
  * and custom classes), read and parsed for the host page.
  */
-import { prisma, type PrismaClient } from "@/lib/db";
+import type { Db } from "@/lib/db-client";
 import { describeNumaTopology, type NumaView } from "./numa-view";
 import type { InventoryInput, NumaTopologyInput, PciDevicePoolInput } from "./schemas";
 
@@ -13,7 +13,7 @@ export interface HostHardware {
   inventories: { resourceClass: string; inventory: InventoryInput }[];
 }
 
-export async function getHostHardware(name: string, db: PrismaClient = prisma): Promise<HostHardware | null> {
+export async function getHostHardware(db: Db, name: string): Promise<HostHardware | null> {
   const h = await db.computeHost.findUnique({
     where: { name },
     select: { numaTopology: true, pciDevicePools: true, pcpus: true, pcpusUsed: true, inventories: true },

@@ -8,6 +8,7 @@ import { UsageBar } from "@/components/ui/usage-bar";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { getHostHardware } from "@/lib/cloud/host-hardware";
 import { getHost } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function HostPage({ params }: { params: Params }) {
   const { name: raw } = await params;
   const name = decodeParam(raw);
-  const [h, hw] = await Promise.all([getHost(name), getHostHardware(name)]);
+  const [h, hw] = await Promise.all([getHost(prisma, name), getHostHardware(prisma, name)]);
   if (!h || !hw) notFound();
   const { supportedInstances: supported, cpuInfo } = h;
 
