@@ -11,9 +11,15 @@ export const AvailabilityZoneFilter: FilterFactory = (config) => ({
     const az = spec.availabilityZone;
     if (!az) return null;
     const zones = host.aggregates.split.get("availability_zone");
-    if (zones) return zones.has(az) ? null : `in availability zone ${[...zones].join(", ")}, not ${az}`;
+    if (zones)
+      return zones.has(az)
+        ? null
+        : { code: "WRONG_AVAILABILITY_ZONE", message: `in availability zone ${[...zones].join(", ")}, not ${az}` };
     return az === config.defaultAvailabilityZone
       ? null
-      : `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`;
+      : {
+          code: "WRONG_AVAILABILITY_ZONE",
+          message: `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`,
+        };
   },
 });
