@@ -37,6 +37,8 @@ async function expectPageMatchesEngine(page: Page, engine: ScheduleResult) {
   }
 
   const tabs = page.getByRole("tablist", { name: "Instances" });
+  expect(engine.requests.length).toBeGreaterThan(0);
+  let checkedTicks = 0;
   for (const req of engine.requests) {
     const n = req.index + 1;
     if (engine.requests.length > 1) await tabs.getByRole("tab", { name: `Instance ${n}`, exact: true }).click();
@@ -57,20 +59,25 @@ async function expectPageMatchesEngine(page: Page, engine: ScheduleResult) {
     const table = page.getByRole("table", { name: `Weighed hosts, instance ${n}` });
     const wrows = table.locator("tbody tr");
     const top = req.weighed.slice(0, 25);
+    expect(top.length, "a run that placed its instances weighed some hosts").toBeGreaterThan(0);
     await expect(wrows).toHaveCount(Math.max(top.length, 1));
     for (let k = 0; k < top.length; k++) {
       await expect(wrows.nth(k).getByRole("rowheader")).toHaveText(top[k].host);
       await expect(wrows.nth(k).getByRole("cell").nth(2)).toHaveText(fmtWeight(top[k].weight));
     }
-    // the chart's axis lists the same top hosts, in the same order
-    const ticks = page
-      .getByRole("figure", { name: new RegExp(`^Weights of the top \\d+ hosts of instance ${n}`) })
-      .locator(".recharts-yAxis text");
+    // the chart's axis lists the same top hosts, in the same order, one tick per host it draws
+    const figure = page.getByRole("figure", { name: new RegExp(`^Weights of the top \\d+ hosts of instance ${n}`) });
+    const drawn = Number(/top (\d+) hosts/.exec((await figure.getAttribute("aria-label")) ?? "")?.[1]);
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThanOrEqual(req.weighed.length);
+    const ticks = figure.locator(".recharts-yAxis text");
+    await expect(ticks).toHaveCount(drawn);
     const labels = (await ticks.allTextContents()).map((t) => t.replace(/^(chosen|alt \d+) · /, ""));
-    expect(labels.slice(0, Math.min(top.length, 25))).toEqual(
-      top.map((w, k) => `#${k + 1} ${w.host}`).slice(0, labels.length),
-    );
+    expect(labels).toEqual(req.weighed.slice(0, drawn).map((w, k) => `#${k + 1} ${w.host}`));
+    checkedTicks += drawn;
   }
+  // every instance was compared; an empty page must not pass
+  expect(checkedTicks).toBeGreaterThanOrEqual(engine.requests.length);
 }
 
 test.describe("The page equals the engine", () => {
