@@ -6,9 +6,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FILTERS, WEIGHERS } from "./registry";
 
-/** Being rewritten (NUMA topology and PCI pools); their tests come with the rewrite. */
-const NOT_YET = new Set(["NUMATopologyFilter", "PciPassthroughFilter", "PCIWeigher"]);
-
 function testTitles(dir: string): string {
   return fs
     .readdirSync(dir)
@@ -22,7 +19,7 @@ describe.each([
   ["weighers", Object.keys(WEIGHERS)],
 ])("every registered name in %s/ has its own test", (dir, names) => {
   const text = testTitles(path.join(__dirname, dir));
-  it.each(names.filter((n) => !NOT_YET.has(n)))("%s", (name) => {
+  it.each(names)("%s", (name) => {
     expect(text).toMatch(new RegExp(`(describe\\(|\\[\\s*)"${name}[":]`));
   });
 });

@@ -71,7 +71,8 @@ export function scenarioOf(c: Case): Scenario {
 function prepared(c: Case) {
   const scenario = scenarioOf(c);
   const hosts = buildHostStates(scenario);
-  return { hosts, spec: buildRequestSpec(scenario, hosts), config: resolveConfig(scenario.config) };
+  const config = resolveConfig(scenario.config);
+  return { hosts, spec: buildRequestSpec(scenario, hosts, config), config };
 }
 
 let dumped = 0;
@@ -90,12 +91,17 @@ function dump(kind: "filter" | "weigher", name: string, c: Case, ours: unknown):
   fs.writeFileSync(file, JSON.stringify({ kind, name, scenario, ours }, null, 1));
 }
 
-/** host name → null (passes) or the filter's reason (rejected). */
+/** host name → null (passes) or the message of the filter's reason (rejected). */
 export function verdicts(factory: FilterFactory, c: Case): Record<string, string | null> {
   const { hosts, spec, config } = prepared(c);
   const filter = factory(config);
   filter.prepare?.(spec);
-  const out = Object.fromEntries(hosts.map((h) => [h.host, filter.check(h, spec)]));
+  const out = Object.fromEntries(
+    hosts.map((h) => {
+      const why = filter.check(h, spec);
+      return [h.host, why === null || typeof why === "string" ? why : why.message];
+    }),
+  );
   dump("filter", filter.name, c, { passed: hosts.filter((h) => out[h.host] === null).map((h) => h.host) });
   return out;
 }

@@ -1,4 +1,4 @@
-// Every weigher but PCIWeigher: raw values and multipliers per host, as
+// Every weigher: raw values and multipliers per host, as
 // Nova's weighers compute them (nova/scheduler/weights/*.py, plus
 // hypervisor_version.py and num_instances.py from 2024.1). Normalisation and
 // the sum are the engine's, tested in engine.test.ts and the conformance
@@ -15,6 +15,7 @@ import { HypervisorVersionWeigher } from "./hypervisor-version";
 import { IoOpsWeigher } from "./io-ops";
 import { MetricsWeigher } from "./metrics";
 import { NumInstancesWeigher } from "./num-instances";
+import { PCIWeigher } from "./pci";
 import { RAMWeigher } from "./ram";
 import { ServerGroupSoftAffinityWeigher } from "./server-group-soft-affinity";
 import { ServerGroupSoftAntiAffinityWeigher } from "./server-group-soft-anti-affinity";
@@ -147,6 +148,24 @@ describe.each<[string, WeigherFactory, Case, Expected]>([
     HypervisorVersionWeigher,
     { hosts: [host("a", { hypervisor_version: 6002000 }), host("b", { hypervisor_version: 8000000 })] },
     { a: [6002000, 1], b: [8000000, 1] },
+  ],
+  [
+    "PCIWeigher: 100 − min(free PCI devices, 99), whether or not the request asks for one",
+    PCIWeigher,
+    {
+      hosts: [
+        host("two", { pci_device_pools: [{ vendor_id: "10de", product_id: "20b5", count: 2 }] }),
+        host("many", {
+          pci_device_pools: [
+            { vendor_id: "10de", product_id: "20b5", count: 100 },
+            { vendor_id: "8086", product_id: "1572", count: 50 },
+          ],
+        }),
+        host("none"),
+      ],
+      config: { pci_weight_multiplier: 2 },
+    },
+    { two: [98, 2], many: [1, 2], none: [100, 2] },
   ],
   [
     "NumInstancesWeigher: instances on the host, multiplier 0.0 unless set",
