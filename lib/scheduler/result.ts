@@ -65,6 +65,8 @@ export interface PlacementResult {
 export interface ScheduleResult {
   /** The Nova release whose behaviour produced this result, e.g. "26 (Zed)"; absent in older stored results. */
   nova_release?: string;
+  /** What the release changed in the configuration (e.g. a filter it no longer ships). */
+  release_notes?: string[];
   error: string | null;
   message?: string;
   selections: Array<{ host: string; alternates: string[] }>;
@@ -196,6 +198,7 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
     timing: { engine_ms: run.engineMs },
   };
   if (run.error && run.error.name !== "NoValidHost") result.message = run.error.message;
+  if (run.config.releaseNotes.length) result.release_notes = run.config.releaseNotes;
   if (run.placement) {
     const p = run.placement;
     result.placement = {
