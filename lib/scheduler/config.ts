@@ -3,7 +3,7 @@
  * for every option left out, and the same range checks oslo.config applies
  * (a failing option raises ValueError naming it, as Nova does at start-up).
  */
-import { NovaError, pyFloat, pyInt } from "./python";
+import { NovaError, type PyValue, pyFloat, pyInt, pyTruthy } from "./python";
 import { isNovaRelease, NOVA_RELEASES, type ReleaseBehaviour, releaseBehaviour } from "./releases";
 import type { ScenarioConfig } from "./scenario";
 
@@ -51,6 +51,10 @@ export interface SchedulerConfig {
   aggregateImagePropertiesIsolationSeparator: string;
   defaultAvailabilityZone: string;
   imagePropertiesDefaultArchitecture: string | null;
+  /** [pci] alias: one JSON document (or object) per alias, checked when a flavor uses one, as Nova does. */
+  pciAlias: unknown[];
+  /** [compute] packing_host_numa_cells_allocation_strategy */
+  packingHostNumaCellsAllocationStrategy: boolean;
 }
 
 /** Nova Zed's default [filter_scheduler] enabled_filters. */
@@ -433,7 +437,23 @@ export function resolveConfig(
     aggregateImagePropertiesIsolationSeparator: c.aggregate_image_properties_isolation_separator ?? ".",
     defaultAvailabilityZone: c.default_availability_zone ?? "nova",
     imagePropertiesDefaultArchitecture: c.image_properties_default_architecture ?? null,
+    pciAlias: pciAliasList(c.pci_alias),
+    packingHostNumaCellsAllocationStrategy: pyTruthy(
+      (c.packing_host_numa_cells_allocation_strategy ?? false) as PyValue,
+    ),
   };
+}
+
+/**
+ * [pci] alias is a MultiStrOpt: a list whose items are JSON text or objects
+ * (dumped to JSON). The aliases themselves are validated against Nova's
+ * schema when a flavor asks for one (PciInvalidAlias), as Nova does.
+ */
+function pciAliasList(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v))
+    throw new NovaError("ValueError", "config.pci_alias: must be a list of aliases (JSON text or objects)");
+  return v;
 }
 
 /** nova.scheduler.utils.parse_options(sep='=', converter=float): bad items are ignored. */

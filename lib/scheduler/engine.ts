@@ -10,12 +10,14 @@
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
+import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
+import { orderByWeight } from "./weight-order";
 
 export interface ScheduleOptions {
   /** Milliseconds clock for timing.engine_ms (default performance.now). */
@@ -84,7 +86,7 @@ export interface ScheduleRun {
   hosts: HostState[];
   spec: RequestSpec | null;
   traces: InstanceTrace[];
-  selections: Array<{ host: HostState; alternates: HostState[] }>;
+  selections: Array<{ host: HostState; alternates: HostState[]; placement: Placement }>;
   error: { name: string; message: string } | null;
   engineMs: number;
   /** Set when the Placement path ran. */
@@ -105,6 +107,7 @@ class Scheduler {
     readonly clock: () => Date,
   ) {
     this.multipliers = weighers.map(() => []);
+    this.asked = { numa: spec.numaTopology !== null, pci: spec.pciRequests.length > 0 };
   }
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
@@ -228,30 +231,39 @@ class Scheduler {
       }
       columns.push({ name: w.name, raw, normalized, byView });
     }
-    const order: number[] = new Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    // Python's sorted(reverse=True) is stable: ties keep their order.
-    order.sort((a, b) => (weights[a] > weights[b] ? -1 : weights[a] < weights[b] ? 1 : a - b));
-    return { hosts, weights, columns, order };
+    return { hosts, weights, columns, order: orderByWeight(weights) };
   }
 
-  consume(host: HostState): void {
+  /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
+  private readonly asked: { numa: boolean; pci: boolean };
+
+  /** HostState.consume_from_request; a NUMA/PCI failure is swallowed, as Nova does. */
+  consume(host: HostState): Placement {
     const f = this.spec.flavor;
     host.freeRamMb -= f.memoryMb;
     host.freeDiskMb -= (f.rootGb + f.ephemeralGb) * 1024;
     host.vcpusUsed += f.vcpus;
     host.numInstances += 1;
+    const { placement, ok } = consumeNumaAndPci(
+      host,
+      this.spec,
+      this.config.packingHostNumaCellsAllocationStrategy,
+      this.asked,
+    );
+    if (!ok) return placement;
     host.numIoOps += 1;
     host.updated = this.clock();
+    return placement;
   }
 
   /** SchedulerManager._consume_selected_host: the host, then the server group. */
-  consumeSelected(host: HostState): void {
-    this.consume(host);
+  consumeSelected(host: HostState): Placement {
+    const placed = this.consume(host);
     if (this.spec.instanceGroup) {
       this.spec.instanceGroup.hosts.push(host.host);
       host.instances.add(this.spec.instanceUuid);
     }
+    return placed;
   }
 }
 
@@ -298,7 +310,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const weighers = config.weighers.map((n) => getWeigher(n)(config));
     const hosts = buildHostStates(scenario);
     run.hosts = hosts;
-    const spec = buildRequestSpec(scenario, hosts);
+    const spec = buildRequestSpec(scenario, hosts, config);
     run.spec = spec;
     const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
     const s = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
@@ -312,6 +324,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
 
     started = now();
     const selected: HostState[] = [];
+    const placed: Placement[] = [];
     let pool = hosts;
     let index = 0;
     for (index = 0; index < spec.numInstances; index++) {
@@ -328,7 +341,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       const chosen = ordered[0];
       trace.chosen = chosen;
       selected.push(chosen);
-      s.consumeSelected(chosen);
+      placed.push(s.consumeSelected(chosen));
       pool = ordered;
     }
     // Python's loop variable stays on the last index after a full loop.
@@ -344,9 +357,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
         altPool = w.order.map((i) => passed[i]);
       }
       const chosenSet = new Set(selected);
-      run.selections = selected.map((host) => ({
+      run.selections = selected.map((host, i) => ({
         host,
         alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h)).slice(0, numAlts),
+        placement: placed[i],
       }));
     }
     run.engineMs = now() - started;
@@ -422,6 +436,7 @@ function schedulePlacement(
   }
   const providerOf = new Map(outcome.providers.map((p) => [p.host, p]));
   const selected: HostState[] = [];
+  const placed: Placement[] = [];
   let pool = outcome.returned.map((p) => p.host);
   let index = 0;
   for (index = 0; index < spec.numInstances; index++) {
@@ -452,7 +467,7 @@ function schedulePlacement(
     if (!attempt.claimed) break;
     trace.chosen = attempt.claimed;
     selected.push(attempt.claimed);
-    s.consumeSelected(attempt.claimed);
+    placed.push(s.consumeSelected(attempt.claimed));
   }
   if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
   if (selected.length < spec.numInstances) {
@@ -470,8 +485,9 @@ function schedulePlacement(
     const p = providerOf.get(h);
     return !!p && outcome.allocations.has(p);
   };
-  run.selections = selected.map((host) => ({
+  run.selections = selected.map((host, i) => ({
     host,
     alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h) && hasAllocation(h)).slice(0, numAlts),
+    placement: placed[i],
   }));
 }

@@ -5,6 +5,7 @@
  * NoValidHost diagnosis.
  */
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
+import type { Placement } from "./numa/consume";
 
 export interface WeigherBreakdown {
   raw: number;
@@ -69,7 +70,8 @@ export interface ScheduleResult {
   release_notes?: string[];
   error: string | null;
   message?: string;
-  selections: Array<{ host: string; alternates: string[] }>;
+  /** numa / pci: what each instance took, when the request asked for NUMA or PCI. */
+  selections: Array<{ host: string; alternates: string[] } & Placement>;
   requests: RequestResult[];
   diagnosis?: Diagnosis;
   placement?: PlacementResult;
@@ -184,7 +186,11 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
   const result: ScheduleResult = {
     nova_release: run.config.release.label,
     error: run.error ? run.error.name : null,
-    selections: run.selections.map((s) => ({ host: s.host.host, alternates: s.alternates.map((h) => h.host) })),
+    selections: run.selections.map((s) => ({
+      host: s.host.host,
+      alternates: s.alternates.map((h) => h.host),
+      ...s.placement,
+    })),
     requests: run.traces.map((t) => {
       const r: RequestResult = {
         index: t.index,

@@ -47,6 +47,10 @@ export interface ScenarioHost {
   service?: ScenarioService;
   metrics?: ScenarioMetric[];
   instances?: string[];
+  /** Host NUMA cells with their usage, as the libvirt driver reports them. */
+  numa_topology?: { cells: ScenarioNumaCell[] } | null;
+  /** Free PCI devices, pooled as nova-compute reports them. */
+  pci_device_pools?: ScenarioPciPool[] | null;
   /** Placement (SCENARIO.md "Placement"): provider traits, inventory reserved, PCPUs, other inventories. */
   traits?: string[];
   reserved_vcpus?: number;
@@ -66,6 +70,39 @@ export interface ScenarioInventory {
   max_unit?: number;
   step_size?: number;
   used?: number;
+}
+
+export interface ScenarioNumaPages {
+  size_kb: number;
+  total: number;
+  used?: number;
+  reserved?: number;
+}
+
+export interface ScenarioNumaCell {
+  id: number;
+  /** Shared host CPUs (cpu_shared_set in this cell). */
+  cpuset?: number[];
+  /** Dedicated host CPUs (cpu_dedicated_set in this cell). */
+  pcpuset?: number[];
+  /** MiB */
+  memory: number;
+  cpu_usage?: number;
+  memory_usage?: number;
+  pinned_cpus?: number[];
+  /** SMT thread sets; default one set per CPU. */
+  siblings?: number[][];
+  /** Default: all memory as 4 KiB pages. */
+  mempages?: ScenarioNumaPages[];
+  socket?: number | null;
+}
+
+export interface ScenarioPciPool {
+  vendor_id: string;
+  product_id: string;
+  numa_node?: number | null;
+  count: number;
+  tags?: Record<string, string | null>;
 }
 
 export interface ScenarioAggregate {
@@ -153,6 +190,10 @@ export interface ScenarioConfig {
   aggregate_image_properties_isolation_separator?: string;
   default_availability_zone?: string;
   image_properties_default_architecture?: string | null;
+  /** [pci] alias entries: JSON text or objects with name, vendor_id, product_id, device_type, numa_policy. */
+  pci_alias?: Array<string | Record<string, unknown>>;
+  /** [compute] packing_host_numa_cells_allocation_strategy (Zed default false: spread). */
+  packing_host_numa_cells_allocation_strategy?: boolean;
   /** Nova release whose scheduler behaviour applies (releases.ts); default "zed". */
   nova_release?: string;
   /** Run Nova's Placement path (request filters, allocation candidates, claims). */
@@ -167,9 +208,6 @@ export interface ScenarioConfig {
   max_placement_results?: number;
   /** [workarounds] disable_fallback_pcpu_query */
   disable_fallback_pcpu_query?: boolean;
-  /** NUMA and PCI ([pci] alias, [compute] packing strategy). */
-  pci_alias?: unknown[];
-  packing_host_numa_cells_allocation_strategy?: boolean;
   /**
    * Retired: the ad-hoc prefilter list of earlier Schedscope versions.
    * migratePlacementPrefilters() maps it onto `placement` and the options.
