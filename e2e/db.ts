@@ -22,10 +22,11 @@ export function queryAll<T>(sql: string, ...params: unknown[]): T[] {
   }
 }
 
-/** One write to the e2e database (to age a session, say), outside the app. */
+/** One write (a test setting up a state the UI cannot make); returns the rows changed. */
 export function execute(sql: string, ...params: unknown[]): number {
   const db = new Database(e2eDatabaseFile(), { fileMustExist: true });
   try {
+    db.pragma("busy_timeout = 5000");
     return db.prepare(sql).run(...params).changes;
   } finally {
     db.close();

@@ -32,6 +32,11 @@ CREATE TABLE "ComputeHost" (
     "reservedVcpus" INTEGER NOT NULL DEFAULT 0,
     "reservedMemoryMb" INTEGER NOT NULL DEFAULT 0,
     "reservedDiskGb" INTEGER NOT NULL DEFAULT 0,
+    "numaTopology" TEXT,
+    "pciDevicePools" TEXT,
+    "pcpus" INTEGER NOT NULL DEFAULT 0,
+    "pcpusUsed" INTEGER NOT NULL DEFAULT 0,
+    "inventories" TEXT,
     "cpuAllocationRatio" DOUBLE PRECISION NOT NULL DEFAULT 4.0,
     "ramAllocationRatio" DOUBLE PRECISION NOT NULL DEFAULT 1.0,
     "diskAllocationRatio" DOUBLE PRECISION NOT NULL DEFAULT 1.0,
@@ -139,6 +144,7 @@ CREATE TABLE "Image" (
     "uuid" TEXT NOT NULL,
     "name" TEXT,
     "version" INTEGER NOT NULL DEFAULT 1,
+    "diskFormat" TEXT,
 
     CONSTRAINT "Image_pkey" PRIMARY KEY ("id")
 );
