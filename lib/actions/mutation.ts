@@ -53,6 +53,13 @@ export function existing<T>(row: T | null, what: string): T {
   return row;
 }
 
+/** The input without the form's `version` (the wrapper's business, not the action schema's). */
+function withoutVersion(input: unknown): unknown {
+  if (!input || typeof input !== "object" || Array.isArray(input) || !("version" in input)) return input;
+  const { version: _version, ...rest } = input as Record<string, unknown>;
+  return rest;
+}
+
 /** The actor allowed to perform `action`, or the refusal to return (nothing else runs). */
 async function authorize(action: string): Promise<{ actor: Actor } | { refused: string }> {
   const actor = await currentActor();
@@ -113,7 +120,7 @@ export async function mutate<S extends z.ZodType, T>(
 ): Promise<ActionResult<T>> {
   const auth = await authorize(action);
   if ("refused" in auth) return { ok: false, formError: auth.refused, fieldErrors: {} };
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(withoutVersion(input));
   if (!parsed.success) return { ok: false, fieldErrors: zodFieldErrors(parsed.error.issues) };
   try {
     const data = await prisma.$transaction(
