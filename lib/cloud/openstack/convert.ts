@@ -65,6 +65,8 @@ export type BundleFileName = (typeof BUNDLE_FILES)[number]["file"];
 export interface Bundle {
   json: Partial<Record<BundleFileName, unknown>>;
   novaConf?: string;
+  /** Files present but not readable (not JSON): already reported. */
+  unreadable?: string[];
 }
 
 export interface Conversion {
@@ -787,27 +789,33 @@ const STANDARD_CLASSES = new Set(["VCPU", "MEMORY_MB", "DISK_GB", "PCPU"]);
 export function bundleToCloud(bundle: Bundle): Conversion {
   const is = new Issues();
   const neutral: string[] = [];
+  const unreadable = new Set(bundle.unreadable ?? []);
   for (const f of BUNDLE_FILES) {
-    if (f.file === "nova.conf") continue;
-    if (f.required && bundle.json[f.file] === undefined)
-      is.error(f.file, `is missing from the bundle (written by: ${f.command})`);
+    if (f.file === "nova.conf" || !f.required || bundle.json[f.file] !== undefined || unreadable.has(f.file)) continue;
+    is.error(f.file, `is missing from the bundle (written by: ${f.command})`);
   }
-  if (is.errors.length) return { doc: { hosts: [] }, errors: is.errors, warnings: is.warnings, neutral };
+  // A missing or unreadable file is reported once; the rest is still checked, as if it were empty.
+  const json = (f: BundleFileName, empty: unknown) =>
+    bundle.json[f] === undefined && (unreadable.has(f) || BUNDLE_FILES.some((b) => b.file === f && b.required))
+      ? empty
+      : bundle.json[f];
+  const list = (f: BundleFileName) => json(f, []);
+  const keyed = (f: BundleFileName) => json(f, {});
 
-  const services = readServices(bundle.json["compute-service-list.json"], is);
-  const hypervisors = readHypervisors(bundle.json["hypervisor-show.json"], is);
+  const services = readServices(list("compute-service-list.json"), is);
+  const hypervisors = readHypervisors(list("hypervisor-show.json"), is);
   const providers = readProviders(
-    bundle.json["resource-provider-list.json"],
-    bundle.json["resource-provider-inventory.json"],
-    bundle.json["resource-provider-usage.json"],
-    bundle.json["resource-provider-trait.json"],
-    bundle.json["resource-provider-aggregate.json"],
+    list("resource-provider-list.json"),
+    keyed("resource-provider-inventory.json"),
+    keyed("resource-provider-usage.json"),
+    keyed("resource-provider-trait.json"),
+    keyed("resource-provider-aggregate.json"),
     is,
   );
   const providerByName = new Map([...providers.values()].map((p) => [p.name, p]));
-  const hasNodes = bundle.json["compute-nodes.json"] !== undefined;
-  const nodes = hasNodes ? readComputeNodes(bundle.json["compute-nodes.json"], is) : new Map();
-  const servers = readServers(bundle.json["server-list.json"], is);
+  const hasNodes = bundle.json["compute-nodes.json"] !== undefined || unreadable.has("compute-nodes.json");
+  const nodes = hasNodes ? readComputeNodes(json("compute-nodes.json", []), is) : new Map();
+  const servers = readServers(list("server-list.json"), is);
 
   // hosts: one per hypervisor (compute node); the scenario's host is its service host
   const hostNames = new Set<string>();
@@ -947,10 +955,10 @@ export function bundleToCloud(bundle: Bundle): Conversion {
     );
 
   // instances: on the host server-list.json names
-  const aggregates = readAggregates(bundle.json["aggregate-show.json"], hostNames, is);
-  const flavors = readFlavors(bundle.json["flavor-list.json"], is);
-  const images = readImages(bundle.json["image-show.json"], is);
-  const groups = readServerGroups(bundle.json["server-group-show.json"], is);
+  const aggregates = readAggregates(list("aggregate-show.json"), hostNames, is);
+  const flavors = readFlavors(list("flavor-list.json"), is);
+  const images = readImages(list("image-show.json"), is);
+  const groups = readServerGroups(list("server-group-show.json"), is);
   const flavorNames = new Set(flavors.map((f) => f.name as string));
   const imageIds = new Set(images.map((i) => i.id as string));
   const instances: Row[] = [];

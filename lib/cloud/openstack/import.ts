@@ -43,11 +43,11 @@ export interface ImportPreview extends PreparedImport {
 export function prepareImport(files: Map<string, Buffer>, progress: Progress = () => {}): PreparedImport {
   progress("reading", `${files.size} files`);
   const parsed = parseBundleFiles(files);
-  if (parsed.errors.length) throw new CloudValidationError(parsed.errors);
   progress("converting");
   const conv = bundleToCloud(parsed.bundle);
   const warnings = [...parsed.ignored.map((f) => `${f}: not a bundle file (ignored)`), ...conv.warnings];
-  if (conv.errors.length) throw new CloudValidationError(conv.errors, warnings);
+  const errors = [...parsed.errors, ...conv.errors];
+  if (errors.length) throw new CloudValidationError(errors, warnings);
   progress("validating", `${conv.doc.hosts.length} hosts`);
   const v = validateCloud(conv.doc, { forImport: true });
   if (!v.ok) throw new CloudValidationError(v.errors, [...warnings, ...v.warnings]);

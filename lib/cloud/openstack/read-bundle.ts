@@ -50,6 +50,7 @@ export function parseBundleFiles(files: Map<string, Buffer>): { bundle: Bundle; 
       bundle.json[name as BundleFileName] = JSON.parse(text);
     } catch (e) {
       errors.push(`${name}: is not valid JSON (${(e as Error).message})`);
+      bundle.unreadable = [...(bundle.unreadable ?? []), name];
     }
   }
   return { bundle, errors, ignored };
