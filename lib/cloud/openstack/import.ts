@@ -4,7 +4,7 @@
  * cloud in one transaction (importCloud). Used by the CLI and by the
  * /import upload; both show the same preview and the same messages.
  */
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import { CloudValidationError, exportCloud, importCloud, type ImportSummary, type Tx } from "@/lib/cloud/import-export";
 import { validateCloud } from "@/lib/cloud/schemas";
 import { type Conversion, bundleToCloud } from "./convert";
