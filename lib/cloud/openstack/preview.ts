@@ -6,7 +6,6 @@
  * documents; a record "changed" when anything the database keeps of it
  * differs, with the import's defaults applied to both.
  */
-import { stableStringify } from "@/lib/cloud/json";
 import { HOST_DEFAULTS } from "@/lib/cloud/schemas";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 
@@ -40,11 +39,24 @@ interface CloudLike {
 
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort() : []);
 
+/** JSON with object keys sorted; prints are compared as text, so key order must not matter. */
+function print(v: unknown): string {
+  return JSON.stringify(v, (_k, x) =>
+    x !== null && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.keys(x as object)
+            .sort()
+            .map((k) => [k, (x as Row)[k]]),
+        )
+      : x,
+  );
+}
+
 function hostPrint(h: Row): string {
   const svc = (h.service ?? {}) as Row;
   const d = HOST_DEFAULTS as Record<string, unknown>;
   const pick = (k: string) => h[k] ?? d[k] ?? null;
-  return stableStringify([
+  return JSON.stringify([
     h.node ?? h.name,
     h.uuid ?? null,
     ...[
@@ -70,7 +82,7 @@ function hostPrint(h: Row): string {
     h.host_ip ?? null,
     h.disk_available_least ?? null,
     h.supported_instances ?? [],
-    h.cpu_info ?? {},
+    print(h.cpu_info ?? {}),
     [svc.disabled ?? false, svc.disabled_reason ?? null, svc.up ?? true, svc.forced_down ?? false],
     ((h.metrics ?? []) as Row[]).map((m) => [m.name, m.value]),
     sorted(h.traits),
@@ -82,11 +94,11 @@ function aggregatePrint(a: Row): string {
   const md = { ...((a.metadata ?? {}) as Row) };
   const az = a.availability_zone ?? md.availability_zone ?? null;
   delete md.availability_zone;
-  return stableStringify([az, a.uuid ?? null, a.hosts ?? [], md]);
+  return print([az, a.uuid ?? null, a.hosts ?? [], md]);
 }
 
 function flavorPrint(f: Row): string {
-  return stableStringify([
+  return print([
     f.id ?? null,
     f.vcpus,
     f.memory_mb,
@@ -99,9 +111,8 @@ function flavorPrint(f: Row): string {
   ]);
 }
 
-const imagePrint = (i: Row) => stableStringify([i.name ?? null, i.properties ?? {}]);
-const groupPrint = (g: Row) =>
-  stableStringify([g.name, g.policy, g.rules ?? {}, sorted(g.members), g.project_id ?? null]);
+const imagePrint = (i: Row) => print([i.name ?? null, i.properties ?? {}]);
+const groupPrint = (g: Row) => print([g.name, g.policy, g.rules ?? {}, sorted(g.members), g.project_id ?? null]);
 
 function instancePrints(doc: CloudLike): Map<string, string> {
   const where = new Map<string, string>();
@@ -112,7 +123,7 @@ function instancePrints(doc: CloudLike): Map<string, string> {
     const a = attrs.get(u) ?? {};
     out.set(
       u,
-      stableStringify([where.get(u) ?? null, a.name ?? null, a.flavor ?? null, a.image ?? null, a.project_id ?? null]),
+      JSON.stringify([where.get(u) ?? null, a.name ?? null, a.flavor ?? null, a.image ?? null, a.project_id ?? null]),
     );
   }
   return out;
