@@ -3,7 +3,8 @@
  * flag is left as it is). Takes the transaction first, like every write.
  */
 import type { Tx } from "@/lib/cloud/import-export";
-import type { NovaConfImport } from "./nova-conf";
+import type { Db } from "@/lib/db-client";
+import { exportNovaConf, type NovaConfImport } from "./nova-conf";
 
 export async function saveNovaConfProfile(
   tx: Tx,
@@ -20,4 +21,17 @@ export async function saveNovaConfProfile(
   if (existing) await tx.schedulerProfile.update({ where: { name }, data: { config, description } });
   else await tx.schedulerProfile.create({ data: { name, config, description, active: false } });
   return { name, created: !existing };
+}
+
+/** A stored profile as a nova.conf fragment (null: no such profile). */
+export async function profileNovaConf(db: Db, name: string): Promise<string | null> {
+  const row = await db.schedulerProfile.findUnique({ where: { name }, select: { name: true, config: true } });
+  if (!row) return null;
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(row.config);
+  } catch {
+    config = {};
+  }
+  return exportNovaConf(config, row.name);
 }
