@@ -127,7 +127,7 @@ test("bad bundles: a clear message each, nothing written", async ({ page }) => {
   const truncated = path.join(tmp, "truncated.tar.gz");
   fs.writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2)));
   await upload(page, truncated);
-  const alert = page.getByRole("alert");
+  const alert = page.getByRole("alert").filter({ hasText: "The bundle was not imported" });
   await expect(alert).toContainText("Nothing was written");
   await expect(alert).toContainText("the upload: is not a complete .tar.gz (truncated or corrupt");
 
