@@ -24,6 +24,7 @@ import {
   type ScenarioImageInput,
   validateCloud,
 } from "./schemas";
+import { bumpCloudRevision } from "./revision";
 import { loadSnapshot, type CloudScenario } from "./snapshot";
 
 export const DEFAULT_IMPORT_PROFILE = "imported";
@@ -142,6 +143,12 @@ function inventedUuidClashes(doc: CloudDocument): string[] {
   return errors;
 }
 
+/** Run `write` in `tx` when the caller has one open, else in a new transaction of `prisma`. */
+function transactionOf(prisma: PrismaClient, tx: Tx | undefined) {
+  return <T>(write: (tx: Tx) => Promise<T>, options: { timeout: number; maxWait: number }): Promise<T> =>
+    tx ? write(tx) : prisma.$transaction(write, options);
+}
+
 /** Validate (throws CloudValidationError) and replace the cloud in one transaction. */
 export async function importCloud(
   prisma: PrismaClient,
@@ -162,205 +169,207 @@ export async function importCloud(
   const profileName = opts.profileName ?? DEFAULT_IMPORT_PROFILE;
 
   const t1 = performance.now();
-  const inTransaction = <T>(write: (tx: Tx) => Promise<T>): Promise<T> =>
-    opts.tx ? write(opts.tx) : prisma.$transaction(write, { timeout: opts.timeoutMs ?? 600_000, maxWait: 60_000 });
-  const counts = await inTransaction(async (tx) => {
-    await deleteCloud(tx);
-    const now = sqliteNow();
+  const counts = await transactionOf(prisma, opts.tx)(
+    async (tx) => {
+      await deleteCloud(tx);
+      const now = sqliteNow();
 
-    // cells
-    const cellNames = [...new Set(doc.hosts.map((h) => h.cell ?? HOST_DEFAULTS.cell))];
-    await tx.cell.createMany({ data: cellNames.map((name) => ({ name })) });
-    const cellId = idMap(await tx.cell.findMany({ select: { id: true, name: true } }), "name");
+      // cells
+      const cellNames = [...new Set(doc.hosts.map((h) => h.cell ?? HOST_DEFAULTS.cell))];
+      await tx.cell.createMany({ data: cellNames.map((name) => ({ name })) });
+      const cellId = idMap(await tx.cell.findMany({ select: { id: true, name: true } }), "name");
 
-    // hosts, their metrics and traits
-    const hostRows = doc.hosts.map((h, i) => ({
-      position: i,
-      name: h.name,
-      hypervisorHostname: h.node ?? h.name,
-      uuid: h.uuid ?? null,
-      cellId: cellId.get(h.cell ?? HOST_DEFAULTS.cell)!,
-      vcpus: h.vcpus,
-      vcpusUsed: h.vcpus_used ?? 0,
-      memoryMb: h.memory_mb,
-      memoryMbUsed: h.memory_mb_used ?? 0,
-      localGb: h.local_gb,
-      localGbUsed: h.local_gb_used ?? 0,
-      freeRamMb: h.free_ram_mb ?? null,
-      freeDiskGb: h.free_disk_gb ?? null,
-      diskAvailableLeast: h.disk_available_least ?? null,
-      reservedVcpus: h.reserved_vcpus ?? 0,
-      reservedMemoryMb: h.reserved_memory_mb ?? 0,
-      reservedDiskGb: h.reserved_disk_gb ?? 0,
-      cpuAllocationRatio: h.cpu_allocation_ratio ?? HOST_DEFAULTS.cpu_allocation_ratio,
-      ramAllocationRatio: h.ram_allocation_ratio ?? HOST_DEFAULTS.ram_allocation_ratio,
-      diskAllocationRatio: h.disk_allocation_ratio ?? HOST_DEFAULTS.disk_allocation_ratio,
-      hypervisorType: h.hypervisor_type ?? HOST_DEFAULTS.hypervisor_type,
-      hypervisorVersion: h.hypervisor_version ?? HOST_DEFAULTS.hypervisor_version,
-      hostIp: h.host_ip ?? null,
-      supportedInstances: JSON.stringify(h.supported_instances ?? []),
-      cpuInfo: JSON.stringify(h.cpu_info ?? {}),
-      numInstances: h.num_instances ?? 0,
-      numIoOps: h.num_io_ops ?? 0,
-      failedBuilds: h.failed_builds ?? 0,
-      serviceDisabled: h.service?.disabled ?? false,
-      disabledReason: h.service?.disabled_reason ?? null,
-      serviceUp: h.service?.up ?? true,
-      forcedDown: h.service?.forced_down ?? false,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await bulkInsert(tx, "ComputeHost", hostRows);
-    const hostId = idMap(await tx.computeHost.findMany({ select: { id: true, name: true } }), "name");
-    await bulkInsert(
-      tx,
-      "HostMetric",
-      doc.hosts.flatMap((h) =>
-        (h.metrics ?? []).map((m) => ({ hostId: hostId.get(h.name)!, name: m.name, value: m.value })),
-      ),
-    );
-    await bulkInsert(
-      tx,
-      "HostTrait",
-      doc.hosts.flatMap((h) => (h.traits ?? []).map((name) => ({ hostId: hostId.get(h.name)!, name }))),
-    );
-
-    // aggregates: the AZ goes to its column, the other metadata to rows
-    const aggregates = doc.aggregates ?? [];
-    const aggregateRows = aggregates.map((a, i) => ({
-      position: i,
-      name: a.name,
-      uuid: a.uuid ?? null,
-      availabilityZone: a.availability_zone ?? a.metadata?.availability_zone ?? null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await bulkInsert(tx, "Aggregate", aggregateRows);
-    const aggId = idMap(await tx.aggregate.findMany({ select: { id: true, name: true } }), "name");
-    await bulkInsert(
-      tx,
-      "AggregateHost",
-      aggregates.flatMap((a) =>
-        (a.hosts ?? []).map((h) => ({ aggregateId: aggId.get(a.name)!, hostId: hostId.get(h)! })),
-      ),
-    );
-    await bulkInsert(
-      tx,
-      "AggregateMetadata",
-      aggregates.flatMap((a) =>
-        Object.entries(a.metadata ?? {})
-          .filter(([key]) => key !== "availability_zone")
-          .map(([key, value]) => ({ aggregateId: aggId.get(a.name)!, key, value })),
-      ),
-    );
-
-    // flavors, images
-    const flavorRows = flavors.map((f) => ({
-      name: f.name,
-      flavorid: f.id ?? null,
-      vcpus: f.vcpus,
-      memoryMb: f.memory_mb,
-      rootGb: f.root_gb ?? 0,
-      ephemeralGb: f.ephemeral_gb ?? 0,
-      swap: f.swap ?? 0,
-      isPublic: f.is_public ?? true,
-      description: f.description ?? null,
-    }));
-    await bulkInsert(tx, "Flavor", flavorRows);
-    const flavorId = idMap(await tx.flavor.findMany({ select: { id: true, name: true } }), "name");
-    await bulkInsert(
-      tx,
-      "FlavorExtraSpec",
-      flavors.flatMap((f) =>
-        Object.entries(f.extra_specs ?? {}).map(([key, value]) => ({ flavorId: flavorId.get(f.name)!, key, value })),
-      ),
-    );
-    await bulkInsert(
-      tx,
-      "Image",
-      images.map((im) => ({ uuid: im.id, name: im.name ?? null })),
-    );
-    const imageId = idMap(await tx.image.findMany({ select: { id: true, uuid: true } }), "uuid");
-    await bulkInsert(
-      tx,
-      "ImageProperty",
-      images.flatMap((im) =>
-        Object.entries(im.properties ?? {}).map(([key, value]) =>
-          typeof value === "string"
-            ? { imageId: imageId.get(im.id)!, key, value, json: false }
-            : { imageId: imageId.get(im.id)!, key, value: JSON.stringify(value), json: true },
+      // hosts, their metrics and traits
+      const hostRows = doc.hosts.map((h, i) => ({
+        position: i,
+        name: h.name,
+        hypervisorHostname: h.node ?? h.name,
+        uuid: h.uuid ?? null,
+        cellId: cellId.get(h.cell ?? HOST_DEFAULTS.cell)!,
+        vcpus: h.vcpus,
+        vcpusUsed: h.vcpus_used ?? 0,
+        memoryMb: h.memory_mb,
+        memoryMbUsed: h.memory_mb_used ?? 0,
+        localGb: h.local_gb,
+        localGbUsed: h.local_gb_used ?? 0,
+        freeRamMb: h.free_ram_mb ?? null,
+        freeDiskGb: h.free_disk_gb ?? null,
+        diskAvailableLeast: h.disk_available_least ?? null,
+        reservedVcpus: h.reserved_vcpus ?? 0,
+        reservedMemoryMb: h.reserved_memory_mb ?? 0,
+        reservedDiskGb: h.reserved_disk_gb ?? 0,
+        cpuAllocationRatio: h.cpu_allocation_ratio ?? HOST_DEFAULTS.cpu_allocation_ratio,
+        ramAllocationRatio: h.ram_allocation_ratio ?? HOST_DEFAULTS.ram_allocation_ratio,
+        diskAllocationRatio: h.disk_allocation_ratio ?? HOST_DEFAULTS.disk_allocation_ratio,
+        hypervisorType: h.hypervisor_type ?? HOST_DEFAULTS.hypervisor_type,
+        hypervisorVersion: h.hypervisor_version ?? HOST_DEFAULTS.hypervisor_version,
+        hostIp: h.host_ip ?? null,
+        supportedInstances: JSON.stringify(h.supported_instances ?? []),
+        cpuInfo: JSON.stringify(h.cpu_info ?? {}),
+        numInstances: h.num_instances ?? 0,
+        numIoOps: h.num_io_ops ?? 0,
+        failedBuilds: h.failed_builds ?? 0,
+        serviceDisabled: h.service?.disabled ?? false,
+        disabledReason: h.service?.disabled_reason ?? null,
+        serviceUp: h.service?.up ?? true,
+        forcedDown: h.service?.forced_down ?? false,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await bulkInsert(tx, "ComputeHost", hostRows);
+      const hostId = idMap(await tx.computeHost.findMany({ select: { id: true, name: true } }), "name");
+      await bulkInsert(
+        tx,
+        "HostMetric",
+        doc.hosts.flatMap((h) =>
+          (h.metrics ?? []).map((m) => ({ hostId: hostId.get(h.name)!, name: m.name, value: m.value })),
         ),
-      ),
-    );
+      );
+      await bulkInsert(
+        tx,
+        "HostTrait",
+        doc.hosts.flatMap((h) => (h.traits ?? []).map((name) => ({ hostId: hostId.get(h.name)!, name }))),
+      );
 
-    // server groups (a group given without uuid gets the one the reference invents)
-    const groups = doc.server_groups ?? [];
-    const groupUuid = groups.map((g) => g.uuid ?? stableUuid(`sg-${g.name}`));
-    const groupRows = groups.map((g, i) => ({
-      position: i,
-      uuid: groupUuid[i],
-      name: g.name,
-      policy: g.policy,
-      rules: JSON.stringify(g.rules ?? {}),
-      projectId: g.project_id ?? null,
-    }));
-    await bulkInsert(tx, "ServerGroup", groupRows);
-    const groupId = idMap(await tx.serverGroup.findMany({ select: { id: true, uuid: true } }), "uuid");
-    const memberOf = new Map<string, number>();
-    groups.forEach((g, i) => {
-      for (const u of g.members ?? []) memberOf.set(u, groupId.get(groupUuid[i])!);
-    });
+      // aggregates: the AZ goes to its column, the other metadata to rows
+      const aggregates = doc.aggregates ?? [];
+      const aggregateRows = aggregates.map((a, i) => ({
+        position: i,
+        name: a.name,
+        uuid: a.uuid ?? null,
+        availabilityZone: a.availability_zone ?? a.metadata?.availability_zone ?? null,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await bulkInsert(tx, "Aggregate", aggregateRows);
+      const aggId = idMap(await tx.aggregate.findMany({ select: { id: true, name: true } }), "name");
+      await bulkInsert(
+        tx,
+        "AggregateHost",
+        aggregates.flatMap((a) =>
+          (a.hosts ?? []).map((h) => ({ aggregateId: aggId.get(a.name)!, hostId: hostId.get(h)! })),
+        ),
+      );
+      await bulkInsert(
+        tx,
+        "AggregateMetadata",
+        aggregates.flatMap((a) =>
+          Object.entries(a.metadata ?? {})
+            .filter(([key]) => key !== "availability_zone")
+            .map(([key, value]) => ({ aggregateId: aggId.get(a.name)!, key, value })),
+        ),
+      );
 
-    // instances: those on hosts (in host order), then the ones on no host
-    const attrs = new Map((doc.instances ?? []).map((i) => [i.uuid, i]));
-    const instanceRow = (uuid: string, host: number | null) => {
-      const a = attrs.get(uuid);
-      return {
-        uuid,
-        hostId: host,
-        serverGroupId: memberOf.get(uuid) ?? null,
-        name: a?.name ?? null,
-        flavorId: a?.flavor != null ? (flavorId.get(a.flavor) ?? null) : null,
-        imageId: a?.image != null ? (imageId.get(a.image) ?? null) : null,
-        projectId: a?.project_id ?? null,
+      // flavors, images
+      const flavorRows = flavors.map((f) => ({
+        name: f.name,
+        flavorid: f.id ?? null,
+        vcpus: f.vcpus,
+        memoryMb: f.memory_mb,
+        rootGb: f.root_gb ?? 0,
+        ephemeralGb: f.ephemeral_gb ?? 0,
+        swap: f.swap ?? 0,
+        isPublic: f.is_public ?? true,
+        description: f.description ?? null,
+      }));
+      await bulkInsert(tx, "Flavor", flavorRows);
+      const flavorId = idMap(await tx.flavor.findMany({ select: { id: true, name: true } }), "name");
+      await bulkInsert(
+        tx,
+        "FlavorExtraSpec",
+        flavors.flatMap((f) =>
+          Object.entries(f.extra_specs ?? {}).map(([key, value]) => ({ flavorId: flavorId.get(f.name)!, key, value })),
+        ),
+      );
+      await bulkInsert(
+        tx,
+        "Image",
+        images.map((im) => ({ uuid: im.id, name: im.name ?? null })),
+      );
+      const imageId = idMap(await tx.image.findMany({ select: { id: true, uuid: true } }), "uuid");
+      await bulkInsert(
+        tx,
+        "ImageProperty",
+        images.flatMap((im) =>
+          Object.entries(im.properties ?? {}).map(([key, value]) =>
+            typeof value === "string"
+              ? { imageId: imageId.get(im.id)!, key, value, json: false }
+              : { imageId: imageId.get(im.id)!, key, value: JSON.stringify(value), json: true },
+          ),
+        ),
+      );
+
+      // server groups (a group given without uuid gets the one the reference invents)
+      const groups = doc.server_groups ?? [];
+      const groupUuid = groups.map((g) => g.uuid ?? stableUuid(`sg-${g.name}`));
+      const groupRows = groups.map((g, i) => ({
+        position: i,
+        uuid: groupUuid[i],
+        name: g.name,
+        policy: g.policy,
+        rules: JSON.stringify(g.rules ?? {}),
+        projectId: g.project_id ?? null,
+      }));
+      await bulkInsert(tx, "ServerGroup", groupRows);
+      const groupId = idMap(await tx.serverGroup.findMany({ select: { id: true, uuid: true } }), "uuid");
+      const memberOf = new Map<string, number>();
+      groups.forEach((g, i) => {
+        for (const u of g.members ?? []) memberOf.set(u, groupId.get(groupUuid[i])!);
+      });
+
+      // instances: those on hosts (in host order), then the ones on no host
+      const attrs = new Map((doc.instances ?? []).map((i) => [i.uuid, i]));
+      const instanceRow = (uuid: string, host: number | null) => {
+        const a = attrs.get(uuid);
+        return {
+          uuid,
+          hostId: host,
+          serverGroupId: memberOf.get(uuid) ?? null,
+          name: a?.name ?? null,
+          flavorId: a?.flavor != null ? (flavorId.get(a.flavor) ?? null) : null,
+          imageId: a?.image != null ? (imageId.get(a.image) ?? null) : null,
+          projectId: a?.project_id ?? null,
+        };
       };
-    };
-    const placed = new Set<string>();
-    const instanceRows = doc.hosts.flatMap((h) =>
-      (h.instances ?? []).map((u) => {
-        placed.add(u);
-        return instanceRow(u, hostId.get(h.name)!);
-      }),
-    );
-    for (const i of doc.instances ?? []) if (!placed.has(i.uuid)) instanceRows.push(instanceRow(i.uuid, null));
-    await bulkInsert(tx, "Instance", instanceRows);
+      const placed = new Set<string>();
+      const instanceRows = doc.hosts.flatMap((h) =>
+        (h.instances ?? []).map((u) => {
+          placed.add(u);
+          return instanceRow(u, hostId.get(h.name)!);
+        }),
+      );
+      for (const i of doc.instances ?? []) if (!placed.has(i.uuid)) instanceRows.push(instanceRow(i.uuid, null));
+      await bulkInsert(tx, "Instance", instanceRows);
 
-    // scheduler profile
-    let profile: string | null = null;
-    if (!opts.keepProfiles) {
-      await tx.schedulerProfile.updateMany({
-        where: { active: true, NOT: { name: profileName } },
-        data: { active: false },
-      });
-      const config = JSON.stringify(raw.config ?? {});
-      await tx.schedulerProfile.upsert({
-        where: { name: profileName },
-        create: { name: profileName, config, active: true, description: "imported from a scenario file" },
-        update: { config, active: true },
-      });
-      profile = profileName;
-    }
-    return {
-      cells: cellNames.length,
-      hosts: doc.hosts.length,
-      aggregates: aggregates.length,
-      serverGroups: groups.length,
-      instances: instanceRows.length,
-      flavors: flavors.length,
-      images: images.length,
-      profile,
-    };
-  });
+      // scheduler profile
+      let profile: string | null = null;
+      if (!opts.keepProfiles) {
+        await tx.schedulerProfile.updateMany({
+          where: { active: true, NOT: { name: profileName } },
+          data: { active: false },
+        });
+        const config = JSON.stringify(raw.config ?? {});
+        await tx.schedulerProfile.upsert({
+          where: { name: profileName },
+          create: { name: profileName, config, active: true, description: "imported from a scenario file" },
+          update: { config, active: true },
+        });
+        profile = profileName;
+      }
+      await bumpCloudRevision(tx);
+      return {
+        cells: cellNames.length,
+        hosts: doc.hosts.length,
+        aggregates: aggregates.length,
+        serverGroups: groups.length,
+        instances: instanceRows.length,
+        flavors: flavors.length,
+        images: images.length,
+        profile,
+      };
+    },
+    { timeout: opts.timeoutMs ?? 600_000, maxWait: 60_000 },
+  );
   return { ...counts, warnings: v.warnings, validateMs, writeMs: performance.now() - t1 };
 }
 
