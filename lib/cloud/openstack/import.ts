@@ -79,7 +79,7 @@ export async function previewImport(
   progress: Progress = () => {},
 ): Promise<ImportPreview> {
   progress("comparing");
-  const current = await exportCloud(prisma, {}).catch(() => ({ hosts: [] }));
+  const current = await exportCloud(prisma, {});
   const changes = diffClouds(current as never, prepared.doc as never);
   let profile: ImportPreview["profile"] = null;
   if (prepared.doc.config !== undefined) {
