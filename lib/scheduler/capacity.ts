@@ -22,8 +22,9 @@ import { NovaError } from "./python";
 import { KNOWN } from "./registry";
 import type { Scenario, ScenarioFlavor } from "./scenario";
 
-/** The most boots one fill may make: beyond this a fill is a runaway, not a question. */
-export const MAX_FILL_LIMIT = 1_000_000;
+import { MAX_FILL_LIMIT } from "./capacity-limits";
+
+export { MAX_FILL_LIMIT };
 
 export interface FlavorShare {
   flavor: ScenarioFlavor;
