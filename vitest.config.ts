@@ -3,7 +3,14 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    alias: [{ find: /^@\//, replacement: `${path.resolve(__dirname)}/` }],
+    alias: [
+      { find: /^@\//, replacement: `${path.resolve(__dirname)}/` },
+      // server-only modules are tested in Node: the marker is an empty module here (as under Next's react-server condition)
+      {
+        find: /^server-only$/,
+        replacement: path.resolve(__dirname, "node_modules/next/dist/compiled/server-only/empty.js"),
+      },
+    ],
   },
   test: {
     environment: "node",

@@ -82,9 +82,9 @@ function CapacitySection({
 
 export default async function OverviewPage() {
   const [counts, capacity, problems, { runs }] = await Promise.all([
-    cloudCounts(),
-    capacityOverview(),
-    problemHosts(25),
+    cloudCounts(prisma),
+    capacityOverview(prisma),
+    problemHosts(prisma, 25),
     listRuns(prisma, { limit: 10 }),
   ]);
   const total = capacity.byCell.reduce(

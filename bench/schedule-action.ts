@@ -5,9 +5,9 @@
  * database, e.g.
  *
  *   DATABASE_URL=file:/tmp/big.db npm run seed -- --hosts 10000
- *   DATABASE_URL=file:/tmp/big.db npx tsx bench/schedule-action.ts [flavor:instances ...]
+ *   DATABASE_URL=file:/tmp/big.db npx tsx --conditions=react-server bench/schedule-action.ts [flavor:instances ...]
  */
-import { createPrismaClient } from "@/lib/db";
+import { createPrismaClient } from "@/lib/db-client";
 import { buildRunView } from "@/lib/runs/view";
 import { insertRun, prepareRun, resolveRequest } from "@/lib/runs/schedule";
 import { ScheduleFormSchema } from "@/lib/runs/schemas";

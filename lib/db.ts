@@ -1,27 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
+import "server-only";
+import { createPrismaClient, type PrismaClient } from "@/lib/db-client";
 
-export type { PrismaClient };
-
-/**
- * The one way to get a Prisma client in Schedscope.
- *
- * Prisma 6.19 "client" engine: no native query engine, queries go through the
- * better-sqlite3 driver adapter. `url` is a `file:` URL (see lib/db-url.ts);
- * default: DATABASE_URL, else data/schedscope.db.
- * Tests and CLIs that need their own database call this directly (and
- * `$disconnect()` when done); app code imports `prisma` below.
- */
-export function createPrismaClient(url: string = resolveDatabaseUrl()): PrismaClient {
-  const abs = resolveDatabaseUrl(url);
-  const file = databaseFilePath(abs);
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const adapter = new PrismaBetterSQLite3({ url: abs });
-  return new PrismaClient({ adapter });
-}
+export { createPrismaClient, type Db, type PrismaClient } from "@/lib/db-client";
 
 // One client per process (and one across Next.js dev hot reloads).
 const globalForPrisma = globalThis as unknown as { __schedscopePrisma?: PrismaClient };
@@ -34,8 +14,10 @@ function getPrisma(): PrismaClient {
 }
 
 /**
- * The app-wide client, created lazily on first use so that importing this
- * module (e.g. during `next build`) never opens the database.
+ * The app-wide client (server only), created lazily on first use so that
+ * importing this module (e.g. during `next build`) never opens the database.
+ * lib functions never pick it themselves: app/ code passes it as their first
+ * argument (`db`).
  */
 export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, prop) {

@@ -6,7 +6,7 @@
  * Does nothing when the database already has hosts, unless --force, which
  * REPLACES the whole cloud. Default 200 hosts; --hosts 10000 for a large one.
  */
-import { createPrismaClient } from "@/lib/db";
+import { createPrismaClient } from "@/lib/db-client";
 import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
 import { migrateDatabase } from "@/lib/db-migrate";
 import { MIN_DEMO_HOSTS } from "@/lib/cloud/demo-cloud";

@@ -4,6 +4,7 @@ import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
 import { fmtInt } from "@/components/ui/format";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { listAggregates } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Aggregates" };
 export const dynamic = "force-dynamic";
@@ -13,7 +14,7 @@ type SP = Record<string, string | string[] | undefined>;
 export default async function AggregatesPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
   const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
-  const aggregates = await listAggregates();
+  const aggregates = await listAggregates(prisma);
   return (
     <section>
       <h1>Aggregates</h1>

@@ -10,6 +10,7 @@ import {
 import { fmtDate } from "@/components/ui/format";
 import { FILTER_DOCS, PREFILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
 import { listProfiles } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, PREFILTERS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";
 
 export const metadata: Metadata = { title: "Config" };
@@ -32,7 +33,7 @@ const catalogue: Catalogue = {
 
 export default async function ConfigPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
-  const profiles = await listProfiles();
+  const profiles = await listProfiles(prisma);
   const wanted = typeof sp.profile === "string" ? sp.profile : null;
   const selected = profiles.find((p) => p.name === wanted) ?? profiles.find((p) => p.active) ?? profiles[0] ?? null;
   return (

@@ -4,6 +4,7 @@ import { FlavorForm } from "@/components/flavors/flavor-forms";
 import { fmtInt, fmtMb } from "@/components/ui/format";
 import { describeExtraSpec } from "@/lib/cloud/extra-specs";
 import { listFlavors } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Flavors" };
 export const dynamic = "force-dynamic";
@@ -13,7 +14,7 @@ type SP = Record<string, string | string[] | undefined>;
 export default async function FlavorsPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
   const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
-  const flavors = await listFlavors(undefined, "name");
+  const flavors = await listFlavors(prisma, "name");
   return (
     <section>
       <h1>Flavors</h1>

@@ -14,6 +14,7 @@ import {
   type HostSort,
   type HostStateFilter,
 } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Hosts" };
 // Always read the database at request time, never at build time.
@@ -57,8 +58,8 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
   const pageNum = Number(one(sp.page)) || 1;
 
   const [result, cells] = await Promise.all([
-    listHostsPage({ search: q, sort, dir, page: pageNum, pageSize: size, state, cell }),
-    listCellNames(),
+    listHostsPage(prisma, { search: q, sort, dir, page: pageNum, pageSize: size, state, cell }),
+    listCellNames(prisma),
   ]);
   const base = {
     q,

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { removeImageProperty, saveImageProperty } from "@/app/images/actions";
+import { removeImageProperty, saveImageProperty } from "@/lib/images/actions";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { DeleteImageForm, ImageForm } from "@/components/images/image-forms";
 import { EditPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
 import { listImages } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Images" };
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ type SP = Record<string, string | string[] | undefined>;
 export default async function ImagesPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
   const editUuid = typeof sp.edit === "string" ? sp.edit : null;
-  const images = await listImages();
+  const images = await listImages(prisma);
   const editing = editUuid ? (images.find((im) => im.uuid === editUuid) ?? null) : null;
   return (
     <section>

@@ -6,6 +6,7 @@ import { EditPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { getInstance, INSTANCE_PAGE_SIZE, instanceFormChoices, listInstances } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Instances" };
 export const dynamic = "force-dynamic";
@@ -19,9 +20,9 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
   const host = one(sp.host).trim();
   const editUuid = one(sp.edit);
   const [list, choices, editing] = await Promise.all([
-    listInstances({ search: q, host, page: Number(one(sp.page)) || 1, pageSize: INSTANCE_PAGE_SIZE }),
-    instanceFormChoices(),
-    editUuid ? getInstance(editUuid) : Promise.resolve(null),
+    listInstances(prisma, { search: q, host, page: Number(one(sp.page)) || 1, pageSize: INSTANCE_PAGE_SIZE }),
+    instanceFormChoices(prisma),
+    editUuid ? getInstance(prisma, editUuid) : Promise.resolve(null),
   ]);
   const params = { q, host };
   return (

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
 import { EditPanel } from "@/components/ui/edit-panel";
 import { listServerGroups } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Server groups" };
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ type SP = Record<string, string | string[] | undefined>;
 export default async function ServerGroupsPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
   const editUuid = typeof sp.edit === "string" ? sp.edit : null;
-  const groups = await listServerGroups();
+  const groups = await listServerGroups(prisma);
   const editing = editUuid ? (groups.find((g) => g.uuid === editUuid) ?? null) : null;
   return (
     <section>

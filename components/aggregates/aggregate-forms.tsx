@@ -6,7 +6,7 @@ import {
   removeAggregateHost,
   renameAggregate,
   setAggregateZone,
-} from "@/app/aggregates/actions";
+} from "@/lib/aggregates/actions";
 import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 export function CreateAggregateForm() {

@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { addAggregateHosts } from "@/app/aggregates/actions";
+import { addAggregateHosts } from "@/lib/aggregates/actions";
 import { FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 import type { HostSearchResult } from "@/lib/cloud/queries";
 

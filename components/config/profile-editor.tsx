@@ -7,7 +7,7 @@
  * the saveProfile server action, which validates with profileSaveSchema.
  */
 import { useState } from "react";
-import { activateProfile, createProfile, deleteProfile, saveProfile } from "@/app/config/actions";
+import { activateProfile, createProfile, deleteProfile, saveProfile } from "@/lib/profiles/actions";
 import {
   ConfirmSubmit,
   Field,

@@ -1,6 +1,6 @@
 "use client";
 
-import { createFlavor, deleteFlavor, updateFlavor } from "@/app/flavors/actions";
+import { createFlavor, deleteFlavor, updateFlavor } from "@/lib/flavors/actions";
 import {
   CheckboxField,
   DeleteForm,

@@ -1,6 +1,6 @@
 "use client";
 
-import { setHostService } from "@/app/hosts/actions";
+import { setHostService } from "@/lib/hosts/actions";
 import { Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 /** Enable / disable the nova-compute service of one host (with a reason when disabling). */

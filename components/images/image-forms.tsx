@@ -1,6 +1,6 @@
 "use client";
 
-import { createImage, deleteImage, updateImage } from "@/app/images/actions";
+import { createImage, deleteImage, updateImage } from "@/lib/images/actions";
 import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 export function ImageForm({ image }: { image?: { id: number; uuid: string; name: string | null } }) {

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { createInstance, deleteInstance, updateInstance } from "@/app/instances/actions";
+import { createInstance, deleteInstance, updateInstance } from "@/lib/instances/actions";
 import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 import type { HostSearchResult } from "@/lib/cloud/queries";
 

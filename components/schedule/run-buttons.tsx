@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { commitRunAction, rerunAction } from "@/app/runs/actions";
+import { commitRunAction, rerunAction } from "@/lib/runs/actions";
 import type { ActionResult } from "@/lib/actions/mutation";
 import type { CommitOutcome } from "@/lib/runs/commit";
 import type { RunMeta } from "@/lib/runs/view";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from "react";
-import { scheduleAction, type ScheduleOutcome } from "@/app/schedule/actions";
+import { scheduleAction, type ScheduleOutcome } from "@/lib/runs/actions";
 import { fmtCount } from "@/lib/runs/format";
 import type { ScheduleFormOptions } from "@/lib/runs/queries";
 import type { FormValues } from "@/lib/runs/form-values";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { createServerGroup, deleteServerGroup, updateServerGroup } from "@/app/server-groups/actions";
+import { createServerGroup, deleteServerGroup, updateServerGroup } from "@/lib/server-groups/actions";
 import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
 
 const POLICIES = [

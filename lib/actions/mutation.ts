@@ -5,6 +5,7 @@
  * Bad input comes back as field errors naming the field and the rule, and
  * nothing is written. Authorization will be added here, in one place.
  */
+import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";

@@ -12,7 +12,7 @@
  * exportCloud: the inverse, plus `request` when given; deterministic
  * (stableStringify sorts keys), so exporting twice gives identical bytes.
  */
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
-import { activateProfile } from "./queries";
+import { setActiveProfile } from "@/lib/profiles/rules";
 import { importCloud } from "./import-export";
 import { tableCounts } from "@/lib/testing/cloud";
 
@@ -165,7 +165,7 @@ describe("unique names and the single active profile", () => {
       t.prisma.schedulerProfile.create({ data: { name: "second", config: "{}", active: true } }),
     ).rejects.toThrow(/Unique constraint failed/);
     await t.prisma.schedulerProfile.create({ data: { name: "second", config: "{}", active: false } });
-    await activateProfile("second", t.prisma);
+    await t.prisma.$transaction((tx) => setActiveProfile(tx, { name: "second" }));
     const active = await t.prisma.schedulerProfile.findMany({ where: { active: true } });
     expect(active.map((p) => p.name)).toEqual(["second"]);
     await t.prisma.schedulerProfile.delete({ where: { name: "second" } });

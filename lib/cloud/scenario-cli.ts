@@ -7,7 +7,7 @@
  * and migrated when missing. FILE may be "-" for stdin.
  */
 import fs from "node:fs";
-import { createPrismaClient } from "@/lib/db";
+import { createPrismaClient } from "@/lib/db-client";
 import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
 import { migrateDatabase } from "@/lib/db-migrate";
 import { CloudValidationError, DEFAULT_IMPORT_PROFILE, exportCloud, importCloud, requestFromDb } from "./import-export";

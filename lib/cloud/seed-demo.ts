@@ -5,7 +5,7 @@
  * Idempotent: does nothing when the database already has hosts, unless
  * `force` (then the cloud is replaced and the demo profiles reset).
  */
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import { buildDemoCloud, DEMO_PROFILES } from "./demo-cloud";
 import { importCloud, type ImportSummary } from "./import-export";
 

@@ -57,36 +57,36 @@ describe("snapshot of a 10,000-host cloud", () => {
 
   it("pages, sorts and searches hosts in SQL", async () => {
     const t0 = performance.now();
-    const page = await q.listHostsPage({ sort: "freeRamMb", dir: "desc", page: 3, pageSize: 25 }, t.prisma);
+    const page = await q.listHostsPage(t.prisma, { sort: "freeRamMb", dir: "desc", page: 3, pageSize: 25 });
     console.log(`listHostsPage (sorted by free RAM, page 3 of 25): ${(performance.now() - t0).toFixed(0)} ms`);
     expect(page.total).toBe(10000);
     expect(page.pages).toBe(400);
     expect(page.rows).toHaveLength(25);
     const free = page.rows.map((r) => r.freeRamMb);
     expect([...free].sort((a, b) => b - a)).toEqual(free);
-    const p2 = await q.listHostsPage({ sort: "freeRamMb", dir: "desc", page: 2, pageSize: 25 }, t.prisma);
+    const p2 = await q.listHostsPage(t.prisma, { sort: "freeRamMb", dir: "desc", page: 2, pageSize: 25 });
     expect(p2.rows.at(-1)!.freeRamMb).toBeGreaterThanOrEqual(free[0]);
 
-    const found = await q.listHostsPage({ search: "A3-0249", pageSize: 50 }, t.prisma);
+    const found = await q.listHostsPage(t.prisma, { search: "A3-0249", pageSize: 50 });
     expect(found.rows.map((r) => r.name)).toEqual(Array.from({ length: 10 }, (_, i) => `cmp-a3-0249${i}`));
-    const az2 = await q.listHostsPage({ availabilityZone: "az2", pageSize: 1 }, t.prisma);
+    const az2 = await q.listHostsPage(t.prisma, { availabilityZone: "az2", pageSize: 1 });
     expect(az2.total).toBe(3500);
-    const disabled = await q.listHosts({ state: "disabled" }, t.prisma);
+    const disabled = await q.listHosts(t.prisma, { state: "disabled" });
     expect(disabled.length).toBeGreaterThan(0);
     expect(disabled.every((h) => h.state === "disabled" && h.disabledReason)).toBe(true);
-    const gpu = await q.listHostsPage({ aggregate: "gpu-a40", pageSize: 5 }, t.prisma);
+    const gpu = await q.listHostsPage(t.prisma, { aggregate: "gpu-a40", pageSize: 5 });
     expect(gpu.rows.every((r) => r.aggregates.includes("gpu-a40") && r.availabilityZone === "az1")).toBe(true);
   });
 
   it("sums capacity per AZ, cell and aggregate consistently with the snapshot", async () => {
     const { scenario } = await loadSnapshot(t.prisma);
     const total = (k: "vcpus_used" | "memory_mb_used") => scenario.hosts.reduce((s, h) => s + (h[k] ?? 0), 0);
-    for (const rows of [await q.capacityByAvailabilityZone(undefined, t.prisma), await q.capacityByCell(t.prisma)]) {
+    for (const rows of [await q.capacityByAvailabilityZone(t.prisma), await q.capacityByCell(t.prisma)]) {
       expect(rows.reduce((s, r) => s + r.hosts, 0)).toBe(10000);
       expect(rows.reduce((s, r) => s + r.vcpusUsed, 0)).toBe(total("vcpus_used"));
       expect(rows.reduce((s, r) => s + r.memoryMbUsed, 0)).toBe(total("memory_mb_used"));
     }
-    const byAz = await q.capacityByAvailabilityZone(undefined, t.prisma);
+    const byAz = await q.capacityByAvailabilityZone(t.prisma);
     expect(byAz.map((r) => [r.name, r.hosts])).toEqual([
       ["az1", 4000],
       ["az2", 3500],
@@ -115,26 +115,26 @@ describe("read functions on a small cloud", () => {
   afterAll(async () => t?.cleanup());
 
   it("getHost returns the details and the engine's view", async () => {
-    const h = await q.getHost("cmp-a1-001", t.prisma);
+    const h = await q.getHost(t.prisma, "cmp-a1-001");
     expect(h).not.toBeNull();
     expect(h!.aggregates).toEqual(["az1", "gpu-a40"]);
     expect(h!.traits).toContain("HW_GPU_API_VULKAN");
     expect(h!.instances.length).toBe(h!.numInstances);
     expect(h!.scenario).toMatchObject({ name: "cmp-a1-001", cell: "cell1", vcpus: h!.vcpus });
-    expect(await q.getHost("nope", t.prisma)).toBeNull();
+    expect(await q.getHost(t.prisma, "nope")).toBeNull();
   });
 
   it("lists the rest", async () => {
     const aggs = await q.listAggregates(t.prisma);
     expect(aggs[0]).toMatchObject({ name: "az1", availabilityZone: "az1" });
-    expect((await q.getAggregate("gpu-a40", t.prisma))!.hosts.length).toBeGreaterThanOrEqual(6);
+    expect((await q.getAggregate(t.prisma, "gpu-a40"))!.hosts.length).toBeGreaterThanOrEqual(6);
     const flavors = await q.listFlavors(t.prisma);
     expect(flavors[0].name).toBe("m1.tiny");
-    expect((await q.getFlavor("gpu.xlarge", t.prisma))!.extraSpecs["aggregate_instance_extra_specs:gpu"]).toBe("true");
+    expect((await q.getFlavor(t.prisma, "gpu.xlarge"))!.extraSpecs["aggregate_instance_extra_specs:gpu"]).toBe("true");
     expect((await q.listImages(t.prisma)).length).toBe(5);
     const groups = await q.listServerGroups(t.prisma);
     expect(groups.find((g) => g.policy === "affinity")!.hosts).toHaveLength(1);
-    const inst = await q.listInstances({ host: "cmp-a1-001", pageSize: 2 }, t.prisma);
+    const inst = await q.listInstances(t.prisma, { host: "cmp-a1-001", pageSize: 2 });
     expect(inst.rows.every((i) => i.host === "cmp-a1-001")).toBe(true);
     expect((await q.getActiveProfile(t.prisma))!.name).toBe("default");
     expect((await q.listProfiles(t.prisma)).map((p) => p.name)).toEqual(["default", "placement", "stacking"]);

@@ -10,7 +10,7 @@
  * (free_ram_mb, uuid, host_ip, ...) are left out, so the engine applies the
  * same defaults the Nova reference does.
  */
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import type {
   Scenario,
   ScenarioAggregate,

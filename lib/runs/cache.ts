@@ -5,7 +5,8 @@
  * so entries never go stale; the least recently used one is dropped first.
  * On globalThis so that every route bundle of the server shares one cache.
  */
-import type { PrismaClient } from "@/lib/db";
+import "server-only";
+import type { PrismaClient } from "@/lib/db-client";
 import type { ScheduleResult } from "@/lib/scheduler/result";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { getRunText } from "./queries";

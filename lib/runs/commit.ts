@@ -19,9 +19,10 @@
  * num_io_ops is not raised: it counts instances in a build/resize/migration
  * task state, and a committed placement is a finished one.
  */
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { MutationError, type Tx } from "@/lib/actions/mutation";
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { capacityProblem, demandOf, type HostCapacity } from "./capacity";
 

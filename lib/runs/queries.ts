@@ -3,7 +3,8 @@
  * large JSON columns (snapshot, result) unless asked: a 10,000-host run
  * stores tens of MB.
  */
-import type { PrismaClient } from "@/lib/db";
+import "server-only";
+import type { PrismaClient } from "@/lib/db-client";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 import type { ScheduleResult } from "@/lib/scheduler/result";
 import type { ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";

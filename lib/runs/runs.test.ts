@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import { importCloud } from "@/lib/cloud/import-export";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
@@ -84,7 +84,7 @@ afterAll(async () => {
 async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
   const tsx = path.resolve("node_modules/.bin/tsx");
   const workers = runIds.map((id) => {
-    const child = spawn(tsx, ["lib/testing/commit-worker.ts", db.url, String(id)], {
+    const child = spawn(tsx, ["--conditions=react-server", "lib/testing/commit-worker.ts", db.url, String(id)], {
       stdio: ["pipe", "pipe", "inherit"],
     });
     let out = "";

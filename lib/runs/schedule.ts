@@ -11,8 +11,9 @@
  * picks exactly what Nova's reference picks (host_subset_size and shuffling
  * need randomness; without it the best host wins and ties keep their order).
  */
+import "server-only";
 import { MutationError, type Tx } from "@/lib/actions/mutation";
-import type { PrismaClient } from "@/lib/db";
+import type { PrismaClient } from "@/lib/db-client";
 import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
 import { loadSnapshot, ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { schedule, toResult, type ScheduleResult } from "@/lib/scheduler";

@@ -4,11 +4,12 @@
  * synchronous, so two connections in one thread cannot wait for each
  * other's lock; real concurrency needs two processes.
  *
- *   tsx lib/testing/commit-worker.ts DATABASE_URL RUN_ID
+ *   tsx --conditions=react-server lib/testing/commit-worker.ts DATABASE_URL RUN_ID
+ * (the condition lets it import the server-only modules outside Next.js)
  * prints "ready", waits for a line on stdin, commits, prints the result as JSON.
  */
 import readline from "node:readline";
-import { createPrismaClient } from "@/lib/db";
+import { createPrismaClient } from "@/lib/db-client";
 import { commitRun } from "@/lib/runs/commit";
 
 async function main() {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createPrismaClient, type PrismaClient } from "@/lib/db";
+import { createPrismaClient, type PrismaClient } from "@/lib/db-client";
 import { listMigrations, migrateDatabase } from "@/lib/db-migrate";
 
 export { listMigrations };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { removeAggregateMetadata, saveAggregateMetadata } from "@/app/aggregates/actions";
+import { removeAggregateMetadata, saveAggregateMetadata } from "@/lib/aggregates/actions";
 import {
   AggregateZoneForm,
   DeleteAggregateForm,
@@ -14,6 +14,7 @@ import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, decodeParam } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { getAggregate } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +31,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
   const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
   const name = decodeParam(raw);
   const hq = one(sp.hq).trim();
-  const agg = await getAggregate(name, undefined, { search: hq, page: Number(one(sp.hpage)) || 1 });
+  const agg = await getAggregate(prisma, name, { search: hq, page: Number(one(sp.hpage)) || 1 });
   if (!agg) notFound();
   const href = `/aggregates/${encodeURIComponent(agg.name)}`;
   const entries = [

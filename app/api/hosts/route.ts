@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { searchHosts } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +12,7 @@ export async function GET(req: NextRequest) {
   const sp = req.nextUrl.searchParams;
   const notIn = Number(sp.get("notIn") ?? "");
   const limit = Number(sp.get("limit") ?? "20");
-  const result = await searchHosts({
+  const result = await searchHosts(prisma, {
     q: sp.get("q") ?? "",
     notInAggregate: Number.isInteger(notIn) && notIn > 0 ? notIn : undefined,
     limit: Number.isFinite(limit) ? limit : 20,

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { removeExtraSpec, saveExtraSpec } from "@/app/flavors/actions";
+import { removeExtraSpec, saveExtraSpec } from "@/lib/flavors/actions";
 import { DeleteFlavorForm, FlavorForm } from "@/components/flavors/flavor-forms";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
 import { getFlavor } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function FlavorPage({ params, searchParams }: { params: Params; searchParams: Promise<SP> }) {
   const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
-  const f = await getFlavor(decodeParam(raw));
+  const f = await getFlavor(prisma, decodeParam(raw));
   if (!f) notFound();
   return (
     <section>

@@ -6,6 +6,7 @@ import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format"
 import { UsageBar } from "@/components/ui/usage-bar";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { getHost } from "@/lib/cloud/queries";
+import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function HostPage({ params }: { params: Params }) {
   const { name: raw } = await params;
   const name = decodeParam(raw);
-  const h = await getHost(name);
+  const h = await getHost(prisma, name);
   if (!h) notFound();
   const { supportedInstances: supported, cpuInfo } = h;
 

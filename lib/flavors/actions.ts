@@ -1,47 +1,17 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import type { z } from "zod";
-import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import {
   FlavorExtraSpecRemoveSchema,
   FlavorExtraSpecSchema,
   FlavorIdSchema,
   FlavorSchema,
 } from "@/lib/cloud/form-schemas";
+import { assertFlavorFree, flavorById, flavorData } from "./rules";
 
 const flavorHref = (name: string) => `/flavors/${encodeURIComponent(name)}`;
 const pathsFor = (name?: string) => ["/flavors", ...(name ? [`/flavors/${name}`, flavorHref(name)] : [])];
-
-async function flavorById(tx: Tx, id: number) {
-  return existing(await tx.flavor.findUnique({ where: { id } }), "flavor");
-}
-
-/** The form's fields as Flavor columns. */
-function flavorData(d: z.output<typeof FlavorSchema>) {
-  return {
-    name: d.name,
-    flavorid: d.flavorid,
-    vcpus: d.vcpus,
-    memoryMb: d.memory_mb,
-    rootGb: d.root_gb,
-    ephemeralGb: d.ephemeral_gb,
-    swap: d.swap,
-    isPublic: d.is_public,
-    description: d.description,
-  };
-}
-
-async function assertFree(tx: Tx, d: { name: string; flavorid: string | null }, exceptId?: number) {
-  const byName = await tx.flavor.findUnique({ where: { name: d.name }, select: { id: true } });
-  if (byName && byName.id !== exceptId)
-    throw new MutationError("name", `name: a flavor named "${d.name}" already exists`);
-  if (d.flavorid) {
-    const byId = await tx.flavor.findUnique({ where: { flavorid: d.flavorid }, select: { id: true, name: true } });
-    if (byId && byId.id !== exceptId)
-      throw new MutationError("flavorid", `flavorid: "${d.flavorid}" is already the id of flavor ${byId.name}`);
-  }
-}
 
 export async function createFlavor(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const result = await mutate(
@@ -49,7 +19,7 @@ export async function createFlavor(_prev: ActionResult | null, form: FormData): 
     FlavorSchema,
     formToObject(form),
     async (tx, d) => {
-      await assertFree(tx, d);
+      await assertFlavorFree(tx, d);
       const f = await tx.flavor.create({ data: flavorData(d) });
       return { name: f.name };
     },
@@ -68,7 +38,7 @@ export async function updateFlavor(_prev: ActionResult | null, form: FormData): 
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const f = await flavorById(tx, d.id);
-      await assertFree(tx, d, d.id);
+      await assertFlavorFree(tx, d, d.id);
       await tx.flavor.update({ where: { id: d.id }, data: flavorData(d) });
       return { name: d.name, old: f.name };
     },

@@ -2,14 +2,11 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { ImageIdSchema, ImagePropertyRemoveSchema, ImagePropertySchema, ImageSchema } from "@/lib/cloud/form-schemas";
+import { assertImageUuidFree, imageById } from "./rules";
 
 const PATHS = ["/images", "/instances"];
-
-async function imageById(tx: Tx, id: number) {
-  return existing(await tx.image.findUnique({ where: { id } }), "image");
-}
 
 export async function createImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   return mutate(
@@ -18,8 +15,7 @@ export async function createImage(_prev: ActionResult | null, form: FormData): P
     formToObject(form),
     async (tx, d) => {
       const uuid = d.uuid ?? randomUUID();
-      const clash = await tx.image.findUnique({ where: { uuid }, select: { id: true } });
-      if (clash) throw new MutationError("uuid", `uuid: an image with id ${uuid} already exists`);
+      await assertImageUuidFree(tx, uuid);
       const im = await tx.image.create({ data: { uuid, name: d.name } });
       return { uuid: im.uuid };
     },
@@ -36,10 +32,7 @@ export async function updateImage(_prev: ActionResult | null, form: FormData): P
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const im = await imageById(tx, d.id);
       const uuid = d.uuid ?? im.uuid;
-      if (uuid !== im.uuid) {
-        const clash = await tx.image.findUnique({ where: { uuid }, select: { id: true } });
-        if (clash) throw new MutationError("uuid", `uuid: an image with id ${uuid} already exists`);
-      }
+      if (uuid !== im.uuid) await assertImageUuidFree(tx, uuid);
       await tx.image.update({ where: { id: im.id }, data: { uuid, name: d.name } });
       return { uuid, old: im.uuid };
     },

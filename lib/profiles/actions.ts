@@ -1,9 +1,10 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { existing, formToObject, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { ProfileCreateSchema, ProfileIdSchema, profileSaveSchema } from "@/lib/cloud/form-schemas";
-import { DEFAULT_ENABLED_FILTERS, FILTERS, PREFILTERS, WEIGHERS } from "@/lib/scheduler";
+import { FILTERS, PREFILTERS, WEIGHERS } from "@/lib/scheduler";
+import { assertProfileDeletable, assertProfileNameFree, newProfileContent, setActiveProfile } from "./rules";
 
 const PATHS = ["/config", "/"];
 const profileHref = (name: string) => `/config?profile=${encodeURIComponent(name)}`;
@@ -22,17 +23,8 @@ export async function createProfile(_prev: ActionResult | null, form: FormData):
     ProfileCreateSchema,
     formToObject(form),
     async (tx, d) => {
-      if (await tx.schedulerProfile.findUnique({ where: { name: d.name }, select: { id: true } })) {
-        throw new MutationError("name", `name: a profile named "${d.name}" already exists`);
-      }
-      let config = JSON.stringify({ enabled_filters: DEFAULT_ENABLED_FILTERS, weighers: "all" });
-      let description = d.description;
-      if (d.copy_from) {
-        const src = await tx.schedulerProfile.findUnique({ where: { name: d.copy_from } });
-        if (!src) throw new MutationError("copy_from", `copy_from: no profile is named "${d.copy_from}"`);
-        config = src.config;
-        description ??= `Copy of ${src.name}`;
-      }
+      await assertProfileNameFree(tx, d.name);
+      const { config, description } = await newProfileContent(tx, d.copy_from, d.description);
       const p = await tx.schedulerProfile.create({ data: { name: d.name, description, config, active: false } });
       return { name: p.name };
     },
@@ -48,10 +40,7 @@ export async function activateProfile(_prev: ActionResult | null, form: FormData
     ProfileIdSchema,
     formToObject(form),
     async (tx, d) => {
-      const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
-      // one active profile (partial unique index): deactivate first, then activate
-      await tx.schedulerProfile.updateMany({ where: { active: true }, data: { active: false } });
-      await tx.schedulerProfile.update({ where: { id: p.id }, data: { active: true } });
+      const p = await setActiveProfile(tx, { id: d.id });
       return { name: p.name };
     },
     { revalidate: PATHS },
@@ -65,11 +54,7 @@ export async function deleteProfile(_prev: ActionResult | null, form: FormData):
     formToObject(form),
     async (tx, d) => {
       const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
-      if (p.active)
-        throw new MutationError(
-          null,
-          `profile ${p.name} is the active one; activate another profile before deleting it`,
-        );
+      assertProfileDeletable(p);
       await tx.schedulerProfile.delete({ where: { id: p.id } });
       return { name: p.name };
     },

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
 import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { ServerGroupFormSchema, ServerGroupIdSchema } from "@/lib/cloud/form-schemas";
+import { assertServerGroupUuidFree, withMaxServerPerHost } from "./rules";
 
 const PATHS = ["/server-groups", "/instances"];
 
@@ -14,9 +15,7 @@ export async function createServerGroup(_prev: ActionResult | null, form: FormDa
     formToObject(form),
     async (tx, d) => {
       const uuid = d.uuid ?? randomUUID();
-      if (await tx.serverGroup.findUnique({ where: { uuid }, select: { id: true } })) {
-        throw new MutationError("uuid", `uuid: a server group with uuid ${uuid} already exists`);
-      }
+      await assertServerGroupUuidFree(tx, uuid);
       const last = await tx.serverGroup.aggregate({ _max: { position: true } });
       const g = await tx.serverGroup.create({
         data: {
@@ -43,17 +42,8 @@ export async function updateServerGroup(_prev: ActionResult | null, form: FormDa
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const g = existing(await tx.serverGroup.findUnique({ where: { id: d.id } }), "server group");
       const uuid = d.uuid ?? g.uuid;
-      if (uuid !== g.uuid && (await tx.serverGroup.findUnique({ where: { uuid }, select: { id: true } }))) {
-        throw new MutationError("uuid", `uuid: a server group with uuid ${uuid} already exists`);
-      }
-      let rules: Record<string, unknown> = {};
-      try {
-        rules = JSON.parse(g.rules) as Record<string, unknown>;
-      } catch {
-        rules = {};
-      }
-      if (d.max_server_per_host !== null) rules.max_server_per_host = d.max_server_per_host;
-      else delete rules.max_server_per_host;
+      if (uuid !== g.uuid) await assertServerGroupUuidFree(tx, uuid);
+      const rules = withMaxServerPerHost(g.rules, d.max_server_per_host);
       await tx.serverGroup.update({
         where: { id: g.id },
         data: { uuid, name: d.name, policy: d.policy, rules: JSON.stringify(rules), projectId: d.project_id },

@@ -2,7 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { existing, formToObject, MutationError, mutate, type ActionResult, type Tx } from "@/lib/actions/mutation";
+import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import {
   AggregateCreateSchema,
   AggregateHostRemoveSchema,
@@ -13,50 +13,11 @@ import {
   AggregateRenameSchema,
   AggregateZoneSchema,
 } from "@/lib/cloud/form-schemas";
+import { aggregateById, assertAggregateNameFree, zoneConflict } from "./rules";
 
 const detailPaths = (name: string) => [`/aggregates/${name}`, `/aggregates/${encodeURIComponent(name)}`];
 const pathsFor = (name?: string) => ["/", "/aggregates", ...(name ? detailPaths(name) : [])];
 const aggregateHref = (name: string) => `/aggregates/${encodeURIComponent(name)}`;
-
-async function aggregateById(tx: Tx, id: number) {
-  return existing(await tx.aggregate.findUnique({ where: { id } }), "aggregate");
-}
-
-async function assertNameFree(tx: Tx, name: string, exceptId?: number) {
-  const other = await tx.aggregate.findUnique({ where: { name }, select: { id: true } });
-  if (other && other.id !== exceptId)
-    throw new MutationError("name", `name: an aggregate named "${name}" already exists`);
-}
-
-/**
- * Nova: a host is in at most one availability zone. Returns the first
- * "host X is already in zone Y (aggregate Z)" conflict of giving `zone` to
- * hosts `hostIds` through aggregate `aggregateId`, or null.
- */
-async function zoneConflict(
-  tx: Tx,
-  aggregateId: number,
-  zone: string | null,
-  hostIds: number[] | "members",
-): Promise<string | null> {
-  if (!zone) return null;
-  const rows = await tx.$queryRawUnsafe<{ host: string; zone: string; aggregate: string }[]>(
-    `SELECT h."name" AS "host", a."availabilityZone" AS "zone", a."name" AS "aggregate"
-       FROM "AggregateHost" ah
-       JOIN "Aggregate" a ON a."id" = ah."aggregateId"
-       JOIN "ComputeHost" h ON h."id" = ah."hostId"
-      WHERE a."id" <> ? AND a."availabilityZone" IS NOT NULL AND a."availabilityZone" <> ?
-        AND ${hostIds === "members" ? `ah."hostId" IN (SELECT "hostId" FROM "AggregateHost" WHERE "aggregateId" = ?)` : `ah."hostId" IN (${hostIds.map(() => "?").join(",") || "NULL"})`}
-      LIMIT 1`,
-    aggregateId,
-    zone,
-    ...(hostIds === "members" ? [aggregateId] : hostIds),
-  );
-  const c = rows[0];
-  return c
-    ? `host ${c.host} is already in availability zone "${c.zone}" (aggregate ${c.aggregate}); a host can be in one zone only`
-    : null;
-}
 
 export async function createAggregate(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const result = await mutate(
@@ -64,7 +25,7 @@ export async function createAggregate(_prev: ActionResult | null, form: FormData
     AggregateCreateSchema,
     formToObject(form),
     async (tx, d) => {
-      await assertNameFree(tx, d.name);
+      await assertAggregateNameFree(tx, d.name);
       const last = await tx.aggregate.aggregate({ _max: { position: true } });
       const agg = await tx.aggregate.create({
         data: {
@@ -90,7 +51,7 @@ export async function renameAggregate(_prev: ActionResult | null, form: FormData
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       if (agg.name === d.name) return { name: d.name, old: agg.name };
-      await assertNameFree(tx, d.name, d.id);
+      await assertAggregateNameFree(tx, d.name, d.id);
       await tx.aggregate.update({ where: { id: d.id }, data: { name: d.name } });
       return { name: d.name, old: agg.name };
     },

@@ -1,0 +1,48 @@
+/**
+ * Rules of aggregates the schema alone cannot check, called by the server
+ * actions inside their transaction: the aggregate still exists, names are
+ * unique, and a host is in one availability zone only.
+ */
+import "server-only";
+import { existing, MutationError, type Tx } from "@/lib/actions/mutation";
+
+export async function aggregateById(tx: Tx, id: number) {
+  return existing(await tx.aggregate.findUnique({ where: { id } }), "aggregate");
+}
+
+/** Aggregate names are unique (Nova refuses a duplicate name). */
+export async function assertAggregateNameFree(tx: Tx, name: string, exceptId?: number) {
+  const other = await tx.aggregate.findUnique({ where: { name }, select: { id: true } });
+  if (other && other.id !== exceptId)
+    throw new MutationError("name", `name: an aggregate named "${name}" already exists`);
+}
+
+/**
+ * Nova: a host is in at most one availability zone. Returns the first
+ * "host X is already in zone Y (aggregate Z)" conflict of giving `zone` to
+ * hosts `hostIds` through aggregate `aggregateId`, or null.
+ */
+export async function zoneConflict(
+  tx: Tx,
+  aggregateId: number,
+  zone: string | null,
+  hostIds: number[] | "members",
+): Promise<string | null> {
+  if (!zone) return null;
+  const rows = await tx.$queryRawUnsafe<{ host: string; zone: string; aggregate: string }[]>(
+    `SELECT h."name" AS "host", a."availabilityZone" AS "zone", a."name" AS "aggregate"
+       FROM "AggregateHost" ah
+       JOIN "Aggregate" a ON a."id" = ah."aggregateId"
+       JOIN "ComputeHost" h ON h."id" = ah."hostId"
+      WHERE a."id" <> ? AND a."availabilityZone" IS NOT NULL AND a."availabilityZone" <> ?
+        AND ${hostIds === "members" ? `ah."hostId" IN (SELECT "hostId" FROM "AggregateHost" WHERE "aggregateId" = ?)` : `ah."hostId" IN (${hostIds.map(() => "?").join(",") || "NULL"})`}
+      LIMIT 1`,
+    aggregateId,
+    zone,
+    ...(hostIds === "members" ? [aggregateId] : hostIds),
+  );
+  const c = rows[0];
+  return c
+    ? `host ${c.host} is already in availability zone "${c.zone}" (aggregate ${c.aggregate}); a host can be in one zone only`
+    : null;
+}
