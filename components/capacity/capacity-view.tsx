@@ -140,7 +140,6 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
         <fieldset aria-describedby={mixError ? "mix-error" : undefined}>
           <legend>Flavors to boot</legend>
           {rows.map((r, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their position
             <div className="cap-row" key={i}>
               <label>
                 Flavor {rows.length > 1 ? i + 1 : ""}

@@ -8,6 +8,7 @@ import { FunnelChart } from "./funnel-chart";
 import { CommitButton, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";
 import { MultipliersTable, WeighedTable } from "./weighed-table";
+import { WeightSensitivity } from "./weight-sensitivity";
 import { effectiveWeighers, WeightsChart } from "./weights-chart";
 import { RejectedTable, WhyNotSearch } from "./why-not";
 
@@ -115,6 +116,7 @@ function WeightsSection({ runId, detail, survivors }: { runId: number; detail: I
           <WeightsChart rows={detail.chart} names={detail.weigherNames} index={detail.index} />
           <h4 className="sc-visually-hidden">Multipliers</h4>
           <MultipliersTable uses={detail.multipliers} index={detail.index} />
+          {detail.chart.length > 1 ? <WeightSensitivity runId={runId} index={detail.index} /> : null}
         </>
       )}
       <div style={{ marginTop: "0.75rem" }}>

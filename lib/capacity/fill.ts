@@ -5,7 +5,7 @@
  * the page. Nothing is written: the fill works on host states in memory.
  */
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { Db } from "@/lib/db-client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/capacity";
 import { toResult } from "@/lib/scheduler/result";
 import type { Scenario, ScenarioFlavor } from "@/lib/scheduler/scenario";
@@ -20,7 +20,7 @@ export class CapacityInputError extends Error {
   }
 }
 
-async function flavorRow(db: PrismaClient, name: string): Promise<ScenarioFlavor | null> {
+async function flavorRow(db: Db, name: string): Promise<ScenarioFlavor | null> {
   const f = await db.flavor.findUnique({ where: { name }, include: { extraSpecs: { orderBy: { key: "asc" } } } });
   if (!f) return null;
   return {
@@ -37,7 +37,7 @@ async function flavorRow(db: PrismaClient, name: string): Promise<ScenarioFlavor
 
 /** Load the cloud and the flavors; the fill is ready to step. Throws CapacityInputError. */
 export async function prepareFill(
-  db: PrismaClient,
+  db: Db,
   form: CapacityForm,
 ): Promise<{ fill: CapacityFill; profileName: string | null; hostCount: number }> {
   const flavors: ScenarioFlavor[] = [];
@@ -200,7 +200,7 @@ export function summarize(
 }
 
 /** Today's instances per flavor: the proportions of a "today's mix" fill. */
-export async function instanceMix(db: PrismaClient): Promise<Array<{ flavor: string; instances: number }>> {
+export async function instanceMix(db: Db): Promise<Array<{ flavor: string; instances: number }>> {
   const rows = await db.instance.groupBy({
     by: ["flavorId"],
     _count: { _all: true },
@@ -215,7 +215,7 @@ export async function instanceMix(db: PrismaClient): Promise<Array<{ flavor: str
 }
 
 /** Every flavor of the cloud, for the form and for fragmentation. */
-export async function allFlavors(db: PrismaClient): Promise<ScenarioFlavor[]> {
+export async function allFlavors(db: Db): Promise<ScenarioFlavor[]> {
   const rows = await db.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: true } });
   return rows.map((f) => ({
     name: f.name,
@@ -249,7 +249,7 @@ export async function* runFill(
 }
 
 /** What the /capacity form offers: flavors, profiles, today's instance mix. */
-export async function capacityOptions(db: PrismaClient): Promise<{
+export async function capacityOptions(db: Db): Promise<{
   flavors: Array<{ name: string; vcpus: number; memory_mb: number }>;
   profiles: Array<{ name: string; active: boolean }>;
   todayMix: Array<{ flavor: string; instances: number }>;

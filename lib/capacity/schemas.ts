@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { MAX_FILL_LIMIT } from "@/lib/scheduler/capacity-limits";
 
-export const DEFAULT_FILL_LIMIT = 5000;
+export const DEFAULT_FILL_LIMIT = 10_000;
 
 export const CapacityFormSchema = z
   .object({
