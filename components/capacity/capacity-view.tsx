@@ -144,6 +144,7 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
               <label>
                 Flavor {rows.length > 1 ? i + 1 : ""}
                 <select
+                  aria-label={rows.length > 1 ? `Flavor ${i + 1}` : "Flavor"}
                   name={`mix.${i}.flavor`}
                   value={r.flavor}
                   onChange={(e) => setRow(i, { flavor: e.target.value })}
@@ -159,6 +160,7 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
               <label>
                 Share (%) {rows.length > 1 ? i + 1 : ""}
                 <input
+                  aria-label={rows.length > 1 ? `Share (%) ${i + 1}` : "Share (%)"}
                   name={`mix.${i}.share`}
                   inputMode="decimal"
                   value={r.share}

@@ -9,6 +9,7 @@ import { CommitButton, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";
 import { MultipliersTable, WeighedTable } from "./weighed-table";
 import { WeightSensitivity } from "./weight-sensitivity";
+import { WhatIf } from "./what-if";
 import { effectiveWeighers, WeightsChart } from "./weights-chart";
 import { RejectedTable, WhyNotSearch } from "./why-not";
 
@@ -97,6 +98,7 @@ function InstancePanel({
 
       <h3>Hosts removed</h3>
       {detail ? <RejectedTable runId={runId} index={summary.index} initial={detail.whyNot} /> : null}
+      {detail && detail.whyNot.total > 0 ? <WhatIf runId={runId} index={summary.index} /> : null}
     </div>
   );
 }

@@ -43,7 +43,8 @@ describe("weight sensitivity: the winner holds inside the range and loses just p
       for (const b of [low, high]) {
         if (!b) continue;
         const eps = Math.max(Math.abs(b.at) * 1e-6, 1e-9);
-        const outside = b === low ? b.at - Math.max(Math.abs(b.at) * 0.01, 1e-3) : b.at + Math.max(Math.abs(b.at) * 0.01, 1e-3);
+        const outside =
+          b === low ? b.at - Math.max(Math.abs(b.at) * 0.01, 1e-3) : b.at + Math.max(Math.abs(b.at) * 0.01, 1e-3);
         const inside = b === low ? b.at + eps * 10 : b.at - eps * 10;
         if (w.min !== undefined && outside < w.min) continue;
         expect(winnerWith(scenario, w.key, inside), `${w.key} just inside ${b.at}`).toBe(s!.winner);
