@@ -21,6 +21,9 @@ test("a run's weight sensitivity: try a multiplier past its flip point and see t
   await expect(status).toContainText("still wins");
 
   // just past a flip point, another host wins
-  await ram.getByRole("button", { name: /^Try ram_weight_multiplier = / }).first().click();
+  await ram
+    .getByRole("button", { name: /^Try ram_weight_multiplier = / })
+    .first()
+    .click();
   await expect(status).toContainText("the winner flips to");
 });

@@ -8,8 +8,10 @@ import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
 import type { Db } from "@/lib/db-client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/capacity";
 import { toResult } from "@/lib/scheduler/result";
-import type { Scenario, ScenarioFlavor } from "@/lib/scheduler/scenario";
-import { DEFAULT_FILL_LIMIT, type CapacityForm } from "./schemas";
+import type { Scenario, ScenarioConfig, ScenarioFlavor } from "@/lib/scheduler/scenario";
+import { compareWorkload, type WorkloadOutcome } from "./ab";
+import { fragmentation, type Fragmentation } from "./fragmentation";
+import { DEFAULT_FILL_LIMIT, type CapacityCompare, type CapacityForm } from "./schemas";
 
 export class CapacityInputError extends Error {
   constructor(
@@ -88,50 +90,8 @@ export interface CapacitySummary {
   engineMs: number;
 }
 
-export interface Fragmentation {
-  /** Free after allocation ratios, over enabled and up hosts. */
-  freeVcpus: number;
-  freeRamMb: number;
-  /** The flavor with the most RAM that the resources left still fit on one host (by vCPU, RAM, disk). */
-  largestFit: string | null;
-  /** Hosts with RAM left but not a vCPU, or vCPUs left but under 1 GiB RAM. */
-  stranded: Array<{ host: string; freeVcpus: number; freeRamMb: number; kind: "ram" | "vcpu" }>;
-}
-
 function sorted(m: Map<string, number>): Array<[string, number]> {
   return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-}
-
-/**
- * Free resources after the fill: what a host can still give by Placement's
- * rule ((total − reserved) × ratio − used), and where it is stranded.
- */
-export function fragmentation(r: FillResult, flavors: ScenarioFlavor[]): Fragmentation {
-  let freeVcpus = 0;
-  let freeRamMb = 0;
-  const stranded: Fragmentation["stranded"] = [];
-  const free: Array<{ v: number; ram: number; disk: number }> = [];
-  for (const h of r.hosts) {
-    if (h.service.disabled || !h.service.up || h.service.forced_down) continue;
-    const v = Math.max(0, Math.floor((h.vcpusTotal - h.reservedVcpus) * h.cpuAllocationRatio - h.vcpusUsed));
-    const ram = Math.max(
-      0,
-      Math.floor((h.memoryMb - h.reservedMemoryMb) * h.ramAllocationRatio - (h.memoryMb - h.freeRamMb)),
-    );
-    const disk = Math.max(0, Math.floor(h.freeDiskMb / 1024));
-    freeVcpus += v;
-    freeRamMb += ram;
-    free.push({ v, ram, disk });
-    if (v === 0 && ram >= 1024) stranded.push({ host: h.host, freeVcpus: v, freeRamMb: ram, kind: "ram" });
-    else if (v > 0 && ram < 1024) stranded.push({ host: h.host, freeVcpus: v, freeRamMb: ram, kind: "vcpu" });
-  }
-  const fits = flavors
-    .filter((f) =>
-      free.some((x) => x.v >= f.vcpus && x.ram >= f.memory_mb && x.disk >= (f.root_gb ?? 0) + (f.ephemeral_gb ?? 0)),
-    )
-    .sort((a, b) => b.memory_mb - a.memory_mb || b.vcpus - a.vcpus);
-  stranded.sort((a, b) => b.freeRamMb - a.freeRamMb || b.freeVcpus - a.freeVcpus);
-  return { freeVcpus, freeRamMb, largestFit: fits[0]?.name ?? null, stranded: stranded.slice(0, 300) };
 }
 
 export function summarize(
@@ -274,4 +234,34 @@ export async function capacityOptions(db: Db): Promise<{
     defaultFlavor: flavors.find((f) => f.name === "m1.large")?.name ?? flavors[0]?.name ?? "",
     defaultLimit: DEFAULT_FILL_LIMIT,
   };
+}
+
+/** A/B over a workload: the form's mix and limit under two profiles, on copies of today's cloud. */
+export async function compareProfiles(db: Db, form: CapacityCompare): Promise<[WorkloadOutcome, WorkloadOutcome]> {
+  const flavors: ScenarioFlavor[] = [];
+  for (const [i, m] of form.mix.entries()) {
+    const f = await flavorRow(db, m.flavor);
+    if (!f) throw new CapacityInputError(`mix.${i}.flavor`, `flavor: unknown flavor "${m.flavor}"`);
+    flavors.push(f);
+  }
+  const profileB = await db.schedulerProfile.findUnique({ where: { name: form.profileB }, select: { config: true } });
+  if (!profileB)
+    throw new CapacityInputError("profileB", `profileB: scheduler profile "${form.profileB}" does not exist`);
+  let snap: Awaited<ReturnType<typeof loadSnapshot>>;
+  try {
+    snap = await loadSnapshot(db, { profileName: form.profile });
+  } catch (e) {
+    if (e instanceof ProfileNotFoundError)
+      throw new CapacityInputError("profile", `profile: scheduler profile "${e.profileName}" does not exist`);
+    throw e;
+  }
+  const mix = flavors.map((flavor, i) => ({ flavor, share: form.mix[i].share }));
+  return compareWorkload(
+    snap.scenario,
+    { label: form.profile, config: snap.scenario.config },
+    { label: form.profileB, config: JSON.parse(profileB.config) as ScenarioConfig },
+    mix,
+    form.limit,
+    await allFlavors(db),
+  );
 }

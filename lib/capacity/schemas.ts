@@ -61,3 +61,17 @@ export function validateCapacityForm(
   for (const i of parsed.error.issues) (errors[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
   return { ok: false, errors };
 }
+
+/** A/B: the same mix and number of boots under two profiles. */
+export const CapacityCompareSchema = z
+  .object({
+    profile: z.string().trim().min(1, { error: "profile: choose profile A" }),
+    profileB: z.string().trim().min(1, { error: "profileB: choose profile B" }),
+  })
+  .and(CapacityFormSchema)
+  .superRefine((v, ctx) => {
+    if (v.profile === v.profileB)
+      ctx.addIssue({ code: "custom", path: ["profileB"], message: "profileB: choose a profile other than A" });
+  });
+
+export type CapacityCompare = z.infer<typeof CapacityCompareSchema>;
