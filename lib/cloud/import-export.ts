@@ -24,6 +24,7 @@ import {
   type ScenarioImageInput,
   validateCloud,
 } from "./schemas";
+import { bumpCloudRevision } from "./revision";
 import { loadSnapshot, type CloudScenario } from "./snapshot";
 
 export const DEFAULT_IMPORT_PROFILE = "imported";
@@ -347,6 +348,7 @@ export async function importCloud(
         });
         profile = profileName;
       }
+      await bumpCloudRevision(tx);
       return {
         cells: cellNames.length,
         hosts: doc.hosts.length,

@@ -12,14 +12,20 @@ function host(name: string, over: Partial<ScenarioHost> = {}): ScenarioHost {
   return { name, vcpus: 16, memory_mb: 32768, local_gb: 1000, ...over };
 }
 
-/** A cloud whose capacity is Placement's resources rule (our prefilter). */
-function resourceCloud(): Scenario {
+/** A cloud whose capacity is Placement's (the Placement path), or instances per host and a RAM query. */
+function resourceCloud(placement = true): Scenario {
   return {
-    config: {
-      placement_prefilters: ["resources"],
-      enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"],
-      weighers: ["RAMWeigher", "CPUWeigher"],
-    },
+    config: placement
+      ? {
+          placement: true,
+          enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"],
+          weighers: ["RAMWeigher", "CPUWeigher"],
+        }
+      : {
+          enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter", "NumInstancesFilter", "JsonFilter"],
+          weighers: ["RAMWeigher", "CPUWeigher"],
+          max_instances_per_host: 9,
+        },
     hosts: [
       host("a", { vcpus: 8, cpu_allocation_ratio: 1.0 }),
       host("b", { memory_mb: 65536, memory_mb_used: 16384 }),
@@ -78,10 +84,14 @@ function strip(doc: unknown) {
 
 describe("a fill lands every boot where a fresh trial would", () => {
   const cases: Array<[string, Scenario, FlavorShare[], number]> = [
-    ["Placement resources stop the fill", resourceCloud(), [{ flavor: large, share: 1 }], 500],
+    ["the Placement path: every boot a whole trial", resourceCloud(), [{ flavor: large, share: 1 }], 500],
+    ["instances per host stop the fill", resourceCloud(false), [{ flavor: large, share: 1 }], 500],
     [
       "a 3:1 mix of two flavors",
-      resourceCloud(),
+      {
+        ...resourceCloud(false),
+        request: { flavor: large, scheduler_hints: { query: '[">=", "$free_ram_mb", 8192]' } },
+      },
       [
         { flavor: small, share: 75 },
         { flavor: large, share: 25 },
@@ -89,10 +99,10 @@ describe("a fill lands every boot where a fresh trial would", () => {
       500,
     ],
     [
-      "80 generated hosts, every Zed weigher, Placement resources",
+      "60 generated hosts, every Zed weigher, a metrics weigher",
       (() => {
-        const sc = bigCloud(80, 1, 7);
-        sc.config!.placement_prefilters = ["resources"];
+        const sc = bigCloud(60, 1, 7);
+        sc.config!.max_instances_per_host = 47;
         return sc;
       })(),
       [{ flavor: bigCloud(1, 1).request.flavor, share: 1 }],
@@ -103,8 +113,8 @@ describe("a fill lands every boot where a fresh trial would", () => {
       {
         ...resourceCloud(),
         config: {
-          placement_prefilters: ["resources"],
-          enabled_filters: ["ComputeFilter"],
+          enabled_filters: ["ComputeFilter", "NumInstancesFilter"],
+          max_instances_per_host: 12,
           weighers: ["ServerGroupSoftAntiAffinityWeigher", "RAMWeigher"],
           soft_anti_affinity_weight_multiplier: 3,
         },

@@ -15,7 +15,7 @@
  * the same cloud would put it.
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
-import { openSession, type ScheduleRun, type Session, type WeighedSet } from "./engine";
+import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet } from "./engine";
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
 import { NovaError } from "./python";
@@ -108,7 +108,11 @@ export function trialRun(session: Session, now: () => number = () => performance
     else {
       const numAlts = Math.max(config.maxAttempts - 1, 0);
       run.selections = [
-        { host: chosen, alternates: ordered.filter((h) => h.cell === chosen.cell && h !== chosen).slice(0, numAlts) },
+        {
+          host: chosen,
+          alternates: ordered.filter((h) => h.cell === chosen.cell && h !== chosen).slice(0, numAlts),
+          placement: {},
+        },
       ];
     }
   } catch (e) {
@@ -417,6 +421,8 @@ export class CapacityFill {
   private readonly clock: () => Date;
   private readonly azOf: string[] = [];
   private readonly firstIndex = new Map<string, number>();
+  /** The scenario as edited boot after boot, when every boot is a whole trial (the Placement path). */
+  private trial: Scenario | null = null;
 
   constructor(
     private readonly scenario: Scenario,
@@ -448,6 +454,9 @@ export class CapacityFill {
         );
         this.fills.push(new FlavorFill(session));
       }
+      // Placement keeps its own usage (providers built from the scenario):
+      // with it, every boot is a whole trial on the scenario as edited so far.
+      if (config.placement) this.trial = structuredClone(this.scenario);
       for (const h of this.hosts) {
         this.azOf.push(hostAvailabilityZone(h, config));
         if (!this.firstIndex.has(h.host)) this.firstIndex.set(h.host, h.index);
@@ -486,13 +495,18 @@ export class CapacityFill {
   /** Keep the boot on the host as a finished instance, and tell every flavor. */
   private finish(host: HostState, fill: FlavorFill): void {
     const uuid = bootUuid(this.counts.count);
-    const updated = host.updated;
-    const f = fill.session.spec.flavor;
-    // The engine's consume (resources, instance count, and whatever else it
-    // learns to consume), minus what only an in-flight boot holds.
+    const { updated, numIoOps } = host;
+    const spec = fill.session.spec;
+    const f = spec.flavor;
+    const numaRequest = spec.numaTopology;
+    // The engine's consume (resources, instance count, NUMA cells, PCI
+    // devices), minus what only an in-flight boot holds: its I/O op.
     fill.session.scheduler.consume(host);
-    host.numIoOps -= 1;
+    host.numIoOps = numIoOps;
     host.updated = updated;
+    // Consume replaces the request's NUMA topology with the one fitted here;
+    // the next boot is a new request for the flavor's own.
+    spec.numaTopology = numaRequest;
     // What the compute node reports once the instance runs.
     host.diskMbUsed += (f.rootGb + f.ephemeralGb) * 1024;
     host.stats.num_instances = String(host.numInstances);
@@ -513,16 +527,51 @@ export class CapacityFill {
       }
       other.touched(host, groupHostsChanged);
     }
+    this.record(host, fill.name);
+  }
+
+  private record(host: HostState, flavor: string): void {
     const c = this.counts;
     c.count++;
     c.perHost.set(host.host, (c.perHost.get(host.host) ?? 0) + 1);
-    c.perFlavor.set(fill.name, (c.perFlavor.get(fill.name) ?? 0) + 1);
+    c.perFlavor.set(flavor, (c.perFlavor.get(flavor) ?? 0) + 1);
     const az = this.azOf[host.index];
     let byFlavor = c.perAz.get(az);
     if (!byFlavor) c.perAz.set(az, (byFlavor = new Map()));
-    byFlavor.set(fill.name, (byFlavor.get(fill.name) ?? 0) + 1);
+    byFlavor.set(flavor, (byFlavor.get(flavor) ?? 0) + 1);
     for (const a of host.aggregates.aggregates) c.perAggregate.set(a.name, (c.perAggregate.get(a.name) ?? 0) + 1);
     c.perCell.set(host.cell, (c.perCell.get(host.cell) ?? 0) + 1);
+  }
+
+  /**
+   * One boot as a whole trial of the edited scenario, kept by editing it as
+   * the cloud looks once the instance runs (the Nova reference loop's edit).
+   */
+  private bootByTrial(sc: Scenario, flavor: ScenarioFlavor): boolean {
+    const run = schedule({ ...sc, request: { ...sc.request, flavor, num_instances: 1 } }, { clock: this.clock });
+    if (run.error || !run.selections.length) {
+      this.stoppedBy = run;
+      this.stoppedFlavor = flavor.name;
+      this.done = true;
+      return false;
+    }
+    const host = run.selections[0].host;
+    const h = sc.hosts[host.index];
+    const disk = (flavor.root_gb ?? 0) + (flavor.ephemeral_gb ?? 0);
+    const uuid = bootUuid(this.counts.count);
+    h.vcpus_used = (h.vcpus_used ?? 0) + flavor.vcpus;
+    h.memory_mb_used = (h.memory_mb_used ?? 0) + flavor.memory_mb;
+    h.local_gb_used = (h.local_gb_used ?? 0) + disk;
+    if (h.free_ram_mb !== undefined) h.free_ram_mb -= flavor.memory_mb;
+    if (h.free_disk_gb !== undefined) h.free_disk_gb -= disk;
+    if (h.disk_available_least != null) h.disk_available_least -= disk;
+    h.num_instances = (h.num_instances ?? 0) + 1;
+    h.instances = [...(h.instances ?? []), uuid];
+    const ref = sc.request.server_group;
+    const g = ref ? sc.server_groups?.find((x) => x.uuid === ref || x.name === ref) : undefined;
+    if (g) g.members = [...(g.members ?? []), uuid];
+    this.record(host, flavor.name);
+    return true;
   }
 
   /** Make up to `boots` more boots; returns true when the fill is over. */
@@ -531,7 +580,12 @@ export class CapacityFill {
     const started = this.now();
     if (!this.fills.length && !this.open()) return true;
     for (let b = 0; b < boots && this.counts.count < this.limit; b++) {
-      const fill = this.fills[this.nextFlavor()];
+      const k = this.nextFlavor();
+      const fill = this.fills[k];
+      if (this.trial) {
+        if (!this.bootByTrial(this.trial, this.mix[k].flavor)) break;
+        continue;
+      }
       const host = fill.pick();
       if (!host) {
         this.stoppedBy = trialRun(fill.session, this.now);
@@ -558,7 +612,7 @@ export class CapacityFill {
       limit: this.limit,
       stoppedBy: this.stoppedBy,
       stoppedFlavor: this.stoppedFlavor,
-      hosts: this.hosts,
+      hosts: this.trial ? buildHostStates(this.trial) : this.hosts,
       config: this.config ?? resolveConfig({}),
       engineMs: this.engineMs,
     };
