@@ -81,4 +81,27 @@ test.describe("Capacity page", () => {
       "the limit of 200 boots was reached",
     );
   });
+
+  test("A/B: the same 300 boots spread under default and packed under stacking", async ({ page }) => {
+    await page.goto("/capacity");
+    await page.getByLabel("Flavor", { exact: true }).selectOption("m1.large");
+    await page.getByLabel("Limit (boots)").fill("300");
+    await page.getByLabel("Scheduler profile").selectOption("default");
+    await page.getByLabel("Profile B").selectOption("stacking");
+    await page.getByRole("button", { name: "Compare" }).click();
+    const table = page.getByRole("table", { name: "A/B comparison" });
+    await expect(table).toBeVisible({ timeout: 60_000 });
+    await expect(table.getByRole("row", { name: /Instances placed/ })).toContainText("300");
+    const used = await table
+      .getByRole("row", { name: /Hosts used/ })
+      .getByRole("cell")
+      .allTextContents();
+    const [a, b] = used.map((t) => Number(t.replace(/,/g, "")));
+    expect(b).toBeLessThan(a);
+
+    // the same profile twice is refused
+    await page.getByLabel("Profile B").selectOption("default");
+    await page.getByRole("button", { name: "Compare" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "profileB: choose a profile other than A" })).toBeVisible();
+  });
 });

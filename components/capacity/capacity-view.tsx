@@ -20,6 +20,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import type { WorkloadOutcome } from "@/lib/capacity/ab";
 import type { CapacitySummary } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
 
@@ -61,6 +62,42 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
   const [running, setRunning] = useState(false);
   const [summary, setSummary] = useState<CapacitySummary | null>(null);
   const resultRef = useRef<HTMLHeadingElement>(null);
+  const [profileB, setProfileB] = useState(options.profiles.find((p) => !p.active)?.name ?? "");
+  const [ab, setAb] = useState<[WorkloadOutcome, WorkloadOutcome] | null>(null);
+  const [abErrors, setAbErrors] = useState<Errors>({});
+  const [comparing, setComparing] = useState(false);
+
+  const compare = async () => {
+    const input = {
+      limit: limit.trim() === "" ? Number.NaN : Number(limit),
+      profile,
+      profileB,
+      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
+    };
+    const v = validateCapacityForm(input);
+    if (!v.ok) {
+      setErrors(v.errors);
+      return;
+    }
+    setErrors({});
+    setAbErrors({});
+    setAb(null);
+    setComparing(true);
+    try {
+      const res = await fetch("/api/capacity/compare", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(input),
+      });
+      const body = await res.json();
+      if (!res.ok) setAbErrors(body.errors ?? { _form: [`the comparison failed (HTTP ${res.status})`] });
+      else setAb(body);
+    } catch (err) {
+      setAbErrors({ _form: [`the comparison failed: ${(err as Error).message}`] });
+    } finally {
+      setComparing(false);
+    }
+  };
 
   const setRow = (i: number, patch: Partial<Row>) =>
     setRows((old) => old.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -259,6 +296,34 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
         </div>
       </form>
       {summary ? <CapacityResult summary={summary} headingRef={resultRef} /> : null}
+      <section className="panel cap-ab" aria-labelledby="cap-ab-h">
+        <h2 id="cap-ab-h">A/B: the same workload under two profiles</h2>
+        <p className="muted small">
+          The flavors, proportions and limit above, filled under profile A (the one chosen above) and profile B, each on
+          a throwaway copy of today&apos;s cloud.
+        </p>
+        <div className="cap-row">
+          <label>
+            Profile B
+            <select value={profileB} onChange={(e) => setProfileB(e.target.value)}>
+              {options.profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="btn" onClick={() => void compare()} disabled={comparing}>
+            {comparing ? "Comparing…" : "Compare"}
+          </button>
+        </div>
+        {Object.entries(abErrors).map(([k, v]) => (
+          <p key={k} className="field-error" role="alert">
+            {v.join(" ")}
+          </p>
+        ))}
+        {ab ? <AbTable outcomes={ab} /> : null}
+      </section>
     </>
   );
 }
@@ -476,5 +541,49 @@ function CapacityResult({
         </table>
       </details>
     </section>
+  );
+}
+
+function AbTable({ outcomes }: { outcomes: [WorkloadOutcome, WorkloadOutcome] }) {
+  const rows: Array<[string, (o: WorkloadOutcome) => string]> = [
+    ["Instances placed", (o) => nf.format(o.placed)],
+    [
+      "First failure",
+      (o) =>
+        o.firstFailure
+          ? `boot ${nf.format(o.firstFailure.boot)}${o.firstFailure.flavor ? ` (${o.firstFailure.flavor})` : ""}: ${o.firstFailure.error}`
+          : "none",
+    ],
+    ["Hosts used", (o) => nf.format(o.hostsUsed)],
+    [
+      "Spread (new instances per host: hosts)",
+      (o) =>
+        o.spread
+          .slice(0, 12)
+          .map((s) => `${s.instances}: ${s.hosts}`)
+          .join(", ") + (o.spread.length > 12 ? ", …" : ""),
+    ],
+    ["Hosts with stranded capacity", (o) => nf.format(o.strandedHosts)],
+    ["Free vCPUs / RAM after", (o) => `${nf.format(o.freeVcpus)} / ${fmtMb(o.freeRamMb)}`],
+  ];
+  return (
+    <table className="data-table compact-table" aria-label="A/B comparison">
+      <thead>
+        <tr>
+          <th scope="col">Measure</th>
+          <th scope="col">A: {outcomes[0].label}</th>
+          <th scope="col">B: {outcomes[1].label}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([name, f]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>{f(outcomes[0])}</td>
+            <td>{f(outcomes[1])}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
