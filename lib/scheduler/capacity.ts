@@ -13,6 +13,11 @@
  * every host is filtered again). Normalisation and the pick use the engine's
  * arithmetic in the engine's order, so a boot lands where a fresh trial on
  * the same cloud would put it.
+ *
+ * With the Placement path (config `placement`), Placement's usage comes from
+ * the scenario, not from host states: there every boot is a whole trial
+ * (`schedule`) on the scenario edited as the cloud looks once the instance
+ * runs, the edit the Nova reference loop makes. Exact, and much slower.
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet } from "./engine";
