@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { schedule } from "../lib/scheduler/engine";
 import { bigCloud } from "./big-cloud";
+import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
 
 const REFERENCE = path.resolve(__dirname, "../../shared/nova-reference/nova_reference.py");
@@ -95,7 +96,7 @@ async function main() {
   for (const r of rows) console.log(line(r));
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
-  await benchSnapshot();
+  benchCapacity(await benchSnapshot());
   rmSync(dir, { recursive: true, force: true });
 }
 

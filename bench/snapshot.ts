@@ -6,9 +6,11 @@
 import { seedDemoCloud } from "../lib/cloud/seed-demo";
 import { loadCloudSnapshot } from "../lib/cloud/snapshot";
 import { schedule } from "../lib/scheduler/engine";
+import type { CloudScenario } from "../lib/cloud/snapshot";
 import { createTestDatabase } from "../lib/testing/test-db";
 
-export async function benchSnapshot(hosts = 10000): Promise<void> {
+/** Returns the snapshot (the demo cloud as the engine reads it) for the benchmarks that follow. */
+export async function benchSnapshot(hosts = 10000): Promise<CloudScenario> {
   const db = await createTestDatabase();
   try {
     const t0 = performance.now();
@@ -29,6 +31,7 @@ export async function benchSnapshot(hosts = 10000): Promise<void> {
         `snapshot load median ${loads[2].toFixed(0)} ms (min ${loads[0].toFixed(0)}), ` +
         `engine on it ${run.engineMs.toFixed(1)} ms (${run.selections[0]?.host.host ?? run.error?.name})`,
     );
+    return scenario;
   } finally {
     await db.cleanup();
   }

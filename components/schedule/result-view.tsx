@@ -9,6 +9,8 @@ import { FunnelChart } from "./funnel-chart";
 import { CommitButton, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";
 import { MultipliersTable, WeighedTable } from "./weighed-table";
+import { WeightSensitivity } from "./weight-sensitivity";
+import { WhatIf } from "./what-if";
 import { effectiveWeighers, WeightsChart } from "./weights-chart";
 import { RejectedTable, WhyNotSearch } from "./why-not";
 
@@ -97,6 +99,7 @@ function InstancePanel({
 
       <h3>Hosts removed</h3>
       {detail ? <RejectedTable runId={runId} index={summary.index} initial={detail.whyNot} /> : null}
+      {detail && detail.whyNot.total > 0 ? <WhatIf runId={runId} index={summary.index} /> : null}
     </div>
   );
 }
@@ -116,6 +119,7 @@ function WeightsSection({ runId, detail, survivors }: { runId: number; detail: I
           <WeightsChart rows={detail.chart} names={detail.weigherNames} index={detail.index} />
           <h4 className="sc-visually-hidden">Multipliers</h4>
           <MultipliersTable uses={detail.multipliers} index={detail.index} />
+          {detail.chart.length > 1 ? <WeightSensitivity runId={runId} index={detail.index} /> : null}
         </>
       )}
       <div style={{ marginTop: "0.75rem" }}>
