@@ -39,13 +39,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
         pciStats: host.pciStats,
         pack: config.packingHostNumaCellsAllocationStrategy,
       });
-      if (!fitted)
-        return explainNoFit(
-          cells,
-          requested,
-          { cpu: host.cpuAllocationRatio, ram: host.ramAllocationRatio },
-          spec.pciRequests,
-        );
+      if (!fitted) return explainNoFit(cells, requested, host.cpuAllocationRatio, spec.pciRequests);
       host.numaLimits = limits;
       return null;
     },
