@@ -123,23 +123,13 @@ test.describe("Scheduler configuration", () => {
     expect("ram_weight_multiplier" in after).toBe(false);
   });
 
-  test("weighers as an explicit ordered list; an unknown prefilter stored in a profile must be removed to save", async ({
+  test("weighers as an explicit ordered list; the Placement options of the copied profile are kept", async ({
     page,
   }) => {
     const name = `e2e-w-${uid()}`;
     await createProfile(page, name, "placement");
     const editor = form(page, `Edit profile ${name}`);
-    const prefilters = editor.getByRole("list", { name: "Enabled placement prefilters, in order" });
-    const stored = (configOf(name)?.placement_prefilters as string[] | undefined) ?? [];
-    const unknown = stored.filter(
-      (p) => !["compute_status", "availability_zone", "tenant_aggregates", "traits", "resources"].includes(p),
-    );
-    if (unknown.length) {
-      await expect(prefilters.getByText(/unknown prefilter/).first()).toBeVisible();
-      await editor.getByRole("button", { name: "Save profile" }).click();
-      await expect(prefilters.locator("xpath=..").getByText(`unknown prefilter "${unknown[0]}"`)).toBeVisible();
-      for (const p of unknown) await prefilters.getByRole("button", { name: `Remove ${p}` }).click();
-    }
+    await expect(editor.getByLabel("placement", { exact: true })).toHaveValue("true");
     await editor.getByRole("radio", { name: /these weighers, in order/ }).check();
     const weighers = editor.getByRole("list", { name: "Enabled weighers, in order" });
     await expect(weighers.getByRole("listitem")).toHaveCount(10);
@@ -150,7 +140,57 @@ test.describe("Scheduler configuration", () => {
     await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
     const cfg = configOf(name)!;
     expect(cfg.weighers).toEqual(w);
-    expect(cfg.placement_prefilters ?? []).toEqual(stored.filter((p) => !unknown.includes(p)));
+    expect(cfg).toMatchObject({ placement: true, limit_tenants_to_placement_aggregate: true });
+    expect(cfg.placement_prefilters).toBeUndefined();
+    expect((cfg.pci_alias as { name: string }[]).map((a) => a.name)).toEqual(["a40", "vf", "pf"]);
+  });
+
+  test("Placement options, PCI aliases and the Nova release: bad input refused and nothing written, then saved", async ({
+    page,
+  }) => {
+    const name = `e2e-pl-${uid()}`;
+    await createProfile(page, name, "default");
+    const before = configOf(name);
+    const editor = form(page, `Edit profile ${name}`);
+    await expect(editor.getByLabel("max_placement_results")).toHaveAccessibleDescription(/Nova default: 1000/);
+
+    // max_placement_results 0 and an alias without vendor id: refused, nothing written
+    await editor.getByLabel("max_placement_results").fill("0");
+    await editor.getByRole("button", { name: "Add PCI alias" }).click();
+    await editor.getByLabel("Alias 4 name").fill("t4");
+    await editor.getByLabel("Alias 4 product id").fill("1eb8");
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expectFieldError(
+      editor.getByLabel("max_placement_results"),
+      'max_placement_results: must be a whole number >= 1, got "0"',
+    );
+    await expect(editor.getByRole("alert", { name: "PCI alias errors" })).toContainText(
+      "pci_alias[3].vendor_id: is required",
+    );
+    expect(configOf(name)).toEqual(before);
+
+    // fixed: saved with the release
+    await editor.getByLabel("max_placement_results").fill("5");
+    await editor.getByLabel("Alias 4 vendor id").fill("10de");
+    await editor.getByLabel("Alias 4 device type").selectOption("type-PCI");
+    await editor.getByLabel("placement", { exact: true }).selectOption("true");
+    await editor.getByLabel("nova_release").selectOption("2024.1");
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
+    const cfg = configOf(name)!;
+    expect(cfg).toMatchObject({ placement: true, max_placement_results: 5, nova_release: "2024.1" });
+    expect(cfg.pci_alias).toContainEqual({
+      name: "t4",
+      vendor_id: "10de",
+      product_id: "1eb8",
+      device_type: "type-PCI",
+    });
+
+    // removing an alias row removes it from the profile
+    await editor.getByRole("button", { name: "Remove alias 4 (t4)" }).click();
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
+    expect((configOf(name)!.pci_alias as { name: string }[]).map((a) => a.name)).toEqual(["a40", "vf", "pf"]);
   });
 
   test("create, activate and delete profiles (the original active profile is restored)", async ({ page }) => {

@@ -30,6 +30,8 @@ export interface LoadedSnapshot {
   scenario: CloudScenario;
   /** The profile whose config is in `scenario.config` (null: none). */
   profileName: string | null;
+  /** The cloud's revision (lib/cloud/revision.ts) the snapshot was read at. */
+  revision: number;
   loadMs: number;
 }
 
@@ -79,7 +81,9 @@ export function hostsSql(where: string): string {
       'instances', json((SELECT json_group_array(i."uuid" ORDER BY i."id") FROM "Instance" i WHERE i."hostId" = h."id")),
       'traits', json((SELECT json_group_array(t."name" ORDER BY t."id") FROM "HostTrait" t WHERE t."hostId" = h."id")),
       'reserved_vcpus', h."reservedVcpus", 'reserved_memory_mb', h."reservedMemoryMb",
-      'reserved_disk_gb', h."reservedDiskGb"
+      'reserved_disk_gb', h."reservedDiskGb",
+      'numa_topology', json(h."numaTopology"), 'pci_device_pools', json(h."pciDevicePools"),
+      'pcpus', h."pcpus", 'pcpus_used', h."pcpusUsed", 'inventories', json(h."inventories")
     ) AS "json"
     FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where} ORDER BY h."position", h."id"`;
 }
@@ -102,7 +106,16 @@ const GROUPS_SQL = {
 } as const;
 
 /** Optional keys left out when null (the engine then applies the reference's defaults). */
-const HOST_OPTIONAL = ["uuid", "free_ram_mb", "free_disk_gb", "disk_available_least", "host_ip"] as const;
+const HOST_OPTIONAL = [
+  "uuid",
+  "free_ram_mb",
+  "free_disk_gb",
+  "disk_available_least",
+  "host_ip",
+  "numa_topology",
+  "pci_device_pools",
+  "inventories",
+] as const;
 
 function dropNull(obj: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (obj[k] === null) delete obj[k];
@@ -128,7 +141,9 @@ export async function loadScenarioHost(prisma: PrismaClient, name: string): Prom
 export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions = {}): Promise<LoadedSnapshot> {
   const t0 = performance.now();
   const q = (sql: string) => prisma.$queryRawUnsafe<{ json: string }[]>(sql);
-  const [hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction([
+  const [revision, hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction([
+    // first: SQLite's read transaction starts here, so the rows below are this revision's
+    prisma.cloudRevision.findUnique({ where: { id: 1 }, select: { revision: true } }),
     q(SNAPSHOT_SQL.hosts),
     q(GROUPS_SQL.aggregates),
     q(GROUPS_SQL.serverGroups),
@@ -146,7 +161,12 @@ export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions =
 
   const scenario: CloudScenario = { hosts, aggregates, server_groups: serverGroups };
   if (profile) scenario.config = JSON.parse(profile.config) as ScenarioConfig;
-  return { scenario, profileName: profile?.name ?? null, loadMs: performance.now() - t0 };
+  return {
+    scenario,
+    profileName: profile?.name ?? null,
+    revision: revision?.revision ?? 0,
+    loadMs: performance.now() - t0,
+  };
 }
 
 /** `loadSnapshot(...).scenario`: the engine's input minus `request`. */

@@ -51,11 +51,25 @@ export interface ScenarioHost {
   numa_topology?: { cells: ScenarioNumaCell[] } | null;
   /** Free PCI devices, pooled as nova-compute reports them. */
   pci_device_pools?: ScenarioPciPool[] | null;
-  /** Placement extensions (ignored by the Nova reference). */
+  /** Placement (SCENARIO.md "Placement"): provider traits, inventory reserved, PCPUs, other inventories. */
   traits?: string[];
   reserved_vcpus?: number;
   reserved_memory_mb?: number;
   reserved_disk_gb?: number;
+  pcpus?: number;
+  pcpus_used?: number;
+  inventories?: Record<string, ScenarioInventory>;
+}
+
+/** One inventory record of a provider; an entry replaces the derived record of its class. */
+export interface ScenarioInventory {
+  total: number;
+  reserved?: number;
+  allocation_ratio?: number;
+  min_unit?: number;
+  max_unit?: number;
+  step_size?: number;
+  used?: number;
 }
 
 export interface ScenarioNumaPages {
@@ -124,6 +138,8 @@ export interface ScenarioFlavor {
 export interface ScenarioImage {
   id?: string;
   name?: string;
+  /** Glance disk_format; the image type request filter reads it (default qcow2). */
+  disk_format?: string;
   properties?: Record<string, string | number | boolean>;
 }
 
@@ -178,7 +194,24 @@ export interface ScenarioConfig {
   pci_alias?: Array<string | Record<string, unknown>>;
   /** [compute] packing_host_numa_cells_allocation_strategy (Zed default false: spread). */
   packing_host_numa_cells_allocation_strategy?: boolean;
-  /** Placement prefilters to run before the filters, in order (ours). */
+  /** Nova release whose scheduler behaviour applies (releases.ts); default "zed". */
+  nova_release?: string;
+  /** Run Nova's Placement path (request filters, allocation candidates, claims). */
+  placement?: boolean;
+  /** [scheduler] options of the Placement path (Zed defaults in config.ts). */
+  query_placement_for_availability_zone?: boolean;
+  limit_tenants_to_placement_aggregate?: boolean;
+  placement_aggregate_required_for_tenants?: boolean;
+  query_placement_for_image_type_support?: boolean;
+  enable_isolated_aggregate_filtering?: boolean;
+  image_metadata_prefilter?: boolean;
+  max_placement_results?: number;
+  /** [workarounds] disable_fallback_pcpu_query */
+  disable_fallback_pcpu_query?: boolean;
+  /**
+   * Retired: the ad-hoc prefilter list of earlier Schedscope versions.
+   * migratePlacementPrefilters() maps it onto `placement` and the options.
+   */
   placement_prefilters?: string[];
 }
 
