@@ -1,4 +1,5 @@
 import { explainNoFit } from "../numa/explain";
+import { explainPciAffinity } from "../pci/explain";
 import { numaFitInstanceToHost } from "../numa/fit";
 import { cellHasThreads, cloneTopology } from "../numa/objects";
 import type { FilterFactory } from "../plugin";
@@ -39,7 +40,24 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
         pciStats: host.pciStats,
         pack: config.packingHostNumaCellsAllocationStrategy,
       });
-      if (!fitted) return explainNoFit(cells, requested, host.cpuAllocationRatio, spec.pciRequests);
+      if (!fitted) {
+        // Rejected hosts only: did the cells fit, and the devices' NUMA affinity not?
+        const withoutPci = spec.pciRequests.length
+          ? numaFitInstanceToHost(cells, cloneTopology(requested), {
+              limits,
+              pciRequests: null,
+              pciStats: host.pciStats,
+              pack: config.packingHostNumaCellsAllocationStrategy,
+            })
+          : null;
+        if (withoutPci)
+          return explainPciAffinity(
+            host.pciStats,
+            spec.pciRequests,
+            withoutPci.cells.map((c) => c.id),
+          );
+        return explainNoFit(cells, requested, host.cpuAllocationRatio, []);
+      }
       host.numaLimits = limits;
       return null;
     },
