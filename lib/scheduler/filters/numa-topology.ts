@@ -34,28 +34,17 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       if (!requested?.cells.length) return null;
       if (!cells?.length) return "no NUMA topology reported; the request needs one";
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
+      const pciMiss = { hostCells: null as number[] | null };
       const fitted = numaFitInstanceToHost(cells, cloneTopology(requested), {
         limits,
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack: config.packingHostNumaCellsAllocationStrategy,
+        pciMiss,
       });
       if (!fitted) {
-        // Rejected hosts only: did the cells fit, and the devices' NUMA affinity not?
-        const withoutPci = spec.pciRequests.length
-          ? numaFitInstanceToHost(cells, cloneTopology(requested), {
-              limits,
-              pciRequests: null,
-              pciStats: host.pciStats,
-              pack: config.packingHostNumaCellsAllocationStrategy,
-            })
-          : null;
-        if (withoutPci)
-          return explainPciAffinity(
-            host.pciStats,
-            spec.pciRequests,
-            withoutPci.cells.map((c) => c.id),
-          );
+        // The cells fitted somewhere, the devices' NUMA affinity did not.
+        if (pciMiss.hostCells) return explainPciAffinity(host.pciStats, spec.pciRequests, pciMiss.hostCells);
         return explainNoFit(cells, requested, host.cpuAllocationRatio, []);
       }
       host.numaLimits = limits;

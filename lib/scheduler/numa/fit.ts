@@ -161,6 +161,8 @@ export interface FitOptions {
   pciStats: PciDeviceStats | null;
   /** [compute] packing_host_numa_cells_allocation_strategy */
   pack: boolean;
+  /** Set to the host cells of the first placement that fitted but lacked the PCI devices' NUMA affinity. */
+  pciMiss?: { hostCells: number[] | null };
 }
 
 /** numa_fit_instance_to_host: the fitted topology (guest cells carry host cell ids), or null. */
@@ -198,7 +200,10 @@ export function numaFitInstanceToHost(
       const got = fitCell(host, cell, limits, reserved);
       if (got === null || got === UNSUPPORTED) continue;
       const chosen = [got];
-      if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) continue;
+      if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
+        if (opts.pciMiss && !opts.pciMiss.hostCells) opts.pciMiss.hostCells = chosen.map((c) => c.id);
+        continue;
+      }
       return { cells: chosen, emulatorThreadsPolicy: topology.emulatorThreadsPolicy };
     }
     return null;
@@ -228,7 +233,10 @@ export function numaFitInstanceToHost(
       fit.add(pair);
     }
     if (chosen.length !== perm.length) continue;
-    if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) continue;
+    if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
+      if (opts.pciMiss && !opts.pciMiss.hostCells) opts.pciMiss.hostCells = chosen.map((c) => c.id);
+      continue;
+    }
     return { cells: chosen, emulatorThreadsPolicy: topology.emulatorThreadsPolicy };
   }
   return null;
