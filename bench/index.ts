@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { schedule } from "../lib/scheduler/engine";
-import { bigCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud } from "./big-cloud";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
 
@@ -24,13 +24,17 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function engineMs(hosts: number, instances: number): { ms: number; chosen: string; survivors: number } {
+function engineMs(
+  hosts: number,
+  instances: number,
+  cloud = bigCloud,
+): { ms: number; chosen: string; survivors: number } {
   const runs: number[] = [];
   let chosen = "";
   let survivors = 0;
   // Median of many runs: the first ones pay for JIT compilation.
   const reps = hosts >= 50000 ? 7 : hosts >= 10000 ? 21 : 41;
-  const sc = bigCloud(hosts, instances); // not mutated: host states are built per run
+  const sc = cloud(hosts, instances); // not mutated: host states are built per run
   for (let r = 0; r < reps; r++) {
     const run = schedule(sc);
     if (run.error && run.error.name !== "NoValidHost") throw new Error(run.error.message);
@@ -69,6 +73,20 @@ function fmt(n: number | null, digits = 2): string {
   return n === null ? "—" : n.toFixed(digits);
 }
 
+/** NUMA/PCI at 10,000 hosts (pinned CPUs, 1 GiB pages, a GPU) beside the plain case. */
+function benchNuma() {
+  console.log("\nNUMA/PCI at 10,000 hosts (2 cells each, pinned + 1 GiB pages + GPU flavor; +2 filters)");
+  for (const instances of [1, 50]) {
+    const plain = engineMs(10000, instances);
+    const numa = engineMs(10000, instances, bigNumaCloud);
+    console.log(
+      `instances ${instances}: plain ${fmt(plain.ms, 3)} ms (${plain.survivors} survivors), ` +
+        `NUMA/PCI ${fmt(numa.ms, 3)} ms (${numa.survivors} survivors, chose ${numa.chosen}): ` +
+        `${(numa.ms / plain.ms).toFixed(2)}× the plain request`,
+    );
+  }
+}
+
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "schedscope-bench-"));
   const rows: string[][] = [];
@@ -94,6 +112,7 @@ async function main() {
   console.log(`\n${line(header)}`);
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const r of rows) console.log(line(r));
+  benchNuma();
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
   benchCapacity(await benchSnapshot());
