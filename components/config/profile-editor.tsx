@@ -288,7 +288,13 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
   const selectionKeys = ["host_subset_size", "shuffle_best_same_weighed_hosts", "max_attempts"];
   const filterKeys = catalogue.options
     .map((o) => o.key as string)
-    .filter((k) => !multiplierKeys.has(k) && !metricsKeys.includes(k) && !selectionKeys.includes(k));
+    .filter(
+      (k) =>
+        !multiplierKeys.has(k) &&
+        !metricsKeys.includes(k) &&
+        !selectionKeys.includes(k) &&
+        !PLACEMENT_OPTION_DOCS.some((o) => o.key === k),
+    );
   const shownFields = [
     "description",
     "enabled_filters",

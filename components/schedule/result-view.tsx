@@ -288,6 +288,18 @@ function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: Placeme
           ) : null}
         </>
       ) : null}
+      {placement.requestFilters.length ? (
+        <>
+          <h4 style={{ margin: "0.5rem 0 0" }}>Request filters</h4>
+          <ul className="plain small" aria-label="Request filters">
+            {placement.requestFilters.map((f) => (
+              <li key={f.name}>
+                <code>{f.name}</code>: {f.effect ?? "no effect (option off or nothing to add)"}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {placement.claims.length ? (
         <ol className="plain small" aria-label="Placement claims">
           {placement.claims.map((c) => (

@@ -437,8 +437,10 @@ export function profileSaveSchema(known: KnownNames) {
           ctx.addIssue({ code: "custom", path: ["pci_alias"], message: m });
         }
       }
+      const placementKeys = new Set(PLACEMENT_OPTION_DOCS.map((o) => o.key));
       for (const opt of OPTION_DOCS) {
         const key = opt.key as string;
+        if (placementKeys.has(key)) continue; // read above, with the Placement section's rules
         const input = raw[key];
         const v = typeof input === "string" ? input.trim() : "";
         if (!v) continue; // Nova's default

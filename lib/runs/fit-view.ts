@@ -21,10 +21,10 @@ export interface NumaCellResult {
 }
 
 export interface PciTakenResult {
-  vendor_id: string;
-  product_id: string;
+  vendor_id: string | null;
+  product_id: string | null;
   numa_node: number | null;
-  dev_type: string;
+  dev_type: string | null;
   count: number;
 }
 
@@ -34,6 +34,8 @@ export interface PlacementResult {
   matched?: number;
   candidates?: number;
   claims?: { index: number; tried: string[]; claimed: string | null }[];
+  /** Nova's request filters and what each added to the query (Schedscope's engine). */
+  request_filters?: { name: string; effect: string | null }[];
 }
 
 export interface NumaCellFit {
@@ -50,7 +52,7 @@ export interface NumaCellFit {
 
 export interface PciTaken {
   device: string;
-  deviceType: string;
+  deviceType: string | null;
   numaNode: number | null;
   count: number;
   text: string;
@@ -77,6 +79,7 @@ export interface PlacementView {
   /** hosts Placement matched but never returned because of max_placement_results */
   cutByLimit: number;
   claims: { index: number; tried: string[]; claimed: string | null }[];
+  requestFilters: { name: string; effect: string | null }[];
   explanation: string;
 }
 
@@ -108,13 +111,13 @@ export function numaCellFit(c: NumaCellResult): NumaCellFit {
 }
 
 export function pciTaken(p: PciTakenResult): PciTaken {
-  const device = `${p.vendor_id}:${p.product_id}`;
+  const device = `${p.vendor_id ?? "any vendor"}:${p.product_id ?? "any product"}`;
   return {
     device,
     deviceType: p.dev_type,
     numaNode: p.numa_node,
     count: p.count,
-    text: `${p.count} × ${device} (${p.dev_type}) from the pool on ${p.numa_node === null ? "no NUMA node" : `NUMA node ${p.numa_node}`}`,
+    text: `${p.count} × ${device}${p.dev_type ? ` (${p.dev_type})` : ""} from the pool on ${p.numa_node === null ? "no NUMA node" : `NUMA node ${p.numa_node}`}`,
   };
 }
 
@@ -184,6 +187,7 @@ export function placementView(result: {
     hostsReturned: stage?.out ?? null,
     cutByLimit,
     claims: p.claims ?? [],
+    requestFilters: p.request_filters ?? [],
     explanation,
   };
 }

@@ -277,8 +277,6 @@ export function instanceDetail(
 }
 
 export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, config?: object | null): RunView {
-  // numa / pci / placement / nova_release are optional parts of the result document
-  const doc = result as ScheduleResult & Parameters<typeof placementView>[0] & { nova_release?: string };
   const view: RunView = {
     error: result.error,
     diagnosis: explainFailure(result, request),
@@ -287,8 +285,8 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
     instances: result.requests.map((_, i) => summarizeInstance(result, i)),
     detail0: instanceDetail(result, 0),
     fits: selectionFits(result.selections),
-    placement: placementView(doc),
-    novaRelease: releaseOf(doc, config as { nova_release?: string } | null | undefined),
+    placement: placementView(result),
+    novaRelease: releaseOf(result, config as { nova_release?: string } | null | undefined),
   };
   if (result.message !== undefined) view.message = result.message;
   return view;
