@@ -6,7 +6,7 @@ import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
 import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
 import { FunnelChart } from "./funnel-chart";
-import { CommitButton, RerunButton } from "./run-buttons";
+import { CommitButton, ReleaseRerunForm, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";
 import { MultipliersTable, WeighedTable } from "./weighed-table";
 import { effectiveWeighers, WeightsChart } from "./weights-chart";
@@ -405,6 +405,7 @@ export function ResultView({
           <a href={`/api/runs/${meta.id}`}>Result JSON</a>
           <a href={`/api/runs/${meta.id}/snapshot`}>Scenario JSON</a>
           <RerunButton runId={meta.id} />
+          <ReleaseRerunForm runId={meta.id} />
         </div>
       </div>
       <ul className="sc-meta" aria-label="Run details">

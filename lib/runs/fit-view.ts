@@ -7,6 +7,7 @@
  * max_placement_results, and the claims. Pure: the page and tests share it.
  */
 import { formatCpuList, formatKib } from "@/lib/cloud/hw-specs";
+import { isNovaRelease, releaseBehaviour } from "@/lib/scheduler/releases";
 
 /** One cell of `selections[i].numa` as the result document has it. */
 export interface NumaCellResult {
@@ -192,7 +193,13 @@ export function placementView(result: {
   };
 }
 
-/** The Nova release a run answered as: the result's own, else the profile's, else Zed. */
+/**
+ * The Nova release a run answered as, in the result documents' words ("26
+ * (Zed)"): the profile's when it names one (a run that failed on its config
+ * still answered as that release), else the result's own, else Zed.
+ */
 export function releaseOf(result: { nova_release?: string }, config?: { nova_release?: string } | null): string {
-  return result.nova_release ?? config?.nova_release ?? "zed";
+  const named = config?.nova_release;
+  if (named !== undefined && isNovaRelease(named)) return releaseBehaviour(named).label;
+  return result.nova_release ?? releaseBehaviour("zed").label;
 }
