@@ -14,6 +14,7 @@ import { pyFloat } from "@/lib/scheduler/python";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
 import { metadataKeyError, metadataValueError } from "./metadata-keys";
 import { extraSpecKeyError, extraSpecValueError } from "./extra-specs";
+import { describeHwImageProperty } from "./hw-specs";
 import { PCI_ALIAS_FIELDS, PLACEMENT_OPTION_DOCS } from "./placement-options";
 import { checkProfileConfig, NOVA_RELEASES } from "./schemas";
 
@@ -240,6 +241,9 @@ export const ImagePropertySchema = z.object({ ...kvRowFields, json: checkbox() }
   } else if (d.value.length > 65535) {
     ctx.addIssue({ code: "custom", path: ["value"], message: "value: must be at most 65535 characters" });
   }
+  // the NUMA/CPU/page/PCI properties Nova reads when it builds the request
+  const hw = d.key ? describeHwImageProperty(d.key, d.value) : null;
+  if (hw?.error) ctx.addIssue({ code: "custom", path: ["value"], message: hw.error });
 });
 
 export const ImagePropertyRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
