@@ -9,6 +9,7 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
+import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type FieldErrors = Record<string, string[]>;
@@ -61,13 +62,26 @@ export async function mutate<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
   write: (tx: Tx, data: z.output<S>) => Promise<T>,
-  opts: { revalidate?: string[]; message?: string } = {},
+  opts: {
+    revalidate?: string[];
+    message?: string;
+    /** false for writes the scheduler never reads (a stored run): the cached snapshot stays valid */
+    changesCloud?: boolean;
+  } = {},
 ): Promise<ActionResult<T>> {
   await authorize(action);
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, fieldErrors: zodFieldErrors(parsed.error.issues) };
   try {
-    const data = await prisma.$transaction((tx) => write(tx, parsed.data), { timeout: 30_000 });
+    const data = await prisma.$transaction(
+      async (tx) => {
+        const out = await write(tx, parsed.data);
+        // In the same transaction: every process's cached snapshot sees the change.
+        if (opts.changesCloud !== false) await bumpCloudRevision(tx);
+        return out;
+      },
+      { timeout: 30_000 },
+    );
     for (const p of opts.revalidate ?? []) revalidatePath(p);
     return { ok: true, data, message: opts.message };
   } catch (e) {

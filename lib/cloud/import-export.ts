@@ -25,6 +25,7 @@ import {
   validateCloud,
 } from "./schemas";
 import { migrateProfileConfig } from "./profile-config";
+import { bumpCloudRevision } from "./revision";
 import { loadSnapshot, type CloudScenario } from "./snapshot";
 
 export const DEFAULT_IMPORT_PROFILE = "imported";
@@ -354,6 +355,7 @@ export async function importCloud(
         });
         profile = profileName;
       }
+      await bumpCloudRevision(tx);
       return {
         cells: cellNames.length,
         hosts: doc.hosts.length,

@@ -8,6 +8,7 @@
 import type { PrismaClient } from "@/lib/db-client";
 import { buildDemoCloud, DEMO_PROFILES } from "./demo-cloud";
 import { importCloud, type ImportSummary } from "./import-export";
+import { bumpCloudRevision } from "./revision";
 
 export interface SeedOptions {
   hosts?: number;
@@ -27,14 +28,15 @@ export async function seedDemoCloud(prisma: PrismaClient, opts: SeedOptions = {}
   const buildMs = performance.now() - t0;
   const summary = await importCloud(prisma, doc, { profileName: "default" });
   // the other demo profiles (inactive); "default" got its config from the document
-  await prisma.$transaction(
-    DEMO_PROFILES.map((p) =>
-      prisma.schedulerProfile.upsert({
+  await prisma.$transaction(async (tx) => {
+    for (const p of DEMO_PROFILES) {
+      await tx.schedulerProfile.upsert({
         where: { name: p.name },
         create: { name: p.name, description: p.description, config: JSON.stringify(p.config), active: p.active },
         update: { description: p.description, config: JSON.stringify(p.config) },
-      }),
-    ),
-  );
+      });
+    }
+    await bumpCloudRevision(tx);
+  });
   return { seeded: true, buildMs, totalMs: performance.now() - t0, ...summary };
 }

@@ -30,6 +30,8 @@ export interface LoadedSnapshot {
   scenario: CloudScenario;
   /** The profile whose config is in `scenario.config` (null: none). */
   profileName: string | null;
+  /** The cloud's revision (lib/cloud/revision.ts) the snapshot was read at. */
+  revision: number;
   loadMs: number;
 }
 
@@ -139,7 +141,9 @@ export async function loadScenarioHost(prisma: PrismaClient, name: string): Prom
 export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions = {}): Promise<LoadedSnapshot> {
   const t0 = performance.now();
   const q = (sql: string) => prisma.$queryRawUnsafe<{ json: string }[]>(sql);
-  const [hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction([
+  const [revision, hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction([
+    // first: SQLite's read transaction starts here, so the rows below are this revision's
+    prisma.cloudRevision.findUnique({ where: { id: 1 }, select: { revision: true } }),
     q(SNAPSHOT_SQL.hosts),
     q(GROUPS_SQL.aggregates),
     q(GROUPS_SQL.serverGroups),
@@ -157,7 +161,12 @@ export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions =
 
   const scenario: CloudScenario = { hosts, aggregates, server_groups: serverGroups };
   if (profile) scenario.config = JSON.parse(profile.config) as ScenarioConfig;
-  return { scenario, profileName: profile?.name ?? null, loadMs: performance.now() - t0 };
+  return {
+    scenario,
+    profileName: profile?.name ?? null,
+    revision: revision?.revision ?? 0,
+    loadMs: performance.now() - t0,
+  };
 }
 
 /** `loadSnapshot(...).scenario`: the engine's input minus `request`. */

@@ -1,13 +1,15 @@
 "use server";
 
+import { after } from "next/server";
 import { z } from "zod";
 import { mutate, MutationError, type ActionResult } from "@/lib/actions/mutation";
 import { prisma } from "@/lib/db";
 import { rememberRun } from "@/lib/runs/cache";
 import { commitRunTx, type CommitOutcome } from "@/lib/runs/commit";
 import { prepareReleaseRerun } from "@/lib/runs/release-rerun";
-import { insertRun, prepareRun, rerunRequest, resolveRequest, type PreparedRun } from "@/lib/runs/schedule";
+import { insertRun, prepareRun, rerunRequest, resolveRequest, runDetails, type PreparedRun } from "@/lib/runs/schedule";
 import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
+import { storeRunDetailsLater } from "@/lib/runs/store";
 import { buildRunView, type RunMeta, type RunView } from "@/lib/runs/view";
 
 export interface ScheduleOutcome {
@@ -17,10 +19,11 @@ export interface ScheduleOutcome {
 
 /**
  * Schedule the form's request against today's cloud and store the run.
- * The cloud is read and the engine run before the write transaction (reads
- * only), so the transaction mutate() opens holds the write lock only for
- * the insert. Nothing to revalidate: the pages that list runs are dynamic,
- * and revalidating would re-render /schedule for nothing.
+ * The cloud is read (from memory while its revision is unchanged) and the
+ * engine run before the write transaction, which inserts the small run row
+ * only; the result and the cloud are stored after the response. Nothing
+ * to revalidate: the pages that list runs are dynamic, and revalidating
+ * would re-render /schedule for nothing.
  */
 export async function scheduleAction(input: ScheduleFormInput): Promise<ActionResult<ScheduleOutcome>> {
   const t0 = performance.now();
@@ -36,14 +39,22 @@ export async function scheduleAction(input: ScheduleFormInput): Promise<ActionRe
       refused = e;
     }
   }
-  const res = await mutate("schedule.run", ScheduleFormSchema, input, async (tx) => {
-    if (refused) throw refused;
-    return insertRun(tx, prepared!);
-  });
+  const res = await mutate(
+    "schedule.run",
+    ScheduleFormSchema,
+    input,
+    async (tx) => {
+      if (refused) throw refused;
+      return insertRun(tx, prepared!);
+    },
+    { changesCloud: false },
+  );
   if (!res.ok) return res;
   const p = prepared!;
   const { id, createdAt, storeMs } = res.data;
   rememberRun(id, p.result, p.request);
+  // The result and the cloud are written once the answer is on its way.
+  storeRunDetailsLater(prisma, id, runDetails(p), after);
   const meta: RunMeta = {
     id,
     createdAt: createdAt.toISOString(),
@@ -89,12 +100,19 @@ export async function rerunAction(runId: number): Promise<ActionResult<{ runId: 
       refused = e;
     }
   }
-  const res = await mutate("run.rerun", RunIdSchema, { runId }, async (tx) => {
-    if (refused) throw refused;
-    return insertRun(tx, prepared!);
-  });
+  const res = await mutate(
+    "run.rerun",
+    RunIdSchema,
+    { runId },
+    async (tx) => {
+      if (refused) throw refused;
+      return insertRun(tx, prepared!);
+    },
+    { changesCloud: false },
+  );
   if (!res.ok) return res;
   rememberRun(res.data.id, prepared!.result, prepared!.request);
+  storeRunDetailsLater(prisma, res.data.id, runDetails(prepared!), after);
   return { ok: true, data: { runId: res.data.id, previous: runId } };
 }
 
@@ -125,11 +143,18 @@ export async function rerunUnderReleaseAction(
       refused = e;
     }
   }
-  const res = await mutate("run.rerun-release", ReleaseRerunSchema, { runId, release }, async (tx) => {
-    if (refused) throw refused;
-    return insertRun(tx, prepared!);
-  });
+  const res = await mutate(
+    "run.rerun-release",
+    ReleaseRerunSchema,
+    { runId, release },
+    async (tx) => {
+      if (refused) throw refused;
+      return insertRun(tx, prepared!);
+    },
+    { changesCloud: false },
+  );
   if (!res.ok) return res;
   rememberRun(res.data.id, prepared!.result, prepared!.request);
+  storeRunDetailsLater(prisma, res.data.id, runDetails(prepared!), after);
   return { ok: true, data: { runId: res.data.id, previous: runId } };
 }

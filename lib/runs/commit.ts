@@ -22,6 +22,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { MutationError, type Tx } from "@/lib/actions/mutation";
+import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { PrismaClient } from "@/lib/db-client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { capacityProblem, demandOf, type HostCapacity } from "./capacity";
@@ -161,7 +162,14 @@ export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; m
 /** commitRunTx in its own transaction, a refusal as a message (scripts and tests; the app goes through mutate()). */
 export async function commitRun(db: PrismaClient, runId: number): Promise<CommitResult> {
   try {
-    const outcome = await db.$transaction((tx) => commitRunTx(tx, runId), { timeout: 30_000 });
+    const outcome = await db.$transaction(
+      async (tx) => {
+        const out = await commitRunTx(tx, runId);
+        await bumpCloudRevision(tx); // what mutate() does for the app
+        return out;
+      },
+      { timeout: 30_000 },
+    );
     return { ok: true, outcome };
   } catch (e) {
     if (e instanceof MutationError) return { ok: false, message: e.message };

@@ -9,6 +9,7 @@ import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 import type { ScheduleResult } from "@/lib/scheduler/result";
 import type { ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import type { CommittedInstance } from "./commit";
+import { readRunColumn } from "./store";
 
 export interface RunSummary {
   id: number;
@@ -83,12 +84,17 @@ export async function getRun(db: PrismaClient, id: number): Promise<RunRecord | 
   };
 }
 
-/** The stored JSON text of one column, as stored (no parse). */
+/**
+ * The stored JSON text of one column (no parse). The result and the snapshot
+ * are kept compactly (lib/runs/store.ts): this gives them back as the JSON
+ * the engine's result and scenario serialize to.
+ */
 export async function getRunText(
   db: PrismaClient,
   id: number,
   column: "result" | "snapshot" | "request" | "config",
 ): Promise<string | null> {
+  if (column === "result" || column === "snapshot") return readRunColumn(db, id, column);
   const r = await db.schedulingRun.findUnique({
     where: { id },
     select: { [column]: true } as Record<typeof column, true>,

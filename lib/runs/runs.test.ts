@@ -14,6 +14,7 @@ import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { commitRun, type CommitResult } from "./commit";
 import { compareResults } from "./compare";
+import { getRunText } from "./queries";
 import { prepareRun, rerunRequest, resolveRequest, runSchedule } from "./schedule";
 import { ScheduleFormSchema } from "./schemas";
 
@@ -137,11 +138,11 @@ describe("runSchedule", () => {
     expect(JSON.parse(row.chosenHosts)).toEqual(["tight"]);
     expect(JSON.parse(row.request)).toEqual(REQUEST);
     expect(JSON.parse(row.config)).toMatchObject({ ram_weight_multiplier: -1 });
-    expect(JSON.parse(row.result)).toEqual(r.result);
+    expect(JSON.parse((await getRunText(prisma, r.id, "result"))!)).toEqual(r.result);
     expect(row.engineMs).toBeCloseTo(r.result.timing.engine_ms, 9);
 
     // deterministic: the stored snapshot scheduled again gives the same answer
-    const snapshot = JSON.parse(row.snapshot) as Scenario;
+    const snapshot = JSON.parse((await getRunText(prisma, r.id, "snapshot"))!) as Scenario;
     expect(snapshot.request).toEqual(REQUEST);
     expect(snapshot.hosts.map((h) => h.name)).toEqual(["tight", "roomy", "off"]);
     const again = toResult(schedule(snapshot));
@@ -272,9 +273,7 @@ describe("commit placement", () => {
 
     // the committed instance is part of the cloud the next run sees
     const next = await runSchedule(REQUEST, undefined, { db: prisma });
-    const snap = JSON.parse(
-      (await prisma.schedulingRun.findUniqueOrThrow({ where: { id: next.id } })).snapshot,
-    ) as Scenario;
+    const snap = JSON.parse((await getRunText(prisma, next.id, "snapshot"))!) as Scenario;
     expect(snap.hosts.find((h) => h.name === "tight")?.instances).toContain(r.outcome.instances[0].uuid);
   });
 

@@ -4,7 +4,9 @@
  *   resolveRequest  the form's fields -> a scenario request (flavor and image from the DB)
  *   prepareRun      snapshot (one read transaction) + profile config + engine, nothing written
  *   insertRun       the SchedulingRun row, inside the caller's transaction (mutate())
- *   runSchedule     prepare + insert, for scripts and tests
+ *   storeRunDetails its result and cloud, compactly (lib/runs/store.ts; the app
+ *                   calls it after the answer is shown)
+ *   runSchedule     prepare + insert + store, for scripts and tests
  *   rerunRequest    a stored run's request and profile, against today's cloud
  *
  * The engine runs with `now: performance.now` and no random source, so it
@@ -15,10 +17,12 @@ import "server-only";
 import { MutationError, type Tx } from "@/lib/actions/mutation";
 import type { PrismaClient } from "@/lib/db-client";
 import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
-import { loadSnapshot, ProfileNotFoundError } from "@/lib/cloud/snapshot";
+import { ProfileNotFoundError } from "@/lib/cloud/snapshot";
+import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
 import { schedule, toResult, type ScheduleResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { checkRequest, formToRequestParts, MAX_HOST_INSTANCES, type ScheduleForm } from "./schemas";
+import { storeRunDetails, type RunDetails } from "./store";
 
 export interface PreparedRun {
   request: ScenarioRequest;
@@ -28,8 +32,12 @@ export interface PreparedRun {
   /** exactly what the engine saw */
   scenario: Scenario;
   result: ScheduleResult;
-  /** snapshot load, engine (incl. building host states) and toResult, in ms */
-  timings: { loadMs: number; scheduleMs: number; engineMs: number };
+  /** the cloud's revision the snapshot was read at */
+  revision: number;
+  /** hosts, aggregates and server groups (stored once per revision) */
+  cloud: RunDetails["cloud"];
+  /** snapshot load (or revision check), engine (incl. building host states) and toResult, in ms */
+  timings: { loadMs: number; scheduleMs: number; engineMs: number; snapshotCached: boolean };
 }
 
 export interface StoredRun {
@@ -79,9 +87,9 @@ export async function prepareRun(
   request: ScenarioRequest,
   profileName?: string,
 ): Promise<PreparedRun> {
-  let snap: Awaited<ReturnType<typeof loadSnapshot>>;
+  let snap: Awaited<ReturnType<typeof loadSnapshotCached>>;
   try {
-    snap = await loadSnapshot(db, { profileName });
+    snap = await loadSnapshotCached(db, { profileName });
   } catch (e) {
     if (e instanceof ProfileNotFoundError)
       throw new MutationError("profile", `scheduler profile "${e.profileName}" does not exist`);
@@ -96,6 +104,7 @@ export async function prepareRun(
       `at most ${max} for a cloud of ${hosts.toLocaleString("en-US")} hosts (a run explains every host for every instance)`,
     );
   }
+  // A new object: the cached snapshot itself is shared and never changed.
   const scenario: Scenario = { ...snap.scenario, request };
   const t0 = performance.now();
   const run = schedule(scenario, { now: () => performance.now() });
@@ -107,11 +116,21 @@ export async function prepareRun(
     config: scenario.config ?? {},
     scenario,
     result,
-    timings: { loadMs: snap.loadMs, scheduleMs, engineMs: result.timing.engine_ms },
+    revision: snap.revision,
+    cloud: {
+      hosts: snap.scenario.hosts,
+      aggregates: snap.scenario.aggregates,
+      server_groups: snap.scenario.server_groups,
+    },
+    timings: { loadMs: snap.loadMs, scheduleMs, engineMs: result.timing.engine_ms, snapshotCached: snap.cached },
   };
 }
 
-/** The SchedulingRun row of a prepared run (call inside a transaction). */
+/**
+ * The SchedulingRun row of a prepared run (call inside a transaction): the
+ * summary, request and config; the result and the cloud follow with
+ * storeRunDetails ("null" in the old whole-JSON columns until then).
+ */
 export async function insertRun(
   tx: Tx | PrismaClient,
   p: PreparedRun,
@@ -122,8 +141,9 @@ export async function insertRun(
       profileName: p.profileName,
       request: JSON.stringify(p.request),
       config: JSON.stringify(p.config),
-      snapshot: JSON.stringify(p.scenario),
-      result: JSON.stringify(p.result),
+      snapshot: "null",
+      result: "null",
+      cloudRevision: p.revision,
       flavorName: p.request.flavor.name,
       numInstances: p.request.num_instances ?? 1,
       error: p.result.error,
@@ -145,6 +165,7 @@ export async function runSchedule(
   const db = opts.db ?? (await import("@/lib/db")).prisma;
   const p = await prepareRun(db, request, profileName);
   const row = await db.$transaction((tx) => insertRun(tx, p));
+  await storeRunDetails(db, row.id, runDetails(p));
   return {
     id: row.id,
     createdAt: row.createdAt,
@@ -153,6 +174,11 @@ export async function runSchedule(
     profileName: p.profileName,
     timings: { ...p.timings, storeMs: row.storeMs },
   };
+}
+
+/** What storeRunDetails keeps of a prepared run. */
+export function runDetails(p: PreparedRun): RunDetails {
+  return { result: p.result, cloud: p.cloud, revision: p.revision, scenario: p.scenario };
 }
 
 /**

@@ -17,6 +17,7 @@ import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
+import { orderByWeight } from "./weight-order";
 
 export interface ScheduleOptions {
   /** Milliseconds clock for timing.engine_ms (default performance.now). */
@@ -230,11 +231,7 @@ class Scheduler {
       }
       columns.push({ name: w.name, raw, normalized, byView });
     }
-    const order: number[] = new Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    // Python's sorted(reverse=True) is stable: ties keep their order.
-    order.sort((a, b) => (weights[a] > weights[b] ? -1 : weights[a] < weights[b] ? 1 : a - b));
-    return { hosts, weights, columns, order };
+    return { hosts, weights, columns, order: orderByWeight(weights) };
   }
 
   /** What the request asked for, fixed before the first consume replaces the NUMA topology. */

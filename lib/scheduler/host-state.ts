@@ -123,6 +123,18 @@ export interface HostService {
   forced_down: boolean;
 }
 
+const DEFAULT_SERVICE: HostService = Object.freeze({
+  disabled: false,
+  disabled_reason: null,
+  up: true,
+  forced_down: false,
+});
+const NO_SPECS: Array<[string | null, string | null, string | null]> = [];
+const NO_METRICS: Map<string, number> = new Map();
+const NO_INSTANCES: readonly string[] = [];
+const NO_STATS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_TRAITS: ReadonlySet<string> = new Set<string>();
+
 export class HostState {
   // Position in the scenario's host list: the order hosts enter the filters.
   index = 0;
@@ -162,20 +174,34 @@ export class HostState {
     if (this.ipParsed === null) this.ipParsed = parseIp(this.hostIp);
     return this.ipParsed;
   }
-  supportedInstances: Array<[string | null, string | null, string | null]> = [];
+  // Defaults are shared constants: buildHostState replaces them, and a
+  // fresh Map or Set per host and request only fed the garbage collector.
+  supportedInstances: Array<[string | null, string | null, string | null]> = NO_SPECS;
   cpuAllocationRatio = 4.0;
   ramAllocationRatio = 1.0;
   diskAllocationRatio = 1.0;
-  service: HostService = { disabled: false, disabled_reason: null, up: true, forced_down: false };
+  service: HostService = DEFAULT_SERVICE;
   /** name -> value as Nova stores it (an int). */
-  metrics = new Map<string, number>();
+  metrics: Map<string, number> = NO_METRICS;
   /** How many metrics the host reported (duplicates included). */
   metricsReported = 0;
-  instances = new Set<string>();
-  stats: Record<string, string> = {};
+  /**
+   * UUIDs of the instances on the host. Only server group filters and
+   * weighers and the host hints look at them: the Set is built on first use.
+   */
+  get instances(): Set<string> {
+    if (this.instanceSet === null) this.instanceSet = new Set(this.instanceList);
+    return this.instanceSet;
+  }
+  set instances(uuids: Set<string>) {
+    this.instanceSet = uuids;
+  }
+  instanceList: readonly string[] = NO_INSTANCES;
+  private instanceSet: Set<string> | null = null;
+  stats: Record<string, string> = NO_STATS;
   aggregates!: AggregateView;
   // Placement inventory (our extension).
-  traits: ReadonlySet<string> = new Set<string>();
+  traits: ReadonlySet<string> = NO_TRAITS;
   reservedVcpus = 0;
   reservedMemoryMb = 0;
   reservedDiskGb = 0;
@@ -204,8 +230,13 @@ function hostIpText(v: unknown): string {
   return typeof v === "string" ? v : String(v);
 }
 
-const int = pyIntOfJson;
-const float = pyFloatOfJson;
+// int()/float() of a host's field; the field's name is only spelled out for an error.
+const int = (v: unknown, index: number, key: string): number =>
+  typeof v === "number" ? Math.trunc(v) : pyIntOfJson(v, `hosts[${index}].${key}`);
+const float = (v: unknown, index: number, key: string): number =>
+  typeof v === "number" ? v : pyFloatOfJson(v, `hosts[${index}].${key}`);
+const iter = (v: unknown, index: number, key: string): unknown[] =>
+  Array.isArray(v) ? v : pyIter(v, `hosts[${index}].${key}`);
 
 export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
   return aggs.map((a, i) => {
@@ -253,51 +284,106 @@ export function buildHostStates(scenario: Scenario): HostState[] {
 }
 
 const HV_SPECS = new Map<string, [string | null, string | null, string | null]>();
-const NO_TRAITS: ReadonlySet<string> = new Set<string>();
 
 export function buildHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
   const s = new HostState();
-  const f = `hosts[${index}]`;
   s.index = index;
   s.host = h.name;
   s.nodename = h.node ?? h.name;
   s.cell = h.cell ?? "cell1";
   s.uuid = h.uuid ?? "";
-  const memoryMb = int(h.memory_mb, `${f}.memory_mb`);
-  const memoryMbUsed = int(h.memory_mb_used ?? 0, `${f}.memory_mb_used`);
-  const localGb = int(h.local_gb, `${f}.local_gb`);
-  const localGbUsed = int(h.local_gb_used ?? 0, `${f}.local_gb_used`);
-  let freeGb = int(h.free_disk_gb ?? localGb - localGbUsed, `${f}.free_disk_gb`);
+  const memoryMb = int(h.memory_mb, index, "memory_mb");
+  const memoryMbUsed = int(h.memory_mb_used ?? 0, index, "memory_mb_used");
+  const localGb = int(h.local_gb, index, "local_gb");
+  const localGbUsed = int(h.local_gb_used ?? 0, index, "local_gb_used");
+  let freeGb = int(h.free_disk_gb ?? localGb - localGbUsed, index, "free_disk_gb");
   if (h.disk_available_least !== undefined && h.disk_available_least !== null) {
-    freeGb = Math.min(int(h.disk_available_least, `${f}.disk_available_least`), freeGb);
+    freeGb = Math.min(int(h.disk_available_least, index, "disk_available_least"), freeGb);
   }
   s.memoryMb = memoryMb;
   s.localGb = localGb;
   s.freeDiskMb = freeGb * 1024;
   s.diskMbUsed = localGbUsed * 1024;
-  s.freeRamMb = int(h.free_ram_mb ?? memoryMb - memoryMbUsed, `${f}.free_ram_mb`);
+  s.freeRamMb = int(h.free_ram_mb ?? memoryMb - memoryMbUsed, index, "free_ram_mb");
   s.totalUsableRamMb = memoryMb;
   s.totalUsableDiskGb = localGb;
-  s.vcpusTotal = int(h.vcpus, `${f}.vcpus`);
-  s.vcpusUsed = int(h.vcpus_used ?? 0, `${f}.vcpus_used`);
-  s.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
-  if (!isValidIp(s.hostIp)) {
-    throw new NovaError("ValueError", `${f}.host_ip: failed to detect a valid IP address from '${s.hostIp}'`);
+  s.vcpusTotal = int(h.vcpus, index, "vcpus");
+  s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
+  Object.assign(s, hostFacts(h, index));
+  s.aggregates = view;
+  // NUMA cells and PCI pools are per request: consuming mutates them.
+  const f = `hosts[${index}]`;
+  if (h.numa_topology) s.numaCells = buildNumaCells(h.numa_topology.cells ?? [], `${f}.numa_topology`);
+  if (h.pci_device_pools?.length || s.numaCells)
+    s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `${f}.pci_device_pools`);
+  return s;
+}
+
+/**
+ * The part of a HostState that comes from its scenario entry alone and that
+ * scheduling never changes. A frozen entry (the app's cached snapshot)
+ * cannot change either, so its facts are derived once and shared by the
+ * HostStates of every request made on it; anything consume() changes stays
+ * outside (sizes and counters are numbers, copied per request).
+ */
+type HostFacts = Pick<
+  HostState,
+  | "hostIp"
+  | "hypervisorType"
+  | "hypervisorVersion"
+  | "cpuInfoSource"
+  | "supportedInstances"
+  | "stats"
+  | "numInstances"
+  | "numIoOps"
+  | "failedBuilds"
+  | "metricsReported"
+  | "metrics"
+  | "cpuAllocationRatio"
+  | "ramAllocationRatio"
+  | "diskAllocationRatio"
+  | "service"
+  | "instanceList"
+  | "traits"
+  | "reservedVcpus"
+  | "reservedMemoryMb"
+  | "reservedDiskGb"
+>;
+
+const FROZEN_HOST_FACTS = new WeakMap<ScenarioHost, HostFacts>();
+
+function hostFacts(h: ScenarioHost, index: number): HostFacts {
+  if (!Object.isFrozen(h)) return deriveHostFacts(h, index);
+  let facts = FROZEN_HOST_FACTS.get(h);
+  if (!facts) FROZEN_HOST_FACTS.set(h, (facts = deriveHostFacts(h, index)));
+  return facts;
+}
+
+function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
+  const f = `hosts[${index}]`;
+  const t = {
+    metrics: NO_METRICS,
+    instanceList: NO_INSTANCES,
+  } as HostFacts;
+  t.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
+  if (!isValidIp(t.hostIp)) {
+    throw new NovaError("ValueError", `${f}.host_ip: failed to detect a valid IP address from '${t.hostIp}'`);
   }
-  s.hypervisorType = h.hypervisor_type ?? "QEMU";
-  s.hypervisorVersion = int(h.hypervisor_version ?? 6002000, `${f}.hypervisor_version`);
-  s.cpuInfoSource = h.cpu_info ? pyValueAt(h, "cpu_info") : {};
-  s.supportedInstances = (
+  t.hypervisorType = h.hypervisor_type ?? "QEMU";
+  t.hypervisorVersion = int(h.hypervisor_version ?? 6002000, index, "hypervisor_version");
+  t.cpuInfoSource = h.cpu_info ? pyValueAt(h, "cpu_info") : {};
+  t.supportedInstances = (
     h.supported_instances === undefined
       ? []
-      : (pyIter(h.supported_instances, `${f}.supported_instances`) as typeof h.supported_instances & object)
+      : (iter(h.supported_instances, index, "supported_instances") as typeof h.supported_instances & object)
   ).map((spec, j) => {
     // HVSpec.from_list(list(spec)): spec[0..2], each canonicalised with .lower()
-    const items = pyIter(spec, `${f}.supported_instances[${j}]`);
+    const items = Array.isArray(spec) ? spec : pyIter(spec, `${f}.supported_instances[${j}]`);
     if (items.length < 3) {
       throw new NovaError("IndexError", `${f}.supported_instances[${j}]: needs [arch, hv_type, vm_mode]`);
     }
-    for (const x of items.slice(0, 3)) {
+    for (let k = 0; k < 3; k++) {
+      const x = items[k];
       if (typeof x !== "string" && x !== null)
         throw new NovaError(
           "AttributeError",
@@ -313,46 +399,42 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
     return hv;
   });
   // str() of the scenario's numbers: "3.0" would make Nova's int() fail.
-  s.stats = {
+  t.stats = {
     num_instances: h.num_instances === undefined ? "0" : pyStrAt(h, "num_instances"),
     io_workload: h.num_io_ops === undefined ? "0" : pyStrAt(h, "num_io_ops"),
     failed_builds: h.failed_builds === undefined ? "0" : pyStrAt(h, "failed_builds"),
   };
-  s.numInstances = int(s.stats.num_instances, `${f}.num_instances`);
-  s.numIoOps = int(s.stats.io_workload, `${f}.num_io_ops`);
-  s.failedBuilds = int(s.stats.failed_builds, `${f}.failed_builds`);
-  const metrics = (h.metrics === undefined ? [] : pyIter(h.metrics, `${f}.metrics`)) as typeof h.metrics & object;
-  s.metricsReported = metrics.length;
+  t.numInstances = int(t.stats.num_instances, index, "num_instances");
+  t.numIoOps = int(t.stats.io_workload, index, "num_io_ops");
+  t.failedBuilds = int(t.stats.failed_builds, index, "failed_builds");
+  const metrics = (h.metrics === undefined ? [] : iter(h.metrics, index, "metrics")) as typeof h.metrics & object;
+  t.metricsReported = metrics.length;
+  if (metrics.length) t.metrics = new Map();
   for (const m of metrics) {
     if (m === null || typeof m !== "object")
       throw new NovaError("TypeError", `${f}.metrics: a metric must be an object`);
     if (!MONITOR_METRIC_TYPES.has(m.name)) {
       throw new NovaError("ValueError", `${f}.metrics: '${m.name}' is not a valid metric name`);
     }
-    const v = float(m.value, `${f}.metrics.${m.name}`);
+    const v = typeof m.value === "number" ? m.value : float(m.value, index, `metrics.${m.name}`);
     // MonitorMetricList.from_json: percent metrics are kept ×100, then int().
-    s.metrics.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
+    t.metrics.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
   }
-  s.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, `${f}.cpu_allocation_ratio`);
-  s.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, `${f}.ram_allocation_ratio`);
-  s.diskAllocationRatio = float(h.disk_allocation_ratio ?? 1.0, `${f}.disk_allocation_ratio`);
+  t.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, index, "cpu_allocation_ratio");
+  t.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, index, "ram_allocation_ratio");
+  t.diskAllocationRatio = float(h.disk_allocation_ratio ?? 1.0, index, "disk_allocation_ratio");
   const svc = h.service ?? {};
-  s.service = {
+  t.service = {
     // bool() of what the scenario gives: a null "up" is a down service.
     disabled: svc.disabled === undefined ? false : pyTruthy(svc.disabled as PyValue),
     disabled_reason: svc.disabled_reason ?? null,
     up: svc.up === undefined ? true : pyTruthy(svc.up as PyValue),
     forced_down: svc.forced_down === undefined ? false : pyTruthy(svc.forced_down as PyValue),
   };
-  s.instances = new Set(h.instances === undefined ? [] : (pyIter(h.instances, `${f}.instances`) as string[]));
-  s.aggregates = view;
-  s.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
-  s.reservedVcpus = h.reserved_vcpus ?? 0;
-  s.reservedMemoryMb = h.reserved_memory_mb ?? 0;
-  s.reservedDiskGb = h.reserved_disk_gb ?? 0;
-  if (h.numa_topology) s.numaCells = buildNumaCells(h.numa_topology.cells ?? [], `${f}.numa_topology`);
-  // Every host gets its own stats (consuming mutates them), empty ones shared.
-  if (h.pci_device_pools?.length || s.numaCells)
-    s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `${f}.pci_device_pools`);
-  return s;
+  if (h.instances !== undefined) t.instanceList = iter(h.instances, index, "instances") as string[];
+  t.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
+  t.reservedVcpus = h.reserved_vcpus ?? 0;
+  t.reservedMemoryMb = h.reserved_memory_mb ?? 0;
+  t.reservedDiskGb = h.reserved_disk_gb ?? 0;
+  return t;
 }

@@ -1,4 +1,6 @@
 import { compileRequirement, type Matcher } from "../extra-specs-ops";
+import type { AggregateView } from "../host-state";
+import { PerAggregateView } from "../per-view";
 import type { FilterFactory } from "../plugin";
 
 const SCOPE = "aggregate_instance_extra_specs";
@@ -10,10 +12,28 @@ const SCOPE = "aggregate_instance_extra_specs";
  */
 export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
   let specs: Array<{ key: string; req: string; matches: Matcher }> = [];
+  // Hosts with the same aggregates get the same answer.
+  const byView = new PerAggregateView((view: AggregateView): string | null => {
+    for (let s = 0; s < specs.length; s++) {
+      const { key, req, matches } = specs[s];
+      const vals = view.split.get(key);
+      if (!vals?.size) return `missing aggregate metadata ${key}=${req}`;
+      let ok = false;
+      for (const v of vals) {
+        if (matches(v)) {
+          ok = true;
+          break;
+        }
+      }
+      if (!ok) return `aggregate metadata ${key}=${[...vals].join(",")} not matching ${req}`;
+    }
+    return null;
+  });
   return {
     name: "AggregateInstanceExtraSpecsFilter",
     runOncePerRequest: true,
     prepare(spec) {
+      byView.reset();
       specs = [];
       for (const { key, value } of spec.flavor.extraSpecs) {
         const i = key.indexOf(":");
@@ -22,20 +42,7 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
       }
     },
     check(host) {
-      for (let s = 0; s < specs.length; s++) {
-        const { key, req, matches } = specs[s];
-        const vals = host.aggregates.split.get(key);
-        if (!vals?.size) return `missing aggregate metadata ${key}=${req}`;
-        let ok = false;
-        for (const v of vals) {
-          if (matches(v)) {
-            ok = true;
-            break;
-          }
-        }
-        if (!ok) return `aggregate metadata ${key}=${[...vals].join(",")} not matching ${req}`;
-      }
-      return null;
+      return byView.get(host.aggregates);
     },
   };
 };

@@ -1,16 +1,17 @@
-import type { FilterFactory } from "../plugin";
+import type { AggregateView } from "../host-state";
+import { PerAggregateView } from "../per-view";
+import type { FilterFactory, Reason } from "../plugin";
 
 /**
  * AvailabilityZoneFilter: the host's AZ (from its aggregates' metadata, or
  * default_availability_zone when none sets one) must be the requested one.
  */
-export const AvailabilityZoneFilter: FilterFactory = (config) => ({
-  name: "AvailabilityZoneFilter",
-  runOncePerRequest: true,
-  check(host, spec) {
-    const az = spec.availabilityZone;
+export const AvailabilityZoneFilter: FilterFactory = (config) => {
+  let az: string | null = null;
+  // Hosts with the same aggregates get the same answer.
+  const byView = new PerAggregateView((view: AggregateView): Reason | null => {
     if (!az) return null;
-    const zones = host.aggregates.split.get("availability_zone");
+    const zones = view.split.get("availability_zone");
     if (zones)
       return zones.has(az)
         ? null
@@ -21,5 +22,16 @@ export const AvailabilityZoneFilter: FilterFactory = (config) => ({
           code: "WRONG_AVAILABILITY_ZONE",
           message: `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`,
         };
-  },
-});
+  });
+  return {
+    name: "AvailabilityZoneFilter",
+    runOncePerRequest: true,
+    prepare(spec) {
+      byView.reset();
+      az = spec.availabilityZone;
+    },
+    check(host) {
+      return byView.get(host.aggregates);
+    },
+  };
+};
