@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { compareResults } from "./compare";
 import { checkRelease, prepareReleaseRerun } from "./release-rerun";
 import { insertRun, runSchedule } from "./schedule";
+import { readRunColumn } from "./store";
 
 describe("prepareReleaseRerun", () => {
   let t: TestDatabase;
@@ -30,8 +31,7 @@ describe("prepareReleaseRerun", () => {
     const request = { flavor: { name: "m1.large", vcpus: 4, memory_mb: 8192, root_gb: 40 }, num_instances: 1 };
     const a = await runSchedule(request, "no-az", { db: t.prisma });
     const p = await prepareReleaseRerun(t.prisma, a.id, "2023.2");
-    const stored = await t.prisma.schedulingRun.findUniqueOrThrow({ where: { id: a.id } });
-    const before = JSON.parse(stored.snapshot);
+    const before = JSON.parse((await readRunColumn(t.prisma, a.id, "snapshot"))!);
     expect(p.scenario.hosts).toEqual(before.hosts);
     expect(p.scenario.request).toEqual(before.request);
     expect(p.config).toEqual({ ...before.config, nova_release: "2023.2" });
