@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { queryAll } from "./db";
+import { execute, queryAll } from "./db";
 import { acceptNextDialog, expectFieldError, form, uid } from "./ui-helpers";
 
 const configOf = (name: string) => {
@@ -136,6 +136,7 @@ test.describe("Scheduler configuration", () => {
     await weighers.getByRole("button", { name: "Remove CrossCellWeigher" }).click();
     await weighers.getByRole("button", { name: "Move RAMWeigher up" }).click();
     const w = await order(weighers);
+    expect(w).not.toContain("CrossCellWeigher");
     await editor.getByRole("button", { name: "Save profile" }).click();
     await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
     const cfg = configOf(name)!;
@@ -191,6 +192,37 @@ test.describe("Scheduler configuration", () => {
     await editor.getByRole("button", { name: "Save profile" }).click();
     await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
     expect((configOf(name)!.pci_alias as { name: string }[]).map((a) => a.name)).toEqual(["a40", "vf", "pf"]);
+  });
+
+  test("an unknown filter name stored in a profile is shown, refused on save, and saved once removed", async ({
+    page,
+  }) => {
+    const name = `e2e-unknown-${uid()}`;
+    await createProfile(page, name, "default");
+    // a profile written by another tool (or before a filter was dropped) names a filter the engine lacks
+    const stored = configOf(name)!;
+    const filters = [...(stored.enabled_filters as string[]), "NoSuchFilter"];
+    execute(
+      `UPDATE "SchedulerProfile" SET config = ? WHERE name = ?`,
+      JSON.stringify({ ...stored, enabled_filters: filters }),
+      name,
+    );
+    const before = configOf(name);
+    expect(before?.enabled_filters).toContain("NoSuchFilter");
+
+    await page.reload();
+    const editor = form(page, `Edit profile ${name}`);
+    const list = editor.getByRole("list", { name: "Enabled filters, in order" });
+    await expect(list.getByRole("listitem", { name: /\. NoSuchFilter$/ })).toContainText("unknown filter: remove it");
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(list.locator("xpath=..").getByText('enabled_filters: unknown filter "NoSuchFilter"')).toBeVisible();
+    await expect(editor.getByRole("alert")).toContainText("Not saved");
+    expect(configOf(name)).toEqual(before);
+
+    await list.getByRole("button", { name: "Remove NoSuchFilter" }).click();
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
+    expect(configOf(name)!.enabled_filters).toEqual(filters.slice(0, -1));
   });
 
   test("create, activate and delete profiles (the original active profile is restored)", async ({ page }) => {

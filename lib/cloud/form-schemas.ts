@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the edit forms (issue 5): what a server action accepts from
+ * Zod schemas of the edit forms: what a server action accepts from
  * a form (strings from FormData, see formToObject in lib/actions/mutation.ts).
  * Every message names the field and the rule ("vcpus: must be a whole number
  * >= 1, got "x""), and mutate() returns them as field errors.
