@@ -459,6 +459,14 @@ export function ResultView({
         <li>{new Date(meta.createdAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" })}</li>
       </ul>
 
+      {view.releaseNotes.length ? (
+        <ul className="notice" aria-label="Release notes">
+          {view.releaseNotes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+
       <Outcome meta={meta} view={view} />
 
       {view.placement ? <PlacementPanel meta={meta} placement={view.placement} /> : null}

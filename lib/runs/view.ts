@@ -104,6 +104,8 @@ export interface RunView {
   placement: PlacementView | null;
   /** the Nova release the run answered as */
   novaRelease: string;
+  /** what that release changed in this run's config (e.g. a filter it no longer ships) */
+  releaseNotes: string[];
 }
 
 // ---------------------------------------------------------------------------
@@ -287,6 +289,7 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
     fits: selectionFits(result.selections),
     placement: placementView(result),
     novaRelease: releaseOf(result, config as { nova_release?: string } | null | undefined),
+    releaseNotes: result.release_notes ?? [],
   };
   if (result.message !== undefined) view.message = result.message;
   return view;
