@@ -517,6 +517,10 @@ export const ConfigSchema = z.looseObject(
     cross_cell_move_weight_multiplier: multiplier(),
     hypervisor_version_weight_multiplier: multiplier(),
     num_instances_weight_multiplier: multiplier(),
+    image_props_weight_multiplier: multiplier(),
+    image_props_weight_setting: z
+      .union([z.string(), z.array(z.string())], { error: rule('must be "property=ratio, ..." or a list of them') })
+      .optional(),
     metrics_weight_setting: z
       .union([z.string(), z.array(z.string())], { error: rule('must be "name=ratio, ..." or a list of them') })
       .optional(),

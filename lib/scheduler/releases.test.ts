@@ -27,9 +27,10 @@ describe("Nova releases", () => {
     ["zed", 10, "old"],
     ["2023.1", 10, "old"],
     ["2023.2", 12, "new"],
-    ["2025.1", 12, "new"],
+    ["2024.2", 12, "new"],
+    ["2025.1", 13, "new"],
   ])(
-    '2023.2 "Add HypervisorVersionWeigher" / "Add NumInstancesWeigher": under %s, weighers "all" is %i weighers and %s wins',
+    '2023.2 "Add HypervisorVersionWeigher" / "Add NumInstancesWeigher", 2025.1 "Add ImagePropertiesWeigher": under %s, weighers "all" is %i weighers and %s wins',
     (release, count, winner) => {
       const run = schedule(scenario({ nova_release: release, weighers: "all" }));
       expect(run.config.weighers.length).toBe(count);
@@ -66,6 +67,16 @@ describe("Nova releases", () => {
     expect(zed.weighers).not.toContain("HypervisorVersionWeigher");
     expect(epoxy.weighers).toContain("HypervisorVersionWeigher");
     expect(epoxy.top).not.toEqual(zed.top);
+  });
+
+  it.each([
+    ["2024.2", false],
+    ["2025.1", true],
+    ["2026.1", true],
+  ])('2025.1 "Add ImagePropertiesWeigher": under %s "all" includes it: %s', (release, included) => {
+    expect(resolveConfig({ nova_release: release, weighers: "all" }).weighers.includes("ImagePropertiesWeigher")).toBe(
+      included,
+    );
   });
 
   it("2023.2: the availability zone request filter is always on", () => {

@@ -51,13 +51,16 @@ const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= N
  *   both join all_weighers (the first with multiplier 1.0: on by default).
  * - 2023.2 "Remove AvailabilityZoneFilter" (deprecated since Zed, whose AZ
  *   request filter replaces it) and the AZ request filter always on.
+ * - 2025.1 "Add ImagePropertiesWeigher": joins all_weighers (multiplier 0.0:
+ *   off by default).
  */
 export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
   const bobcat = at(release, "2023.2");
+  const bobcatAll = bobcat ? [...ZED_ALL, "HypervisorVersionWeigher", "NumInstancesWeigher"] : ZED_ALL;
   return {
     release,
     label: LABELS[release],
-    allWeighers: bobcat ? [...ZED_ALL, "HypervisorVersionWeigher", "NumInstancesWeigher"] : ZED_ALL,
+    allWeighers: at(release, "2025.1") ? [...bobcatAll, "ImagePropertiesWeigher"] : bobcatAll,
     removedFilters: new Set(bobcat ? ["AvailabilityZoneFilter"] : []),
     azRequestFilterAlwaysOn: bobcat,
   };
