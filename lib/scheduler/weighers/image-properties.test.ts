@@ -44,7 +44,7 @@ describe("imagePropertiesWeight: each instance adds the ratio of every request p
   });
 });
 
-describe("ImagePropertiesWeigher in a scenario", () => {
+describe("ImagePropertiesWeigher: in a scenario", () => {
   it("sees no instance image properties (the scenario lists instances by UUID only): every host weighs 0", () => {
     const got = weights(ImagePropertiesWeigher, {
       hosts: [host("a", { instances: ["11111111-1111-1111-1111-111111111111"] }), host("b")],
