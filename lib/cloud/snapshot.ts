@@ -81,7 +81,9 @@ export function hostsSql(where: string): string {
       'instances', json((SELECT json_group_array(i."uuid" ORDER BY i."id") FROM "Instance" i WHERE i."hostId" = h."id")),
       'traits', json((SELECT json_group_array(t."name" ORDER BY t."id") FROM "HostTrait" t WHERE t."hostId" = h."id")),
       'reserved_vcpus', h."reservedVcpus", 'reserved_memory_mb', h."reservedMemoryMb",
-      'reserved_disk_gb', h."reservedDiskGb"
+      'reserved_disk_gb', h."reservedDiskGb",
+      'numa_topology', json(h."numaTopology"), 'pci_device_pools', json(h."pciDevicePools"),
+      'pcpus', h."pcpus", 'pcpus_used', h."pcpusUsed", 'inventories', json(h."inventories")
     ) AS "json"
     FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where} ORDER BY h."position", h."id"`;
 }
@@ -104,7 +106,16 @@ const GROUPS_SQL = {
 } as const;
 
 /** Optional keys left out when null (the engine then applies the reference's defaults). */
-const HOST_OPTIONAL = ["uuid", "free_ram_mb", "free_disk_gb", "disk_available_least", "host_ip"] as const;
+const HOST_OPTIONAL = [
+  "uuid",
+  "free_ram_mb",
+  "free_disk_gb",
+  "disk_available_least",
+  "host_ip",
+  "numa_topology",
+  "pci_device_pools",
+  "inventories",
+] as const;
 
 function dropNull(obj: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (obj[k] === null) delete obj[k];
