@@ -1,0 +1,20 @@
+/**
+ * One scheduling request in a fresh process: what the first request after a
+ * start costs (nothing compiled, nothing cached). Prints one JSON line:
+ * engine_ms (the engine's own clock: filters, weighers, alternates; the same
+ * window the Nova reference times) and build_ms (host states from the parsed
+ * scenario, outside that window).
+ *
+ *   node --import tsx bench/first-run.ts HOSTS INSTANCES
+ */
+import { schedule } from "../lib/scheduler/engine";
+import { bigCloud } from "./big-cloud";
+
+const hosts = Number(process.argv[2]);
+const instances = Number(process.argv[3]);
+const scenario = bigCloud(hosts, instances);
+const t0 = performance.now();
+const run = schedule(scenario);
+const total = performance.now() - t0;
+if (run.error && run.error.name !== "NoValidHost") throw new Error(run.error.message);
+console.log(JSON.stringify({ engine_ms: run.engineMs, build_ms: total - run.engineMs }));
