@@ -5,13 +5,18 @@
  * window the Nova reference times) and build_ms (host states from the parsed
  * scenario, outside that window).
  *
- *   node --import tsx bench/first-run.ts HOSTS INSTANCES
+ * With --warm-up, the process first runs the engine warm-up a server does
+ * when it starts (instrumentation.ts), as the first request a user makes sees.
+ *
+ *   node --import tsx bench/first-run.ts HOSTS INSTANCES [--warm-up]
  */
 import { schedule } from "../lib/scheduler/engine";
+import { warmUpEngine } from "../lib/scheduler/warm-up";
 import { bigCloud } from "./big-cloud";
 
 const hosts = Number(process.argv[2]);
 const instances = Number(process.argv[3]);
+if (process.argv.includes("--warm-up")) warmUpEngine();
 const scenario = bigCloud(hosts, instances);
 const t0 = performance.now();
 const run = schedule(scenario);
