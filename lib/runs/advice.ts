@@ -10,6 +10,8 @@ import { fmtStage } from "./format";
 export interface ReasonCount {
   reason: string;
   count: number;
+  /** The reason's stable code (e.g. "VCPU_SHORT"); absent in results stored before codes. */
+  code?: string;
 }
 
 export interface DiagnosisView {
@@ -31,11 +33,18 @@ export interface DiagnosisView {
 }
 
 /** Identical reasons counted together, most frequent first (ties: first seen first). */
-export function groupReasons(reasons: readonly string[]): ReasonCount[] {
-  const counts = new Map<string, number>();
-  for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
+export function groupReasons(reasons: readonly string[], codes?: readonly string[]): ReasonCount[] {
+  const counts = new Map<string, ReasonCount>();
+  reasons.forEach((reason, i) => {
+    const g = counts.get(reason);
+    if (g) g.count++;
+    else counts.set(reason, codes?.[i] ? { reason, count: 1, code: codes[i] } : { reason, count: 1 });
+  });
+  return [...counts.values()].sort((a, b) => b.count - a.count);
 }
+
+const hasCode = (groups: readonly ReasonCount[], test: (code: string) => boolean) =>
+  groups.some((g) => g.code !== undefined && test(g.code));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -63,8 +72,9 @@ function captures(groups: readonly ReasonCount[], re: RegExp): string[][] {
 type AdviceFn = (groups: ReasonCount[], req: ScenarioRequest | undefined) => string[];
 
 const enableHosts: AdviceFn = (groups) => {
-  const disabled = groups.some((g) => /disabled/i.test(g.reason));
-  const down = groups.some((g) => /down/i.test(g.reason));
+  const coded = groups.some((g) => g.code);
+  const disabled = coded ? hasCode(groups, (c) => c === "DISABLED") : groups.some((g) => /disabled/i.test(g.reason));
+  const down = coded ? hasCode(groups, (c) => c === "DOWN") : groups.some((g) => /down/i.test(g.reason));
   const out: string[] = [];
   if (disabled)
     out.push(
@@ -121,13 +131,59 @@ const traits: AdviceFn = (groups, req) => {
 };
 
 const resources: AdviceFn = (groups) => {
-  const classes = uniq(groups.map((g) => g.reason.split(":")[0]).filter((c) => /^[A-Z_]+$/.test(c)));
+  const classes = uniq(
+    groups.flatMap((g) =>
+      g.code ? (g.code.endsWith("_SHORT") ? [g.code.slice(0, -6)] : []) : [g.reason.split(":")[0]],
+    ),
+  ).filter((c) => /^[A-Z_]+$/.test(c));
   return [
     `No host has room for the flavor${classes.length ? ` (short of ${classes.join(", ")})` : ""}: free capacity (migrate or delete instances), raise the allocation ratio of hosts, add hosts, or use a smaller flavor.`,
   ];
 };
 
+/** What Placement removed, by the codes of its reasons (never its text). */
+const placement: AdviceFn = (groups, req) => {
+  const out: string[] = [];
+  const by = (test: (code: string) => boolean) => groups.filter((g) => g.code !== undefined && test(g.code));
+  if (by((c) => c.endsWith("_SHORT") || c === "RESOURCE_UNIT").length) out.push(...resources(groups, req));
+  if (by((c) => c === "DISABLED").length)
+    out.push(
+      ...enableHosts(
+        by((c) => c === "DISABLED"),
+        req,
+      ).slice(0, 1),
+    );
+  if (by((c) => c === "TRAIT_MISSING" || c === "TRAIT_FORBIDDEN").length)
+    out.push(
+      `Make the hosts' traits match the trait: extra specs of ${req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor"} and the image's required traits (openstack resource provider trait set), or relax them.`,
+    );
+  if (by((c) => c === "NOT_IN_AVAILABILITY_ZONE").length) out.push(...availabilityZone(groups, req));
+  if (by((c) => c === "NOT_IN_TENANT_AGGREGATE").length)
+    out.push(
+      `Add ${req?.project_id ?? "the project"} to the filter_tenant_id of an aggregate with capacity (the whole value must equal the project id), or turn off limit_tenants_to_placement_aggregate.`,
+    );
+  if (by((c) => c === "ISOLATED_AGGREGATE").length)
+    out.push(
+      "Hosts in aggregates with trait:X=required metadata take only requests that require X: require it, or move hosts out.",
+    );
+  if (by((c) => c === "NOT_IN_CANDIDATE_LIMIT").length)
+    out.push(
+      "Placement returned only the first max_placement_results candidates: raise max_placement_results in the profile so the scheduler sees more hosts.",
+    );
+  if (by((c) => c === "PLACEMENT_REFUSED").length)
+    out.push(
+      "Placement refused the query (see the reason): fix the trait or resource class names the flavor or image asks for.",
+    );
+  if (by((c) => c === "GROUP_POLICY").length)
+    out.push(
+      "group_policy=isolate needs one provider per numbered group: use group_policy=none, or fewer numbered groups.",
+    );
+  if (!out.length) out.push("Change the cloud, the flavor or the request so that Placement returns some host.");
+  return out;
+};
+
 const ADVICE: Record<string, AdviceFn> = {
+  Placement: placement,
   ComputeFilter: enableHosts,
   "placement:compute_status": enableHosts,
   AvailabilityZoneFilter: availabilityZone,
@@ -246,7 +302,7 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
       ],
     };
   }
-  const groups = groupReasons(last.reasons ?? []);
+  const groups = groupReasons(last.reasons ?? [], last.codes);
   const removed = last.in - last.out;
   const stage = fmtStage(last.filter);
   const explanation =
@@ -258,6 +314,12 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
       `Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`,
     ])
   )(groups, request);
+  const cut = (req.funnel[0]?.codes ?? []).filter((c) => c === "NOT_IN_CANDIDATE_LIMIT").length;
+  if (cut && last.filter !== "Placement") {
+    advice.push(
+      `${plural(cut, "host")} matched Placement but ${cut === 1 ? "was" : "were"} never considered (beyond max_placement_results): raise max_placement_results in the profile.`,
+    );
+  }
   if (index > 0) {
     advice.push(
       `The first ${plural(index, "instance")} found a host: request fewer instances (${index}) or make room for the rest.`,

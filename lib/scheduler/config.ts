@@ -3,13 +3,25 @@
  * for every option left out, and the same range checks oslo.config applies
  * (a failing option raises ValueError naming it, as Nova does at start-up).
  */
-import { NovaError, pyFloat, pyInt } from "./python";
+import { NovaError, type PyValue, pyFloat, pyInt, pyTruthy } from "./python";
+import { isNovaRelease, NOVA_RELEASES, type ReleaseBehaviour, releaseBehaviour } from "./releases";
 import type { ScenarioConfig } from "./scenario";
 
 export interface SchedulerConfig {
   enabledFilters: string[];
   weighers: string[];
-  placementPrefilters: string[];
+  /** The Nova release whose behaviour applies (default Zed). */
+  release: ReleaseBehaviour;
+  /** Nova's Placement path: request filters, allocation candidates, claims. */
+  placement: boolean;
+  queryPlacementForAvailabilityZone: boolean;
+  limitTenantsToPlacementAggregate: boolean;
+  placementAggregateRequiredForTenants: boolean;
+  queryPlacementForImageTypeSupport: boolean;
+  enableIsolatedAggregateFiltering: boolean;
+  imageMetadataPrefilter: boolean;
+  maxPlacementResults: number;
+  disableFallbackPcpuQuery: boolean;
   ramWeightMultiplier: number;
   cpuWeightMultiplier: number;
   diskWeightMultiplier: number;
@@ -37,6 +49,10 @@ export interface SchedulerConfig {
   aggregateImagePropertiesIsolationSeparator: string;
   defaultAvailabilityZone: string;
   imagePropertiesDefaultArchitecture: string | null;
+  /** [pci] alias: one JSON document (or object) per alias, checked when a flavor uses one, as Nova does. */
+  pciAlias: unknown[];
+  /** [compute] packing_host_numa_cells_allocation_strategy */
+  packingHostNumaCellsAllocationStrategy: boolean;
 }
 
 /** Nova Zed's default [filter_scheduler] enabled_filters. */
@@ -190,7 +206,102 @@ export const OPTION_DOCS: OptionDoc[] = [
     default: null,
     help: "ImagePropertiesFilter: architecture assumed for images without hw_architecture.",
   },
+  {
+    key: "max_placement_results",
+    int: true,
+    default: 1000,
+    min: 1,
+    help: "[scheduler] Placement returns at most this many allocation candidates; other hosts are never considered.",
+  },
+  {
+    key: "query_placement_for_availability_zone",
+    default: true,
+    help: "[scheduler] Ask Placement only for hosts in the requested AZ's aggregates (always on from 2023.2).",
+  },
+  {
+    key: "limit_tenants_to_placement_aggregate",
+    default: false,
+    help: "[scheduler] A project named in an aggregate's filter_tenant_id* metadata lands only in those aggregates.",
+  },
+  {
+    key: "placement_aggregate_required_for_tenants",
+    default: false,
+    help: "[scheduler] With the option above: a project no aggregate names gets NoValidHost.",
+  },
+  {
+    key: "query_placement_for_image_type_support",
+    default: false,
+    help: "[scheduler] Require COMPUTE_IMAGE_TYPE_<disk_format> on hosts.",
+  },
+  {
+    key: "enable_isolated_aggregate_filtering",
+    default: false,
+    help: "[scheduler] Keep requests out of aggregates that require traits (trait:X=required) they do not ask for.",
+  },
+  {
+    key: "image_metadata_prefilter",
+    default: false,
+    help: "[scheduler] Turn image properties (hw_architecture, hw_disk_bus, ...) into required traits.",
+  },
+  {
+    key: "disable_fallback_pcpu_query",
+    default: false,
+    help: "[workarounds] Do not ask Placement a second time with VCPU when PCPU was requested.",
+  },
 ];
+
+/** Config keys that are not in OPTION_DOCS but are known (lists, NUMA/PCI, the path switch). */
+const OTHER_KEYS = [
+  "enabled_filters",
+  "weighers",
+  "nova_release",
+  "placement",
+  "pci_alias",
+  "packing_host_numa_cells_allocation_strategy",
+  "placement_prefilters",
+];
+
+/** Every config key the engine understands: anything else is refused, naming it. */
+export const CONFIG_KEYS: ReadonlySet<string> = new Set([...OPTION_DOCS.map((o) => o.key as string), ...OTHER_KEYS]);
+
+/**
+ * Scenarios stored before the Placement path carried `placement_prefilters`
+ * (our own guesses). Each maps onto what Nova does, where that is faithful:
+ * resources, traits and compute_status are what any Placement query does;
+ * availability_zone is query_placement_for_availability_zone;
+ * tenant_aggregates is limit_tenants_to_placement_aggregate (Nova matches
+ * the whole filter_tenant_id* value, not comma-split items). An empty list
+ * means the legacy path. Unknown names are refused.
+ */
+export const PREFILTER_MIGRATION: Record<string, Partial<ScenarioConfig>> = {
+  resources: {},
+  traits: {},
+  compute_status: {},
+  availability_zone: { query_placement_for_availability_zone: true },
+  tenant_aggregates: { limit_tenants_to_placement_aggregate: true },
+};
+
+/** The config with `placement_prefilters` replaced by `placement` and [scheduler] options. */
+export function migratePlacementPrefilters(c: ScenarioConfig): ScenarioConfig {
+  const list = c.placement_prefilters as unknown;
+  if (list === undefined) return c;
+  const { placement_prefilters: _, ...rest } = c;
+  if (list === null || (Array.isArray(list) && !list.length)) return rest;
+  if (!Array.isArray(list)) throw new NovaError("ValueError", "config.placement_prefilters: must be a list of names");
+  const out: ScenarioConfig = { ...rest, placement: true };
+  list.forEach((name, i) => {
+    const m = typeof name === "string" && Object.hasOwn(PREFILTER_MIGRATION, name) ? PREFILTER_MIGRATION[name] : null;
+    if (!m)
+      throw new NovaError(
+        "ValueError",
+        `config.placement_prefilters[${i}]: "${String(name)}" has no Nova equivalent; use placement: true and the [scheduler] options`,
+      );
+    Object.assign(out, m);
+  });
+  // Without the AZ prefilter the old list never restricted by zone; Nova's default would.
+  if (!list.includes("availability_zone")) out.query_placement_for_availability_zone ??= false;
+  return out;
+}
 
 const NUMBER_KEYS = OPTION_DOCS.filter((o) => typeof o.default === "number").map((o) => o.key);
 
@@ -223,10 +334,29 @@ function strList(c: ScenarioConfig, key: keyof ScenarioConfig): string[] {
 
 /** Resolve a scenario's config against Nova's defaults, validating ranges. */
 export function resolveConfig(
-  c: ScenarioConfig = {},
-  known?: { filters: Set<string>; weighers: Set<string>; prefilters: Set<string> },
+  given: ScenarioConfig = {},
+  known?: { filters: Set<string>; weighers: Set<string> },
 ): SchedulerConfig {
+  if (given === null || typeof given !== "object" || Array.isArray(given))
+    throw new NovaError("ValueError", "config: must be an object of nova.conf options");
+  for (const key of Object.keys(given)) {
+    if (!CONFIG_KEYS.has(key)) throw new NovaError("ValueError", `config.${key}: unknown option`);
+  }
+  const c = migratePlacementPrefilters(given);
+  const releaseName = c.nova_release ?? "zed";
+  if (!isNovaRelease(releaseName))
+    throw new NovaError(
+      "ValueError",
+      `config.nova_release: unknown release ${JSON.stringify(releaseName)} (known: ${NOVA_RELEASES.join(", ")})`,
+    );
+  const release = releaseBehaviour(releaseName);
   for (const key of NUMBER_KEYS) num(c, key, 0);
+  const bool = (key: keyof ScenarioConfig, dflt: boolean): boolean => {
+    const v = c[key] as unknown;
+    if (v === undefined || v === null) return dflt;
+    if (typeof v !== "boolean") throw new NovaError("ValueError", `config.${key}: must be true or false`);
+    return v;
+  };
   // The reference iterates what is given: null (or a non-list) is a TypeError.
   const names = (key: "enabled_filters" | "weighers"): string[] => {
     const v = c[key] as unknown;
@@ -237,8 +367,11 @@ export function resolveConfig(
     return v.map(String);
   };
   const enabledFilters = c.enabled_filters === undefined ? [...DEFAULT_ENABLED_FILTERS] : names("enabled_filters");
-  const weighers = c.weighers === undefined || c.weighers === "all" ? [...ZED_ALL_WEIGHERS] : names("weighers");
-  const placementPrefilters = c.placement_prefilters ? [...c.placement_prefilters] : [];
+  const weighers = c.weighers === undefined || c.weighers === "all" ? [...release.allWeighers] : names("weighers");
+  enabledFilters.forEach((f, i) => {
+    if (release.removedFilters.has(f))
+      throw new NovaError("KeyError", `config.enabled_filters[${i}]: ${f} was removed in Nova ${release.label}`);
+  });
   if (known) {
     enabledFilters.forEach((f, i) => {
       // The reference looks classes up in a dict: an unknown name is a KeyError.
@@ -246,10 +379,6 @@ export function resolveConfig(
     });
     weighers.forEach((w, i) => {
       if (!known.weighers.has(w)) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
-    });
-    placementPrefilters.forEach((p, i) => {
-      if (!known.prefilters.has(p))
-        throw new NovaError("ValueError", `config.placement_prefilters[${i}]: unknown prefilter "${p}"`);
     });
   }
   const setting = c.metrics_weight_setting;
@@ -265,7 +394,17 @@ export function resolveConfig(
   return {
     enabledFilters,
     weighers,
-    placementPrefilters,
+    release,
+    placement: bool("placement", false),
+    queryPlacementForAvailabilityZone:
+      release.azRequestFilterAlwaysOn || bool("query_placement_for_availability_zone", true),
+    limitTenantsToPlacementAggregate: bool("limit_tenants_to_placement_aggregate", false),
+    placementAggregateRequiredForTenants: bool("placement_aggregate_required_for_tenants", false),
+    queryPlacementForImageTypeSupport: bool("query_placement_for_image_type_support", false),
+    enableIsolatedAggregateFiltering: bool("enable_isolated_aggregate_filtering", false),
+    imageMetadataPrefilter: bool("image_metadata_prefilter", false),
+    maxPlacementResults: num(c, "max_placement_results", 1000),
+    disableFallbackPcpuQuery: bool("disable_fallback_pcpu_query", false),
     ramWeightMultiplier: num(c, "ram_weight_multiplier", 1.0),
     cpuWeightMultiplier: num(c, "cpu_weight_multiplier", 1.0),
     diskWeightMultiplier: num(c, "disk_weight_multiplier", 1.0),
@@ -293,7 +432,23 @@ export function resolveConfig(
     aggregateImagePropertiesIsolationSeparator: c.aggregate_image_properties_isolation_separator ?? ".",
     defaultAvailabilityZone: c.default_availability_zone ?? "nova",
     imagePropertiesDefaultArchitecture: c.image_properties_default_architecture ?? null,
+    pciAlias: pciAliasList(c.pci_alias),
+    packingHostNumaCellsAllocationStrategy: pyTruthy(
+      (c.packing_host_numa_cells_allocation_strategy ?? false) as PyValue,
+    ),
   };
+}
+
+/**
+ * [pci] alias is a MultiStrOpt: a list whose items are JSON text or objects
+ * (dumped to JSON). The aliases themselves are validated against Nova's
+ * schema when a flavor asks for one (PciInvalidAlias), as Nova does.
+ */
+function pciAliasList(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v))
+    throw new NovaError("ValueError", "config.pci_alias: must be a list of aliases (JSON text or objects)");
+  return v;
 }
 
 /** nova.scheduler.utils.parse_options(sep='=', converter=float): bad items are ignored. */

@@ -66,35 +66,43 @@ describe("multi-instance requests consume the chosen host", () => {
   });
 });
 
-describe("Placement prefilters", () => {
+describe("stored placement_prefilters", () => {
   const hosts = [
     host("full", { vcpus: 4, vcpus_used: 15, cpu_allocation_ratio: 4.0 }), // 16 - 15 = 1 free vCPU
-    host("reserved", { memory_mb: 8192, reserved_memory_mb: 6144 }), // 2048 MB usable
     host("gpu", { traits: ["HW_GPU_API_VULKAN"] }),
     host("plain"),
   ];
-  it.each([
-    [["resources"], ["gpu", "plain"], "VCPU: 1 free < 2 requested"],
-    [["traits"], ["gpu"], "missing required trait HW_GPU_API_VULKAN"],
-  ])("%j keeps %j", (prefilters, kept, firstReason) => {
-    const r = toResult(
+  const run = (placement_prefilters: string[]) =>
+    toResult(
       schedule(
         scenario({
           hosts,
-          config: { placement_prefilters: prefilters, enabled_filters: [], weighers: ["RAMWeigher"] },
+          config: { placement_prefilters, enabled_filters: [], weighers: ["RAMWeigher"] },
           request: {
             flavor: { name: "x", vcpus: 2, memory_mb: 4096, extra_specs: { "trait:HW_GPU_API_VULKAN": "required" } },
           },
         }),
       ),
     );
+  it.each([
+    [["resources"], ["gpu"], "lacks trait HW_GPU_API_VULKAN"],
+    [["traits", "compute_status", "availability_zone"], ["gpu"], "lacks trait HW_GPU_API_VULKAN"],
+  ])("%j run Nova's Placement path instead", (prefilters, kept, firstReason) => {
+    const r = run(prefilters);
     const step = r.requests[0].funnel[0];
-    expect(step.filter).toBe(`placement:${prefilters[0]}`);
-    expect(r.requests[0].weighed.map((w) => w.host).sort()).toEqual(kept);
+    expect(step.filter).toBe("Placement");
+    expect(r.requests[0].weighed.map((w) => w.host)).toEqual(kept);
     expect(step.reasons[0]).toBe(firstReason);
   });
-  it("runs none unless configured, so reference comparisons stay exact", () => {
-    const r = toResult(schedule(scenario({ hosts })));
+  it("refuse a name Nova has no equivalent for, naming it", () => {
+    expect(schedule(scenario({ hosts, config: { placement_prefilters: ["resources", "magic"] } })).error?.message).toBe(
+      'config.placement_prefilters[1]: "magic" has no Nova equivalent; use placement: true and the [scheduler] options',
+    );
+  });
+  it("an empty list is the placement-less path, so reference comparisons stay exact", () => {
+    const r = toResult(
+      schedule(scenario({ hosts, config: { placement_prefilters: [], enabled_filters: ["ComputeFilter"] } })),
+    );
     expect(r.requests[0].funnel.map((f) => f.filter)).toEqual(["ComputeFilter"]);
   });
 });

@@ -1,15 +1,20 @@
 /**
  * Nova's filter scheduler, host loop for host loop (the placement-less path
  * of nova.scheduler.manager as the reference runs it): per instance
- * restrict → prefilter → filter → weigh → pick → consume, then alternates
- * from the chosen host's cell. Time and randomness come from the caller.
+ * restrict → filter → weigh → pick → consume, then alternates from the
+ * chosen host's cell. With `placement: true`, Nova's Placement path: the
+ * hosts Placement returned (placement/), then per instance filter → weigh →
+ * claim on the best host whose claim succeeds. Time and randomness come from
+ * the caller.
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
-import type { HostFilter, HostWeigher, PlacementPrefilter } from "./plugin";
+import { consumeNumaAndPci, type Placement } from "./numa/consume";
+import { askPlacement, claim, type PlacementOutcome } from "./placement";
+import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
-import { KNOWN, getFilter, getPrefilter, getWeigher } from "./registry";
+import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
 import { orderByWeight } from "./weight-order";
@@ -33,7 +38,12 @@ export interface FunnelStage {
   in: number;
   out: number;
   rejected: HostState[];
+  /** Why each rejected host fell out (messages), parallel to `rejected`. */
   reasons: string[];
+  /** The stable code of each reason, parallel to `rejected`. */
+  codes: string[];
+  /** Short text per code for summaries ("VCPU short"), when the reason gave one. */
+  labels: Record<string, string>;
 }
 
 export interface WeigherColumn {
@@ -61,14 +71,26 @@ export interface InstanceTrace {
   subset?: HostState[];
 }
 
+/** What the Placement path asked, got and claimed (ScheduleRun.placement). */
+export interface PlacementRun {
+  query: string | null;
+  fallbackQuery?: string;
+  matched: number;
+  candidates: number;
+  claims: Array<{ index: number; tried: HostState[]; claimed: HostState | null }>;
+  requestFilters: PlacementOutcome["requestFilters"];
+}
+
 export interface ScheduleRun {
   config: SchedulerConfig;
   hosts: HostState[];
   spec: RequestSpec | null;
   traces: InstanceTrace[];
-  selections: Array<{ host: HostState; alternates: HostState[] }>;
+  selections: Array<{ host: HostState; alternates: HostState[]; placement: Placement }>;
   error: { name: string; message: string } | null;
   engineMs: number;
+  /** Set when the Placement path ran. */
+  placement?: PlacementRun;
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
@@ -80,12 +102,12 @@ class Scheduler {
     readonly config: SchedulerConfig,
     readonly hosts: HostState[],
     readonly spec: RequestSpec,
-    readonly prefilters: PlacementPrefilter[],
     readonly filters: HostFilter[],
     readonly weighers: HostWeigher[],
     readonly clock: () => Date,
   ) {
     this.multipliers = weighers.map(() => []);
+    this.asked = { numa: spec.numaTopology !== null, pci: spec.pciRequests.length > 0 };
   }
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
@@ -105,11 +127,6 @@ class Scheduler {
   runFilters(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[] } {
     const funnel: FunnelStage[] = [];
     let current = pool;
-    // Placement answers before the host manager applies ignore/force.
-    for (const p of this.prefilters) {
-      if (!current.length) break;
-      current = this.runStage(p, "placement", current, funnel);
-    }
     const restricted = this.restrict(current);
     current = restricted.hosts;
     if (restricted.skipFilters) return { passed: current, funnel };
@@ -117,27 +134,23 @@ class Scheduler {
     // loop stops after the first filter that leaves none.
     for (const f of this.filters) {
       if (f.runOncePerRequest && index > 0) continue;
-      current = this.runStage(f, "filter", current, funnel);
+      current = this.runStage(f, current, funnel);
       if (!current.length) break;
     }
     return { passed: current, funnel };
   }
 
-  private runStage(
-    f: HostFilter | PlacementPrefilter,
-    stage: "placement" | "filter",
-    current: HostState[],
-    funnel: FunnelStage[],
-  ): HostState[] {
+  private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
     if (!this.prepared.has(f)) {
       // Lazily, so a filter that never sees a host never raises (as in Nova).
-      if (stage === "placement") (f as PlacementPrefilter).prepare?.(this.spec, this.hosts);
-      else (f as HostFilter).prepare?.(this.spec);
+      f.prepare?.(this.spec);
       this.prepared.add(f);
     }
     const kept: HostState[] = [];
     const rejected: HostState[] = [];
     const reasons: string[] = [];
+    const codes: string[] = [];
+    const labels: Record<string, string> = {};
     const spec = this.spec;
     for (let i = 0; i < current.length; i++) {
       const h = current[i];
@@ -145,16 +158,26 @@ class Scheduler {
       if (why === null) kept.push(h);
       else {
         rejected.push(h);
-        reasons.push(why);
+        // A plain message is coded with the filter's name.
+        if (typeof why === "string") {
+          reasons.push(why);
+          codes.push(f.name);
+        } else {
+          reasons.push(why.message);
+          codes.push(why.code);
+          if (why.label) labels[why.code] = why.label;
+        }
       }
     }
     funnel.push({
-      filter: stage === "placement" ? `placement:${f.name}` : f.name,
-      stage,
+      filter: f.name,
+      stage: "filter",
       in: current.length,
       out: kept.length,
       rejected,
       reasons,
+      codes,
+      labels,
     });
     return kept;
   }
@@ -211,14 +234,36 @@ class Scheduler {
     return { hosts, weights, columns, order: orderByWeight(weights) };
   }
 
-  consume(host: HostState): void {
+  /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
+  private readonly asked: { numa: boolean; pci: boolean };
+
+  /** HostState.consume_from_request; a NUMA/PCI failure is swallowed, as Nova does. */
+  consume(host: HostState): Placement {
     const f = this.spec.flavor;
     host.freeRamMb -= f.memoryMb;
     host.freeDiskMb -= (f.rootGb + f.ephemeralGb) * 1024;
     host.vcpusUsed += f.vcpus;
     host.numInstances += 1;
+    const { placement, ok } = consumeNumaAndPci(
+      host,
+      this.spec,
+      this.config.packingHostNumaCellsAllocationStrategy,
+      this.asked,
+    );
+    if (!ok) return placement;
     host.numIoOps += 1;
     host.updated = this.clock();
+    return placement;
+  }
+
+  /** SchedulerManager._consume_selected_host: the host, then the server group. */
+  consumeSelected(host: HostState): Placement {
+    const placed = this.consume(host);
+    if (this.spec.instanceGroup) {
+      this.spec.instanceGroup.hosts.push(host.host);
+      host.instances.add(this.spec.instanceUuid);
+    }
+    return placed;
   }
 }
 
@@ -261,19 +306,25 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
   try {
     const config = resolveConfig(scenario.config ?? {}, KNOWN);
     run.config = config;
-    const prefilters = config.placementPrefilters.map((n) => getPrefilter(n)(config));
     const filters = config.enabledFilters.map((n) => getFilter(n)(config));
     const weighers = config.weighers.map((n) => getWeigher(n)(config));
     const hosts = buildHostStates(scenario);
     run.hosts = hosts;
-    const spec = buildRequestSpec(scenario, hosts);
+    const spec = buildRequestSpec(scenario, hosts, config);
     run.spec = spec;
     const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
-    const s = new Scheduler(config, hosts, spec, prefilters, filters, weighers, options.clock ?? (() => new Date(0)));
+    const s = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
     const numAlts = Math.max(config.maxAttempts - 1, 0);
+    if (config.placement) {
+      started = now();
+      schedulePlacement(s, run, scenario, instanceUuids, numAlts, options.random);
+      run.engineMs = now() - started;
+      return run;
+    }
 
     started = now();
     const selected: HostState[] = [];
+    const placed: Placement[] = [];
     let pool = hosts;
     let index = 0;
     for (index = 0; index < spec.numInstances; index++) {
@@ -290,11 +341,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       const chosen = ordered[0];
       trace.chosen = chosen;
       selected.push(chosen);
-      s.consume(chosen);
-      if (spec.instanceGroup) {
-        spec.instanceGroup.hosts.push(chosen.host);
-        chosen.instances.add(spec.instanceUuid);
-      }
+      placed.push(s.consumeSelected(chosen));
       pool = ordered;
     }
     // Python's loop variable stays on the last index after a full loop.
@@ -310,9 +357,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
         altPool = w.order.map((i) => passed[i]);
       }
       const chosenSet = new Set(selected);
-      run.selections = selected.map((host) => ({
+      run.selections = selected.map((host, i) => ({
         host,
         alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h)).slice(0, numAlts),
+        placement: placed[i],
       }));
     }
     run.engineMs = now() - started;
@@ -324,4 +372,122 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     run.engineMs = started ? now() - started : 0;
   }
   return run;
+}
+
+function placementStage(hosts: HostState[], outcome: PlacementOutcome): FunnelStage {
+  const returned = new Set(outcome.returned.map((p) => p.host));
+  const stage: FunnelStage = {
+    filter: "Placement",
+    stage: "placement",
+    in: hosts.length,
+    out: returned.size,
+    rejected: [],
+    reasons: [],
+    codes: [],
+    labels: {},
+  };
+  for (const h of hosts) {
+    if (returned.has(h)) continue;
+    const why: Reason = outcome.reasons.get(h) ?? { code: "NOT_A_CANDIDATE", message: "not a candidate" };
+    stage.rejected.push(h);
+    stage.reasons.push(why.message);
+    stage.codes.push(why.code);
+    if (why.label) stage.labels[why.code] = why.label;
+  }
+  return stage;
+}
+
+/**
+ * SchedulerManager.select_destinations with Placement: the candidates, then
+ * _schedule's loop (sort, claim the first host whose claim succeeds, consume)
+ * and _get_alternate_hosts, skipping hosts without an allocation request.
+ */
+function schedulePlacement(
+  s: Scheduler,
+  run: ScheduleRun,
+  scenario: Scenario,
+  instanceUuids: string[],
+  numAlts: number,
+  random: (() => number) | undefined,
+): void {
+  const { config, hosts, spec } = s;
+  const outcome = askPlacement(config, scenario, hosts, spec);
+  const placement: PlacementRun = {
+    query: outcome.query,
+    matched: outcome.matched,
+    candidates: outcome.candidates,
+    claims: [],
+    requestFilters: outcome.requestFilters,
+  };
+  if (outcome.fallbackQuery !== undefined) placement.fallbackQuery = outcome.fallbackQuery;
+  run.placement = placement;
+  const noValidHost = { name: "NoValidHost", message: "No valid host was found." };
+  if (outcome.failedBeforeQuery) {
+    run.error = { name: "NoValidHost", message: `No valid host was found. ${outcome.failedBeforeQuery}` };
+    return;
+  }
+  // Zed extends its candidate list with the None of a refused fallback query.
+  if (outcome.typeError) throw new NovaError("TypeError", "'NoneType' object is not iterable");
+  const stage = placementStage(hosts, outcome);
+  if (!outcome.returned.length) {
+    run.traces.push({ index: 0, funnel: [stage], weighed: EMPTY, chosen: null });
+    run.error = noValidHost;
+    return;
+  }
+  const providerOf = new Map(outcome.providers.map((p) => [p.host, p]));
+  const selected: HostState[] = [];
+  const placed: Placement[] = [];
+  let pool = outcome.returned.map((p) => p.host);
+  let index = 0;
+  for (index = 0; index < spec.numInstances; index++) {
+    spec.instanceUuid = instanceUuids[index];
+    const { passed, funnel } = s.runFilters(pool, index);
+    if (index === 0) funnel.unshift(stage);
+    const weighed = passed.length ? s.weigh(passed) : EMPTY;
+    const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
+    run.traces.push(trace);
+    if (!passed.length) break;
+    let order = weighed.order;
+    if (random) order = pickWithRandom(order, weighed.weights, config, random);
+    const ordered = order.map((i) => passed[i]);
+    if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
+    pool = ordered;
+    const attempt = { index, tried: [] as HostState[], claimed: null as HostState | null };
+    for (const host of ordered) {
+      const p = providerOf.get(host);
+      const amounts = p && outcome.allocations.get(p);
+      if (!p || !amounts) continue;
+      if (claim(p, amounts) === null) {
+        attempt.claimed = host;
+        break;
+      }
+      attempt.tried.push(host);
+    }
+    placement.claims.push(attempt);
+    if (!attempt.claimed) break;
+    trace.chosen = attempt.claimed;
+    selected.push(attempt.claimed);
+    placed.push(s.consumeSelected(attempt.claimed));
+  }
+  if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
+  if (selected.length < spec.numInstances) {
+    run.error = noValidHost;
+    return;
+  }
+  let altPool = pool;
+  if (index > 0 && numAlts > 0) {
+    const { passed } = s.runFilters(pool, index);
+    const w = passed.length ? s.weigh(passed) : EMPTY;
+    altPool = w.order.map((i) => passed[i]);
+  }
+  const chosenSet = new Set(selected);
+  const hasAllocation = (h: HostState) => {
+    const p = providerOf.get(h);
+    return !!p && outcome.allocations.has(p);
+  };
+  run.selections = selected.map((host, i) => ({
+    host,
+    alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h) && hasAllocation(h)).slice(0, numAlts),
+    placement: placed[i],
+  }));
 }

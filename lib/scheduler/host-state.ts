@@ -25,6 +25,10 @@ import {
   pyValueAt,
   type PyValue,
 } from "./python";
+import type { NUMALimits } from "./numa/fit";
+import { buildNumaCells, buildPciStats } from "./numa/host-topology";
+import type { NUMACell } from "./numa/objects";
+import { PciDeviceStats } from "./pci/stats";
 import type { Scenario, ScenarioAggregate, ScenarioHost } from "./scenario";
 
 export interface Aggregate {
@@ -205,7 +209,15 @@ export class HostState {
   localGb = 0;
   /** When the host consumed an instance (Nova's `updated`), from the caller's clock. */
   updated: Date | null = null;
+  /** NUMA cells with their usage (Nova's numa_topology); null without one. */
+  numaCells: NUMACell[] | null = null;
+  /** Free PCI devices by pool (Nova's pci_stats; always present, maybe empty). */
+  pciStats: PciDeviceStats = EMPTY_PCI_STATS;
+  /** limits["numa_topology"]: set once NUMATopologyFilter passed the host. */
+  numaLimits: NUMALimits | null = null;
 }
+
+const EMPTY_PCI_STATS = new PciDeviceStats([], null);
 
 /** netaddr.IPAddress(value) takes an integer too (1 is 0.0.0.1). */
 function hostIpText(v: unknown): string {
@@ -299,6 +311,11 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
   Object.assign(s, hostFacts(h, index));
   s.aggregates = view;
+  // NUMA cells and PCI pools are per request: consuming mutates them.
+  const f = `hosts[${index}]`;
+  if (h.numa_topology) s.numaCells = buildNumaCells(h.numa_topology.cells ?? [], `${f}.numa_topology`);
+  if (h.pci_device_pools?.length || s.numaCells)
+    s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `${f}.pci_device_pools`);
   return s;
 }
 

@@ -9,7 +9,11 @@ export {
   type WeighedHostResult,
   type Diagnosis,
 } from "./result";
-export { FILTERS, WEIGHERS, PREFILTERS, KNOWN } from "./registry";
+export { FILTERS, WEIGHERS, KNOWN } from "./registry";
+/** Retired prefilter names and what each maps to; kept so stored profiles migrate. */
+export { PREFILTER_MIGRATION as PREFILTERS, CONFIG_KEYS, migratePlacementPrefilters } from "./config";
+export { NOVA_RELEASES, releaseBehaviour, type NovaRelease } from "./releases";
+export type { Reason } from "./plugin";
 export { OPTION_DOCS, DEFAULT_ENABLED_FILTERS, ZED_ALL_WEIGHERS, resolveConfig } from "./config";
 export { match as matchExtraSpec, describeRequirement, EXTRA_SPEC_OPERATORS } from "./extra-specs-ops";
 export type * from "./scenario";

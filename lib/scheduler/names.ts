@@ -44,7 +44,7 @@ export const WEIGHER_NAMES = [
   "NumInstancesWeigher",
 ] as const;
 
-/** Placement prefilters, in the order Nova's request filters run. */
+/** Retired prefilter names: stored configs naming them are migrated (config.ts PREFILTER_MIGRATION). */
 export const PREFILTER_NAMES = [
   "compute_status",
   "availability_zone",

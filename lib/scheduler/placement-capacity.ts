@@ -1,8 +1,8 @@
 /**
  * Placement's capacity rule, in one place: a resource provider can take a
  * demand when used + requested ≤ (total − reserved) × allocation ratio, for
- * VCPU, MEMORY_MB and DISK_GB. The `resources` prefilter and the placement
- * commit (lib/runs) both ask it; each words the answer for its own screen.
+ * VCPU, MEMORY_MB and DISK_GB, as the placement commit (lib/runs) asks it.
+ * The scheduler's Placement path has its own model (placement/providers.ts).
  */
 export interface ProviderInventory {
   vcpus: number;

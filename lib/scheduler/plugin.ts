@@ -1,12 +1,25 @@
-/** The contracts every filter, weigher and Placement prefilter implements. */
+/** The contracts every filter and weigher implements. */
 import type { SchedulerConfig } from "./config";
 import type { HostState } from "./host-state";
 import type { RequestSpec } from "./request-spec";
 
 /**
+ * Why a host was not kept, as Kubernetes' Status does it: a stable `code`
+ * that diagnosis and advice group and act on (never parsing the text), a
+ * `message` a person reads, and optionally the short `label` a summary
+ * shows for the group ("VCPU short").
+ */
+export interface Reason {
+  code: string;
+  message: string;
+  label?: string;
+}
+
+/**
  * A host filter, named after its Nova class. `check` answers null when the
- * host passes, or a reason a person can read when it does not. It runs in the
- * host loop: keep it free of parsing and allocation on the passing path.
+ * host passes, or why it does not: a Reason, or a plain message (its code is
+ * then the filter's name). It runs in the host loop: keep it free of parsing
+ * and allocation on the passing path.
  */
 export interface HostFilter {
   readonly name: string;
@@ -14,7 +27,7 @@ export interface HostFilter {
   readonly runOncePerRequest: boolean;
   /** Per-request work (parse a query, resolve options), before the host loop. */
   prepare?(spec: RequestSpec): void;
-  check(host: HostState, spec: RequestSpec): string | null;
+  check(host: HostState, spec: RequestSpec): Reason | string | null;
 }
 
 export type FilterFactory = (config: SchedulerConfig) => HostFilter;
@@ -34,16 +47,3 @@ export interface HostWeigher {
 }
 
 export type WeigherFactory = (config: SchedulerConfig) => HostWeigher;
-
-/**
- * A Placement prefilter: the resource-provider query Nova's scheduler makes
- * before the filters (allocation candidates, required traits, aggregates).
- */
-export interface PlacementPrefilter {
-  readonly name: string;
-  /** Per-request work over the whole cloud, before the host loop. */
-  prepare?(spec: RequestSpec, hosts: readonly HostState[]): void;
-  check(host: HostState, spec: RequestSpec): string | null;
-}
-
-export type PrefilterFactory = (config: SchedulerConfig) => PlacementPrefilter;

@@ -3,8 +3,8 @@
  * file, one line here and a test. Unknown names fail fast, naming the option.
  */
 import { NovaError } from "./python";
-import type { FilterName, PrefilterName, WeigherName } from "./names";
-import type { FilterFactory, PrefilterFactory, WeigherFactory } from "./plugin";
+import type { FilterName, WeigherName } from "./names";
+import type { FilterFactory, WeigherFactory } from "./plugin";
 import { AggregateImagePropertiesIsolation } from "./filters/aggregate-image-properties-isolation";
 import { AggregateInstanceExtraSpecsFilter } from "./filters/aggregate-instance-extra-specs";
 import { AggregateIoOpsFilter } from "./filters/aggregate-io-ops";
@@ -40,11 +40,6 @@ import { PCIWeigher } from "./weighers/pci";
 import { RAMWeigher } from "./weighers/ram";
 import { ServerGroupSoftAffinityWeigher } from "./weighers/server-group-soft-affinity";
 import { ServerGroupSoftAntiAffinityWeigher } from "./weighers/server-group-soft-anti-affinity";
-import { AvailabilityZonePrefilter } from "./prefilters/availability-zone";
-import { ComputeStatusPrefilter } from "./prefilters/compute-status";
-import { ResourcesPrefilter } from "./prefilters/resources";
-import { TenantAggregatesPrefilter } from "./prefilters/tenant-aggregates";
-import { TraitsPrefilter } from "./prefilters/traits";
 
 export const FILTERS: Record<FilterName, FilterFactory> = {
   AllHostsFilter,
@@ -87,19 +82,9 @@ export const WEIGHERS: Record<WeigherName, WeigherFactory> = {
   NumInstancesWeigher,
 };
 
-/** Placement prefilters, in the order Nova's request filters run. */
-export const PREFILTERS: Record<PrefilterName, PrefilterFactory> = {
-  compute_status: ComputeStatusPrefilter,
-  availability_zone: AvailabilityZonePrefilter,
-  tenant_aggregates: TenantAggregatesPrefilter,
-  traits: TraitsPrefilter,
-  resources: ResourcesPrefilter,
-};
-
 export const KNOWN = {
   filters: new Set(Object.keys(FILTERS)),
   weighers: new Set(Object.keys(WEIGHERS)),
-  prefilters: new Set(Object.keys(PREFILTERS)),
 };
 
 function lookup<T>(table: Record<string, T>, name: string, option: string): T {
@@ -111,4 +96,3 @@ function lookup<T>(table: Record<string, T>, name: string, option: string): T {
 
 export const getFilter = (name: string) => lookup(FILTERS, name, "enabled_filters");
 export const getWeigher = (name: string) => lookup(WEIGHERS, name, "weighers");
-export const getPrefilter = (name: string) => lookup(PREFILTERS, name, "placement_prefilters");

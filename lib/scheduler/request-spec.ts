@@ -7,6 +7,9 @@ import type { HostState } from "./host-state";
 import { buildImageProps, type ImageProps } from "./image-meta";
 import { stableUuid } from "./nova-uuid";
 import { NovaError, pyIntOfJson, pyIter, pyStrAt } from "./python";
+import type { InstanceNUMATopology } from "./numa/objects";
+import { buildNumaRequest } from "./numa/request";
+import type { PciRequest } from "./pci/request";
 import type { Scenario, ServerGroupPolicy } from "./scenario";
 
 export interface ExtraSpec {
@@ -48,6 +51,13 @@ export interface RequestSpec {
   ignoreHosts: string[];
   forceHosts: string[];
   forceNodes: string[];
+  /**
+   * The guest NUMA topology (numa_get_constraints), or null. The chosen
+   * host's consume step replaces it with the fitted one, as Nova does.
+   */
+  numaTopology: InstanceNUMATopology | null;
+  /** PCI requests from pci_passthrough:alias. */
+  pciRequests: PciRequest[];
 }
 
 /** RequestSpec.get_scheduler_hint: a one-item list comes back as its item. */
@@ -76,7 +86,11 @@ function stringList(v: unknown, field: string): string[] {
   });
 }
 
-export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): RequestSpec {
+export function buildRequestSpec(
+  scenario: Scenario,
+  hosts: HostState[],
+  pci: { pciAlias: unknown[] } = { pciAlias: [] },
+): RequestSpec {
   const req = scenario.request;
   const f = req.flavor;
   const image = req.image ?? {};
@@ -114,7 +128,7 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
     };
     hints.set("group", [instanceGroup.uuid]);
   }
-  return {
+  const spec: RequestSpec = {
     flavor: {
       name: f.name,
       vcpus: int(f.vcpus, "request.flavor.vcpus"),
@@ -135,5 +149,10 @@ export function buildRequestSpec(scenario: Scenario, hosts: HostState[]): Reques
     ignoreHosts: stringList(req.ignore_hosts, "request.ignore_hosts"),
     forceHosts: stringList(req.force_hosts, "request.force_hosts"),
     forceNodes: stringList(req.force_nodes, "request.force_nodes"),
+    numaTopology: null,
+    pciRequests: [],
   };
+  // As nova-api builds a boot's: NUMA constraints, PCI NUMA policy, PCI requests.
+  Object.assign(spec, buildNumaRequest(spec, image.properties ?? {}, pci.pciAlias));
+  return spec;
 }

@@ -5,6 +5,7 @@
  * NoValidHost diagnosis.
  */
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
+import type { Placement } from "./numa/consume";
 
 export interface WeigherBreakdown {
   raw: number;
@@ -23,6 +24,8 @@ export interface FunnelStep {
   rejected: string[];
   /** Why each rejected host fell out, parallel to `rejected`. */
   reasons: string[];
+  /** The stable code of each reason (e.g. "VCPU_SHORT"), parallel to `rejected`; absent in results stored before codes. */
+  codes?: string[];
 }
 
 export interface WeighedHostResult {
@@ -40,19 +43,36 @@ export interface RequestResult {
 }
 
 export interface Diagnosis {
-  /** "0/40 hosts available: 25 compute service disabled, 15 lack aggregate metadata gpu=true" */
+  /** "0/10,000 hosts available: 8,812 VCPU short, 1,040 not among the first 1,000 candidates, ..." */
   summary: string;
   /** The stage that removed the last hosts. */
   lastFilter: string | null;
   index: number;
+  /** Rejections per reason code over the whole funnel, most frequent first (absent in older stored results). */
+  groups?: Array<{ code: string; label: string; count: number; stage: string }>;
+}
+
+/** What the Placement path asked, got and claimed (SCENARIO.md "Placement"). */
+export interface PlacementResult {
+  query: string | null;
+  fallback_query?: string;
+  matched: number;
+  candidates: number;
+  claims: Array<{ index: number; tried: string[]; claimed: string | null }>;
+  /** Nova's request filters and what each added to the query. */
+  request_filters: Array<{ name: string; effect: string | null }>;
 }
 
 export interface ScheduleResult {
+  /** The Nova release whose behaviour produced this result, e.g. "26 (Zed)"; absent in older stored results. */
+  nova_release?: string;
   error: string | null;
   message?: string;
-  selections: Array<{ host: string; alternates: string[] }>;
+  /** numa / pci: what each instance took, when the request asked for NUMA or PCI. */
+  selections: Array<{ host: string; alternates: string[] } & Placement>;
   requests: RequestResult[];
   diagnosis?: Diagnosis;
+  placement?: PlacementResult;
   timing: { engine_ms: number };
 }
 
@@ -66,6 +86,7 @@ function funnelStep(f: FunnelStage, brief: boolean): FunnelStep {
         out: f.out,
         rejected: f.rejected.map((h) => h.host),
         reasons: f.reasons,
+        codes: f.codes,
       };
 }
 
@@ -90,34 +111,84 @@ function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
   return out;
 }
 
-/** Group a stage's reasons: identical ones are counted together. */
-function summarizeStage(f: FunnelStage): string[] {
-  const counts = new Map<string, number>();
-  for (const r of f.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
-  if (counts.size <= 3) return [...counts].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`);
-  return [`${f.reasons.length} rejected by ${f.filter}`];
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** Summary text of the codes whose hosts' messages differ (e.g. several disabled reasons). */
+const CODE_LABELS: Record<string, string> = {
+  DISABLED: "compute service disabled",
+  DOWN: "compute service down",
+  WRONG_AVAILABILITY_ZONE: "outside the requested availability zone",
+  NOT_IN_TENANT_AGGREGATE: "not in an aggregate of the project",
+  NOT_IN_AVAILABILITY_ZONE: "not in the requested availability zone",
+  ISOLATED_AGGREGATE: "in an aggregate that requires traits the request lacks",
+};
+
+/**
+ * Group a trace's rejections by reason code, in funnel order of first
+ * appearance, most frequent first. A code's label is the one its reason
+ * gave, else the single message all its hosts share, else "rejected by
+ * STAGE": the text is never parsed.
+ */
+export function groupByCode(funnel: FunnelStage[]): NonNullable<Diagnosis["groups"]> {
+  const groups = new Map<
+    string,
+    { code: string; label: string; count: number; stage: string; messages: Set<string> }
+  >();
+  for (const f of funnel) {
+    for (let i = 0; i < f.codes.length; i++) {
+      const code = f.codes[i];
+      let g = groups.get(code);
+      if (!g)
+        groups.set(code, (g = { code, label: f.labels[code] ?? "", count: 0, stage: f.filter, messages: new Set() }));
+      g.count++;
+      if (g.messages.size < 2) g.messages.add(f.reasons[i]);
+    }
+  }
+  return [...groups.values()]
+    .map(({ messages, ...g }) => ({
+      ...g,
+      label: g.label || (messages.size === 1 ? [...messages][0] : (CODE_LABELS[g.code] ?? `rejected by ${g.stage}`)),
+    }))
+    .sort((a, b) => b.count - a.count);
 }
 
 export function diagnose(run: ScheduleRun): Diagnosis | undefined {
   if (run.error?.name !== "NoValidHost") return undefined;
   const t = run.traces[run.traces.length - 1];
-  if (!t) return undefined;
+  const which = t && run.traces.length > 1 ? ` (instance ${t.index + 1} of ${run.spec?.numInstances ?? "?"})` : "";
+  if (!t) {
+    // Nova gave up before asking Placement (a request filter, an unknown forced host).
+    const why = run.error.message.replace(/^No valid host was found\.\s*/, "");
+    return {
+      summary: `0/${count(run.hosts.length)} hosts available${why ? `: ${why}` : ""}`,
+      lastFilter: null,
+      index: 0,
+      groups: [],
+    };
+  }
   const total = t.funnel.length ? t.funnel[0].in : 0;
-  const parts = t.funnel.filter((f) => f.rejected.length).flatMap(summarizeStage);
-  const last = [...t.funnel].reverse().find((f) => f.out === 0) ?? null;
-  const which = run.traces.length > 1 ? ` (instance ${t.index + 1} of ${run.spec?.numInstances ?? "?"})` : "";
+  const groups = groupByCode(t.funnel);
+  const parts = groups.map((g) => `${count(g.count)} ${g.label}`);
+  // The stage that emptied the list: one that had hosts and kept none.
+  const last = [...t.funnel].reverse().find((f) => f.out === 0 && f.in > 0) ?? null;
   return {
-    summary: `0/${total} hosts available${which}${parts.length ? `: ${parts.join(", ")}` : ""}`,
+    summary: `0/${count(total)} hosts available${which}${parts.length ? `: ${parts.join(", ")}` : ""}`,
     lastFilter: last?.filter ?? null,
     index: t.index,
+    groups,
   };
 }
 
 export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): ScheduleResult {
   const brief = opts.brief ?? false;
   const result: ScheduleResult = {
+    nova_release: run.config.release.label,
     error: run.error ? run.error.name : null,
-    selections: run.selections.map((s) => ({ host: s.host.host, alternates: s.alternates.map((h) => h.host) })),
+    selections: run.selections.map((s) => ({
+      host: s.host.host,
+      alternates: s.alternates.map((h) => h.host),
+      ...s.placement,
+    })),
     requests: run.traces.map((t) => {
       const r: RequestResult = {
         index: t.index,
@@ -131,6 +202,21 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
     timing: { engine_ms: run.engineMs },
   };
   if (run.error && run.error.name !== "NoValidHost") result.message = run.error.message;
+  if (run.placement) {
+    const p = run.placement;
+    result.placement = {
+      query: p.query,
+      matched: p.matched,
+      candidates: p.candidates,
+      claims: p.claims.map((c) => ({
+        index: c.index,
+        tried: c.tried.map((h) => h.host),
+        claimed: c.claimed?.host ?? null,
+      })),
+      request_filters: p.requestFilters,
+    };
+    if (p.fallbackQuery !== undefined) result.placement.fallback_query = p.fallbackQuery;
+  }
   const d = diagnose(run);
   if (d) result.diagnosis = d;
   return result;

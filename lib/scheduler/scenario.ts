@@ -47,11 +47,62 @@ export interface ScenarioHost {
   service?: ScenarioService;
   metrics?: ScenarioMetric[];
   instances?: string[];
-  /** Placement extensions (ignored by the Nova reference). */
+  /** Host NUMA cells with their usage, as the libvirt driver reports them. */
+  numa_topology?: { cells: ScenarioNumaCell[] } | null;
+  /** Free PCI devices, pooled as nova-compute reports them. */
+  pci_device_pools?: ScenarioPciPool[] | null;
+  /** Placement (SCENARIO.md "Placement"): provider traits, inventory reserved, PCPUs, other inventories. */
   traits?: string[];
   reserved_vcpus?: number;
   reserved_memory_mb?: number;
   reserved_disk_gb?: number;
+  pcpus?: number;
+  pcpus_used?: number;
+  inventories?: Record<string, ScenarioInventory>;
+}
+
+/** One inventory record of a provider; an entry replaces the derived record of its class. */
+export interface ScenarioInventory {
+  total: number;
+  reserved?: number;
+  allocation_ratio?: number;
+  min_unit?: number;
+  max_unit?: number;
+  step_size?: number;
+  used?: number;
+}
+
+export interface ScenarioNumaPages {
+  size_kb: number;
+  total: number;
+  used?: number;
+  reserved?: number;
+}
+
+export interface ScenarioNumaCell {
+  id: number;
+  /** Shared host CPUs (cpu_shared_set in this cell). */
+  cpuset?: number[];
+  /** Dedicated host CPUs (cpu_dedicated_set in this cell). */
+  pcpuset?: number[];
+  /** MiB */
+  memory: number;
+  cpu_usage?: number;
+  memory_usage?: number;
+  pinned_cpus?: number[];
+  /** SMT thread sets; default one set per CPU. */
+  siblings?: number[][];
+  /** Default: all memory as 4 KiB pages. */
+  mempages?: ScenarioNumaPages[];
+  socket?: number | null;
+}
+
+export interface ScenarioPciPool {
+  vendor_id: string;
+  product_id: string;
+  numa_node?: number | null;
+  count: number;
+  tags?: Record<string, string | null>;
 }
 
 export interface ScenarioAggregate {
@@ -87,6 +138,8 @@ export interface ScenarioFlavor {
 export interface ScenarioImage {
   id?: string;
   name?: string;
+  /** Glance disk_format; the image type request filter reads it (default qcow2). */
+  disk_format?: string;
   properties?: Record<string, string | number | boolean>;
 }
 
@@ -137,7 +190,28 @@ export interface ScenarioConfig {
   aggregate_image_properties_isolation_separator?: string;
   default_availability_zone?: string;
   image_properties_default_architecture?: string | null;
-  /** Placement prefilters to run before the filters, in order (ours). */
+  /** [pci] alias entries: JSON text or objects with name, vendor_id, product_id, device_type, numa_policy. */
+  pci_alias?: Array<string | Record<string, unknown>>;
+  /** [compute] packing_host_numa_cells_allocation_strategy (Zed default false: spread). */
+  packing_host_numa_cells_allocation_strategy?: boolean;
+  /** Nova release whose scheduler behaviour applies (releases.ts); default "zed". */
+  nova_release?: string;
+  /** Run Nova's Placement path (request filters, allocation candidates, claims). */
+  placement?: boolean;
+  /** [scheduler] options of the Placement path (Zed defaults in config.ts). */
+  query_placement_for_availability_zone?: boolean;
+  limit_tenants_to_placement_aggregate?: boolean;
+  placement_aggregate_required_for_tenants?: boolean;
+  query_placement_for_image_type_support?: boolean;
+  enable_isolated_aggregate_filtering?: boolean;
+  image_metadata_prefilter?: boolean;
+  max_placement_results?: number;
+  /** [workarounds] disable_fallback_pcpu_query */
+  disable_fallback_pcpu_query?: boolean;
+  /**
+   * Retired: the ad-hoc prefilter list of earlier Schedscope versions.
+   * migratePlacementPrefilters() maps it onto `placement` and the options.
+   */
   placement_prefilters?: string[];
 }
 

@@ -13,9 +13,30 @@ function close(a: unknown, b: unknown): boolean {
   return Math.abs(x - y) <= TOL * Math.max(1, Math.abs(x), Math.abs(y));
 }
 
+/** JSON with object keys sorted, so that key order does not matter (Python's == on dicts). */
+function canon(v: unknown): string {
+  return JSON.stringify(v, (_k, x) =>
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, (x as Json)[k]]),
+        )
+      : x,
+  );
+}
+
 export function firstDisagreement(exp: Json, act: Json): string | null {
   if ((exp.error ?? null) !== (act.error ?? null)) return `error: nova ${exp.error}, project ${act.error}`;
   if (exp.error !== null && exp.error !== undefined && exp.error !== "NoValidHost") return null;
+  if ("placement" in exp) {
+    // The Placement path: what Nova asked, got and claimed, exactly.
+    const ep: Json = exp.placement ?? {};
+    const ap: Json = act.placement ?? {};
+    for (const key of ["query", "fallback_query", "matched", "candidates", "claims"]) {
+      if ((key in ep || key in ap) && canon(ep[key]) !== canon(ap[key])) return `placement ${key}`;
+    }
+  }
   const er: Json[] = exp.requests ?? [];
   const ar: Json[] = act.requests ?? [];
   if (er.length !== ar.length) return `requests: nova ${er.length}, project ${ar.length}`;

@@ -1,6 +1,6 @@
 import type { AggregateView } from "../host-state";
 import { PerAggregateView } from "../per-view";
-import type { FilterFactory } from "../plugin";
+import type { FilterFactory, Reason } from "../plugin";
 
 /**
  * AvailabilityZoneFilter: the host's AZ (from its aggregates' metadata, or
@@ -9,13 +9,19 @@ import type { FilterFactory } from "../plugin";
 export const AvailabilityZoneFilter: FilterFactory = (config) => {
   let az: string | null = null;
   // Hosts with the same aggregates get the same answer.
-  const byView = new PerAggregateView((view: AggregateView): string | null => {
+  const byView = new PerAggregateView((view: AggregateView): Reason | null => {
     if (!az) return null;
     const zones = view.split.get("availability_zone");
-    if (zones) return zones.has(az) ? null : `in availability zone ${[...zones].join(", ")}, not ${az}`;
+    if (zones)
+      return zones.has(az)
+        ? null
+        : { code: "WRONG_AVAILABILITY_ZONE", message: `in availability zone ${[...zones].join(", ")}, not ${az}` };
     return az === config.defaultAvailabilityZone
       ? null
-      : `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`;
+      : {
+          code: "WRONG_AVAILABILITY_ZONE",
+          message: `in default availability zone ${config.defaultAvailabilityZone}, not ${az}`,
+        };
   });
   return {
     name: "AvailabilityZoneFilter",

@@ -6,8 +6,12 @@ export const ComputeFilter: FilterFactory = () => ({
   runOncePerRequest: true,
   check(host) {
     const svc = host.service;
-    if (svc.disabled) return `compute service disabled${svc.disabled_reason ? ` (${svc.disabled_reason})` : ""}`;
-    if (!svc.up) return "compute service down (not heard from)";
+    if (svc.disabled)
+      return {
+        code: "DISABLED",
+        message: `compute service disabled${svc.disabled_reason ? ` (${svc.disabled_reason})` : ""}`,
+      };
+    if (!svc.up) return { code: "DOWN", message: "compute service down (not heard from)" };
     return null;
   },
 });

@@ -1,8 +1,53 @@
+import { explainNoFit } from "../numa/explain";
+import { numaFitInstanceToHost } from "../numa/fit";
+import { cellHasThreads, cloneTopology } from "../numa/objects";
 import type { FilterFactory } from "../plugin";
 
-/** NUMATopologyFilter: without a NUMA topology request (no NUMA model yet) every host passes. */
-export const NUMATopologyFilter: FilterFactory = () => ({
-  name: "NUMATopologyFilter",
-  runOncePerRequest: false,
-  check: () => null,
-});
+/**
+ * NUMATopologyFilter: the guest's NUMA cells must fit the host's (CPUs,
+ * pinning, memory, pages, PCI NUMA affinity), with the host's allocation
+ * ratios as limits, which the consume step then uses.
+ */
+export const NUMATopologyFilter: FilterFactory = (config) => {
+  let cpuPolicies: Array<unknown> = [];
+  let threadPolicies: Array<unknown> = [];
+  return {
+    name: "NUMATopologyFilter",
+    runOncePerRequest: false,
+    prepare(spec) {
+      const specs = new Map(spec.flavor.extraSpecs.map((e) => [e.key, e.value]));
+      cpuPolicies = [specs.get("hw:cpu_policy"), spec.imageProps.get("hw_cpu_policy")];
+      threadPolicies = [specs.get("hw:cpu_thread_policy"), spec.imageProps.get("hw_cpu_thread_policy")];
+    },
+    check(host, spec) {
+      const cells = host.numaCells;
+      // _satisfies_cpu_policy reads the raw flavor and image values
+      if (
+        cells?.length &&
+        cpuPolicies.includes("dedicated") &&
+        threadPolicies.includes("require") &&
+        !cells.some(cellHasThreads)
+      )
+        return "the 'require' CPU thread policy needs SMT siblings; the host has none";
+      const requested = spec.numaTopology;
+      if (!requested?.cells.length) return null;
+      if (!cells?.length) return "no NUMA topology reported; the request needs one";
+      const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
+      const fitted = numaFitInstanceToHost(cells, cloneTopology(requested), {
+        limits,
+        pciRequests: spec.pciRequests,
+        pciStats: host.pciStats,
+        pack: config.packingHostNumaCellsAllocationStrategy,
+      });
+      if (!fitted)
+        return explainNoFit(
+          cells,
+          requested,
+          { cpu: host.cpuAllocationRatio, ram: host.ramAllocationRatio },
+          spec.pciRequests,
+        );
+      host.numaLimits = limits;
+      return null;
+    },
+  };
+};

@@ -1,8 +1,13 @@
+import { explainPci } from "../pci/explain";
 import type { FilterFactory } from "../plugin";
 
-/** PciPassthroughFilter: without PCI requests (no PCI model yet) every host passes. */
+/** PciPassthroughFilter: the host's free PCI pools must serve every PCI request (no NUMA affinity here). */
 export const PciPassthroughFilter: FilterFactory = () => ({
   name: "PciPassthroughFilter",
   runOncePerRequest: false,
-  check: () => null,
+  check(host, spec) {
+    if (!spec.pciRequests.length) return null;
+    if (host.pciStats.supportRequests(spec.pciRequests)) return null;
+    return explainPci(host.pciStats, spec.pciRequests);
+  },
 });

@@ -2,9 +2,12 @@ import type { WeigherFactory } from "../plugin";
 
 const MAX_DEVS = 100;
 
-/** PCIWeigher: keeps PCI hosts free; with no PCI pools modelled every host weighs the same. */
+/**
+ * PCIWeigher: hosts with fewer free PCI devices weigh more (raw = 100 -
+ * min(free, 99)), for every request: PCI guests stack, others avoid PCI hosts.
+ */
 export const PCIWeigher: WeigherFactory = (config) => ({
   name: "PCIWeigher",
-  weigh: () => MAX_DEVS - Math.min(0, MAX_DEVS - 1),
+  weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
   multiplier: (host) => host.aggregates.weightMultiplier("pci_weight_multiplier", config.pciWeightMultiplier),
 });

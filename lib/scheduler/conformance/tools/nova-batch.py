@@ -34,10 +34,15 @@ def run(files):
     import importlib.util
     spec = importlib.util.spec_from_file_location("nova_reference", REF)
     ref = importlib.util.module_from_spec(spec)
+    # Placement scenarios are handed to placement_reference.py beside it,
+    # which must find this very module (one Nova, one CONF).
+    sys.modules["nova_reference"] = ref
+    sys.path.insert(0, os.path.dirname(os.path.abspath(REF)))
     sys.argv = [REF]
     spec.loader.exec_module(ref)
     for path in files:
-        for group in (None, "filter_scheduler", "metrics", "scheduler"):
+        for group in (None, "filter_scheduler", "metrics", "scheduler",
+                      "workarounds", "pci", "compute"):
             opts = ref.CONF[group] if group else ref.CONF
             for name in list(opts):
                 try:

@@ -1,0 +1,154 @@
+/**
+ * nova/pci/stats.py PciDeviceStats, as the scheduler uses it: a host's free
+ * devices pooled by their properties; can a request be served (with the
+ * NUMA affinity its policy asks), and taking devices out of the pools.
+ */
+import type { PciRequest, PciSpec } from "./request";
+
+export type PoolValue = string | number | null;
+
+/** One pool: its properties (vendor_id, product_id, numa_node, tags) and free count. */
+export interface PciPool {
+  props: Map<string, PoolValue>;
+  count: number;
+}
+
+/** NUMA affinity needs only each guest cell's host cell and each host cell's socket. */
+export interface NumaCellRef {
+  id: number;
+}
+
+export interface HostCellSocket {
+  id: number;
+  socket: number | null;
+}
+
+const TRUE_STRINGS = new Set(["1", "t", "true", "on", "y", "yes"]);
+const boolFromString = (v: PoolValue | undefined): boolean =>
+  typeof v === "string"
+    ? TRUE_STRINGS.has(v.trim().toLowerCase())
+    : v !== undefined && v !== null && TRUE_STRINGS.has(String(v));
+
+/** utils.pci_device_prop_match: every key of some spec equals the pool's (strings case-insensitively). */
+export function propMatch(pool: PciPool, specs: ReadonlyArray<Record<string, PoolValue>>): boolean {
+  return specs.some((spec) => {
+    for (const k of Object.keys(spec)) {
+      let v = spec[k];
+      let p = pool.props.get(k) ?? null;
+      if (typeof v === "string") v = v.toLowerCase();
+      if (typeof p === "string") p = p.toLowerCase();
+      if (p !== v) return false;
+    }
+    return true;
+  });
+}
+
+const total = (pools: PciPool[]): number => pools.reduce((n, p) => n + p.count, 0);
+
+function samePool(a: PciPool, b: PciPool): boolean {
+  if (a.count !== b.count || a.props.size !== b.props.size) return false;
+  for (const [k, v] of a.props) if (b.props.get(k) !== v || !b.props.has(k)) return false;
+  return true;
+}
+
+export class PciDeviceStats {
+  constructor(
+    public pools: PciPool[],
+    /** The host's cells when the stats were built (socket policy). */
+    readonly hostCells: ReadonlyArray<HostCellSocket> | null,
+  ) {}
+
+  /** PciDeviceStats(numa_topology, stats=pools): pools with fewer keys first (stable). */
+  static fromPools(pools: PciPool[], hostCells: ReadonlyArray<HostCellSocket> | null): PciDeviceStats {
+    return new PciDeviceStats(
+      [...pools].sort((a, b) => a.props.size - b.props.size),
+      hostCells,
+    );
+  }
+
+  clone(): PciDeviceStats {
+    return new PciDeviceStats(
+      this.pools.map((p) => ({ props: p.props, count: p.count })),
+      this.hostCells,
+    );
+  }
+
+  get freeDevices(): number {
+    return total(this.pools);
+  }
+
+  private forNumaCells(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] {
+    if (!cells?.length) return pools;
+    const policy = request.numaPolicy || "legacy";
+    const ids: Array<number | null> = cells.map((c) => c.id);
+    const onCells = (p: PciPool) => ids.some((id) => propMatch(p, [{ numa_node: id }]));
+    let filtered = pools.filter(onCells);
+    if (policy === "required" || total(filtered) >= request.count) return filtered;
+    if (policy === "socket") return this.forSocket(pools, cells);
+    ids.push(null);
+    filtered = pools.filter(onCells);
+    if (policy === "legacy" || total(filtered) >= request.count) return filtered;
+    // preferred: every pool, those with affinity first
+    const affine = (p: PciPool) => (ids.includes((p.props.get("numa_node") ?? null) as number | null) ? 0 : 1);
+    return [...pools].sort((a, b) => affine(a) - affine(b));
+  }
+
+  private forSocket(pools: PciPool[], cells: NumaCellRef[]): PciPool[] {
+    const hostCells = this.hostCells ?? [];
+    if (hostCells.some((c) => c.socket === null)) return [];
+    const sockets = new Set<number | null>();
+    for (const g of cells) for (const h of hostCells) if (g.id === h.id) sockets.add(h.socket);
+    const nodes = hostCells.filter((h) => sockets.has(h.socket)).map((h) => h.id);
+    return pools.filter((p) => nodes.some((n) => propMatch(p, [{ numa_node: n }])));
+  }
+
+  /** _filter_pools: spec, NUMA affinity, unrequested PFs, VDPA and remote-managed devices. */
+  filterPools(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] | null {
+    const specs = request.spec as ReadonlyArray<PciSpec>;
+    let out = pools.filter((p) => propMatch(p, specs));
+    if (total(out) < request.count) return null;
+    out = this.forNumaCells(out, request, cells);
+    if (total(out) < request.count) return null;
+    if (specs.every((s) => s.dev_type !== "type-PF")) out = out.filter((p) => p.props.get("dev_type") !== "type-PF");
+    if (total(out) < request.count) return null;
+    if (specs.every((s) => s.dev_type !== "vdpa")) out = out.filter((p) => p.props.get("dev_type") !== "vdpa");
+    if (specs.every((s) => !boolFromString(s.remote_managed)))
+      out = out.filter((p) => !boolFromString(p.props.get("remote_managed")));
+    if (total(out) < request.count) return null;
+    return out;
+  }
+
+  private applyRequest(request: PciRequest, cells: NumaCellRef[] | null): boolean {
+    const filtered = this.filterPools(this.pools, request, cells);
+    if (!filtered?.length) return false;
+    let count = request.count;
+    for (const pool of filtered) {
+      if (pool.count > count) {
+        pool.count -= count;
+        count = 0;
+      } else {
+        count -= pool.count;
+        // list.remove: the first pool equal to it goes
+        const at = this.pools.findIndex((p) => samePool(p, pool));
+        if (at >= 0) this.pools.splice(at, 1);
+      }
+      if (!count) break;
+    }
+    return true;
+  }
+
+  /**
+   * apply_requests: take the devices; false (Nova raises
+   * PciDeviceRequestFailed) when a request cannot be served, the requests
+   * before it staying applied.
+   */
+  applyRequests(requests: PciRequest[], cells: NumaCellRef[] | null): boolean {
+    for (const r of requests) if (!this.applyRequest(r, cells)) return false;
+    return true;
+  }
+
+  /** support_requests: apply_requests on a copy. */
+  supportRequests(requests: PciRequest[], cells: NumaCellRef[] | null = null): boolean {
+    return this.clone().applyRequests(requests, cells);
+  }
+}

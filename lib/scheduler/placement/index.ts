@@ -1,0 +1,139 @@
+/**
+ * The Placement half of SchedulerManager.select_destinations (Zed): request
+ * filters → resource request → GET /allocation_candidates (and the PCPU →
+ * VCPU fallback query) → the hosts Placement returned, with the allocation
+ * request each would be claimed with and why every other host is not a
+ * candidate. The claim loop itself lives in the engine, beside the filters.
+ */
+import type { SchedulerConfig } from "../config";
+import { buildAggregates, type HostState } from "../host-state";
+import type { Reason } from "../plugin";
+import type { RequestSpec } from "../request-spec";
+import type { Scenario } from "../scenario";
+import { type AggregateLabel, allocationCandidates } from "./candidates";
+import { buildPlacementCloud, type Provider } from "./providers";
+import { aggregateRows, processRequestSpec, type RequestFilterTrace } from "./request-filters";
+import { buildResourceRequest, toQuerystring } from "./resource-request";
+
+export { claim } from "./candidates";
+export type { Provider } from "./providers";
+
+export interface PlacementOutcome {
+  /** The querystring Nova sent; null when Nova failed before asking. */
+  query: string | null;
+  fallbackQuery?: string;
+  /** Allocation requests matched before `limit`, summed over the queries. */
+  matched: number;
+  /** Allocation requests returned, summed over the queries. */
+  candidates: number;
+  /** NoValidHost before any query (a request filter, an unknown forced host). */
+  failedBeforeQuery: string | null;
+  /** Zed's TypeError: the fallback query was refused and Nova extends its list with None. */
+  typeError: boolean;
+  /** The providers Placement returned (union of the queries), scenario order. */
+  returned: Provider[];
+  /** Allocation request per returned provider (the first query's when both matched). */
+  allocations: Map<Provider, Map<string, number>>;
+  /** Why each host is not among the returned ones. */
+  reasons: Map<HostState, Reason>;
+  requestFilters: RequestFilterTrace[];
+  providers: Provider[];
+}
+
+/** HostManager.get_compute_nodes_by_host_or_node as SQL "=" answers it. */
+function forcedNodes(
+  spec: RequestSpec,
+  providers: Provider[],
+): { uuids: string[]; host: string | null; node: string | null } | null {
+  const host = spec.forceHosts[0] ?? null;
+  const node = spec.forceNodes[0] ?? null;
+  if (!host && !node) return null;
+  let found: Provider[];
+  if (host && node) found = providers.filter((p) => p.host.host === host && p.host.nodename === node).slice(0, 1);
+  else if (host) found = providers.filter((p) => p.host.host === host);
+  else found = providers.filter((p) => p.host.nodename === node).slice(0, 1);
+  return { uuids: found.map((p) => p.uuid), host, node };
+}
+
+export function askPlacement(
+  config: SchedulerConfig,
+  scenario: Scenario,
+  hosts: HostState[],
+  spec: RequestSpec,
+): PlacementOutcome {
+  const cloud = buildPlacementCloud(scenario, hosts);
+  const out: PlacementOutcome = {
+    query: null,
+    matched: 0,
+    candidates: 0,
+    failedBeforeQuery: null,
+    typeError: false,
+    returned: [],
+    allocations: new Map(),
+    reasons: new Map(),
+    requestFilters: [],
+    providers: cloud.providers,
+  };
+  const image = scenario.request.image ?? {};
+  const diskFormat = typeof image.disk_format === "string" ? image.disk_format : "qcow2";
+  const isBfv = Boolean(scenario.request.is_bfv);
+  const rf = processRequestSpec(config, spec, aggregateRows(buildAggregates(scenario.aggregates)), {
+    diskFormat,
+    isBfv,
+  });
+  out.requestFilters = rf.trace;
+  if (rf.failed) {
+    out.failedBeforeQuery = rf.failed;
+    return out;
+  }
+  const labels: AggregateLabel[] = rf.trace
+    .filter((t) => t.effect?.startsWith("member_of"))
+    .map((t) =>
+      t.name === "require_tenant_aggregate"
+        ? { code: "NOT_IN_TENANT_AGGREGATE", message: `not in an aggregate of project ${spec.projectId}` }
+        : { code: "NOT_IN_AVAILABILITY_ZONE", message: `not in availability zone ${spec.availabilityZone}` },
+    );
+  const forced = forcedNodes(spec, cloud.providers);
+  if (forced && !forced.uuids.length) {
+    out.failedBeforeQuery = `No such host - host: ${forced.host} node: ${forced.node}`;
+    return out;
+  }
+  const opts = {
+    maxPlacementResults: config.maxPlacementResults,
+    isBfv,
+    forcedNodes: forced ? forced.uuids : null,
+  };
+  const rr = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: true });
+  out.query = toQuerystring(rr);
+  const first = allocationCandidates(rr, cloud, labels);
+  const queries = [first];
+  if (rr.cpuPinningRequested && !config.disableFallbackPcpuQuery) {
+    const fb = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: false });
+    out.fallbackQuery = toQuerystring(fb);
+    const second = allocationCandidates(fb, cloud, labels);
+    if (second.refused) {
+      out.typeError = true;
+      return out;
+    }
+    queries.push(second);
+  }
+  const returned = new Set<Provider>();
+  for (const q of queries) {
+    if (!q.refused) out.matched += q.matched.length;
+    out.candidates += q.returned.length;
+    for (const p of q.returned) {
+      returned.add(p);
+      if (!out.allocations.has(p)) out.allocations.set(p, q.allocations.get(p)!);
+    }
+  }
+  out.returned = cloud.providers.filter((p) => returned.has(p));
+  for (const p of cloud.providers) {
+    if (returned.has(p)) continue;
+    const whys = queries.map((q) => q.reasons.get(p)).filter((r): r is Reason => !!r);
+    const why = whys[0];
+    if (whys.length > 1 && whys[1].message !== why.message) {
+      out.reasons.set(p.host, { ...why, message: `${why.message}; asked as VCPU: ${whys[1].message}` });
+    } else out.reasons.set(p.host, why);
+  }
+  return out;
+}

@@ -1,0 +1,248 @@
+/**
+ * The Placement path piece by piece. Expected query strings are the ones
+ * Nova's own ResourceRequest.to_querystring printed for the same request
+ * through ../shared/nova-reference/placement_reference.py.
+ */
+import { describe, expect, it } from "vitest";
+import { schedule } from "../engine";
+import { toResult } from "../result";
+import type { Scenario, ScenarioFlavor, ScenarioHost } from "../scenario";
+import { resourceExtraSpecErrors } from "./resource-request";
+
+function host(name: string, over: Partial<ScenarioHost> = {}): ScenarioHost {
+  return {
+    name,
+    vcpus: 32,
+    memory_mb: 65536,
+    local_gb: 1000,
+    supported_instances: [["x86_64", "kvm", "hvm"]],
+    ...over,
+  };
+}
+
+function run(over: Partial<Scenario> & { hosts: ScenarioHost[] }, flavor: Partial<ScenarioFlavor> = {}) {
+  const s: Scenario = {
+    ...over,
+    config: { placement: true, enabled_filters: ["ComputeFilter"], weighers: ["RAMWeigher"], ...over.config },
+    request: {
+      project_id: "proj-a",
+      ...over.request,
+      flavor: { name: "m1", vcpus: 4, memory_mb: 8192, root_gb: 40, ...flavor },
+    },
+  };
+  return toResult(schedule(s));
+}
+
+describe("the resource request and its query string", () => {
+  it.each([
+    [
+      "flavor sizes and the always-on disabled-compute filter",
+      {},
+      {},
+      "limit=1000&resources=DISK_GB%3A40%2CMEMORY_MB%3A8192%2CVCPU%3A4&root_required=%21COMPUTE_STATUS_DISABLED",
+    ],
+    [
+      "flavor and image traits, the isolated aggregate and image metadata request filters",
+      { enable_isolated_aggregate_filtering: true, image_metadata_prefilter: true },
+      {
+        flavor: {
+          memory_mb: 16384,
+          root_gb: 80,
+          extra_specs: { "trait:CUSTOM_MAINTENANCE": "forbidden", "trait:HW_CPU_X86_AVX512F": "required" },
+        },
+        image: { properties: { hw_architecture: "x86_64", "trait:CUSTOM_LICENSED_WINDOWS": "required" } },
+        aggregates: [{ name: "gpu", hosts: ["h"], metadata: { "trait:CUSTOM_GPU": "required" } }],
+      },
+      "limit=1000&member_of=%21in%3Ae90fd577-aeb2-54b0-826c-70c7ce7f75b4&required=CUSTOM_LICENSED_WINDOWS%2CHW_CPU_X86_AVX512F%2C%21CUSTOM_MAINTENANCE&resources=DISK_GB%3A80%2CMEMORY_MB%3A16384%2CVCPU%3A4&root_required=HW_ARCH_X86_64%2C%21COMPUTE_STATUS_DISABLED",
+    ],
+    [
+      "resources:VCPU=0 removes the class; swap counts in whole GB",
+      {},
+      { flavor: { swap: 1536, extra_specs: { "resources:VCPU": "0" } } },
+      "limit=1000&resources=DISK_GB%3A42%2CMEMORY_MB%3A8192&root_required=%21COMPUTE_STATUS_DISABLED",
+    ],
+    [
+      "a bad amount is ignored, as Nova logs and ignores it",
+      {},
+      { flavor: { extra_specs: { "resources:VCPU": "abc" } } },
+      "limit=1000&resources=DISK_GB%3A40%2CMEMORY_MB%3A8192%2CVCPU%3A4&root_required=%21COMPUTE_STATUS_DISABLED",
+    ],
+    [
+      "boot from volume asks no root disk; a different_host hint drops the limit",
+      {},
+      { is_bfv: true, scheduler_hints: { different_host: ["x"] } },
+      "resources=MEMORY_MB%3A8192%2CVCPU%3A4&root_required=%21COMPUTE_STATUS_DISABLED",
+    ],
+    [
+      "granular groups and group_policy",
+      {},
+      {
+        flavor: { extra_specs: { "resources1:VGPU": "1", "trait1:CUSTOM_GOLD": "required", group_policy: "isolate" } },
+      },
+      "group_policy=isolate&limit=1000&required1=CUSTOM_GOLD&resources=DISK_GB%3A40%2CMEMORY_MB%3A8192%2CVCPU%3A4&resources1=VGPU%3A1&root_required=%21COMPUTE_STATUS_DISABLED",
+    ],
+  ])("%s", (_what, config, req, query) => {
+    const { flavor, aggregates, ...request } = req as Record<string, unknown>;
+    const r = run(
+      {
+        hosts: [host("h")],
+        config: config as Scenario["config"],
+        aggregates: aggregates as Scenario["aggregates"],
+        request: request as unknown as Scenario["request"],
+      },
+      flavor as Partial<ScenarioFlavor>,
+    );
+    expect(r.placement?.query).toBe(query);
+  });
+
+  it("hw:cpu_policy=dedicated asks PCPU, then VCPU as the fallback query", () => {
+    const r = run(
+      { hosts: [host("h", { pcpus: 8 })] },
+      { extra_specs: { "hw:cpu_policy": "dedicated", "hw:cpu_thread_policy": "isolate" } },
+    );
+    expect(r.placement?.query).toBe(
+      "limit=1000&required=%21HW_CPU_HYPERTHREADING&resources=DISK_GB%3A40%2CMEMORY_MB%3A8192%2CPCPU%3A4&root_required=%21COMPUTE_STATUS_DISABLED",
+    );
+    expect(r.placement?.fallback_query).toBe(
+      "limit=1000&resources=DISK_GB%3A40%2CMEMORY_MB%3A8192%2CVCPU%3A4&root_required=%21COMPUTE_STATUS_DISABLED",
+    );
+    expect(r.placement?.candidates).toBe(2);
+  });
+
+  it.each([
+    [{ "resources:VCPU": "abc" }, ['flavor.extra_specs["resources:VCPU"]: must be a non-negative integer, got "abc"']],
+    [
+      { "resources1:BOGUS": "1" },
+      ['flavor.extra_specs["resources1:BOGUS"]: unknown resource class BOGUS (standard or CUSTOM_*)'],
+    ],
+    [{ "resources:CUSTOM_X": "2", "hw:cpu_policy": "dedicated" }, []],
+  ])("extra specs %j are validated for forms: %j", (specs, errors) => {
+    expect(resourceExtraSpecErrors(specs)).toEqual(errors);
+  });
+});
+
+describe("allocation candidates say why a host is not one", () => {
+  it.each([
+    ["VCPU", host("x", { vcpus: 8, vcpus_used: 29 }), "VCPU: 3 free, needs 4", "VCPU_SHORT"],
+    [
+      "reserved memory",
+      host("x", { reserved_memory_mb: 60000 }),
+      "MEMORY_MB: 5,536 free, needs 8,192",
+      "MEMORY_MB_SHORT",
+    ],
+    [
+      "a disabled compute",
+      host("x", { service: { disabled: true } }),
+      "compute service disabled (COMPUTE_STATUS_DISABLED)",
+      "DISABLED",
+    ],
+    ["a missing trait", host("x"), "lacks trait CUSTOM_NVME", "TRAIT_MISSING"],
+    [
+      "max_unit",
+      host("x", { inventories: { VGPU: { total: 4, max_unit: 1 } } }),
+      "VGPU: needs 2, above max_unit 1",
+      "RESOURCE_UNIT",
+    ],
+  ])("%s", (what, bad, message, code) => {
+    const flavor: Partial<ScenarioFlavor> =
+      what === "a missing trait"
+        ? { extra_specs: { "trait:CUSTOM_NVME": "required" } }
+        : what === "max_unit"
+          ? { extra_specs: { "resources:VGPU": "2" } }
+          : {};
+    const good = host("good", {
+      traits: ["CUSTOM_NVME"],
+      inventories: { VGPU: { total: 4 } },
+    });
+    const r = run({ hosts: [bad, good] }, flavor);
+    const stage = r.requests[0].funnel[0];
+    expect(stage).toMatchObject({
+      filter: "Placement",
+      in: 2,
+      out: 1,
+      rejected: ["x"],
+      reasons: [message],
+      codes: [code],
+    });
+  });
+
+  it("tenant aggregates match the whole filter_tenant_id value, not comma-split items", () => {
+    const r = run({
+      hosts: [host("mine"), host("shared"), host("other")],
+      config: { limit_tenants_to_placement_aggregate: true },
+      aggregates: [
+        { name: "a", hosts: ["mine"], metadata: { filter_tenant_id: "proj-a" } },
+        { name: "ab", hosts: ["shared"], metadata: { filter_tenant_id: "proj-a,proj-b" } },
+      ],
+    });
+    expect(r.requests[0].funnel[0].rejected).toEqual(["shared", "other"]);
+    expect(r.requests[0].funnel[0].reasons[0]).toBe("not in an aggregate of project proj-a");
+  });
+
+  it("the default zone nova is no constraint: Nova places the instance", () => {
+    const r = run({ hosts: [host("a"), host("b")], request: { availability_zone: "nova" } as Scenario["request"] });
+    expect(r.error).toBeNull();
+    expect(r.requests[0].funnel[0].out).toBe(2);
+  });
+
+  it("10,000 hosts and max_placement_results 1,000: 9,000 were never considered, and why", () => {
+    const hosts = Array.from({ length: 10000 }, (_, i) => host(`cmp-${i}`));
+    const r = run({ hosts, config: { max_placement_results: 1000, enabled_filters: [] } });
+    const stage = r.requests[0].funnel[0];
+    expect([stage.in, stage.out, stage.rejected.length]).toEqual([10000, 1000, 9000]);
+    expect(new Set(stage.codes)).toEqual(new Set(["NOT_IN_CANDIDATE_LIMIT"]));
+    expect(stage.reasons[0]).toBe("a candidate, but not among the first 1,000 (max_placement_results)");
+    expect(r.placement).toMatchObject({ matched: 10000, candidates: 1000 });
+  });
+});
+
+describe("claims", () => {
+  it("a claim that fails moves down the list; the failed host stays for the next instance", () => {
+    // big-1's reserved memory is invisible to the host state but not to Placement.
+    const r = run(
+      {
+        hosts: [
+          host("big-1", { memory_mb: 131072, reserved_memory_mb: 110592 }),
+          host("mid-1", { memory_mb_used: 16384 }),
+          host("mid-2", { memory_mb_used: 32768 }),
+        ],
+        request: { num_instances: 3 } as Scenario["request"],
+      },
+      { memory_mb: 12288 },
+    );
+    expect(r.placement?.claims).toEqual([
+      { index: 0, tried: [], claimed: "big-1" },
+      { index: 1, tried: ["big-1"], claimed: "mid-1" },
+      { index: 2, tried: ["big-1"], claimed: "mid-1" },
+    ]);
+    expect(r.selections.map((s) => s.host)).toEqual(["big-1", "mid-1", "mid-1"]);
+  });
+
+  it("NoValidHost before any query when no aggregate is the project's and one is required", () => {
+    const r = run({
+      hosts: [host("a")],
+      config: { limit_tenants_to_placement_aggregate: true, placement_aggregate_required_for_tenants: true },
+    });
+    expect(r).toMatchObject({ error: "NoValidHost", requests: [], placement: { query: null, candidates: 0 } });
+    expect(r.diagnosis?.summary).toBe("0/1 hosts available: No hosts available for tenant proj-a");
+  });
+});
+
+describe("the NoValidHost summary groups by reason code", () => {
+  it("names what Placement removed, not a filter that saw no host", () => {
+    const hosts = [
+      ...Array.from({ length: 3 }, (_, i) => host(`small-${i}`, { vcpus: 1, cpu_allocation_ratio: 1 })),
+      host("off", { service: { disabled: true } }),
+    ];
+    const r = run({ hosts });
+    expect(r.error).toBe("NoValidHost");
+    expect(r.diagnosis).toMatchObject({
+      summary: "0/4 hosts available: 3 VCPU short, 1 compute service disabled (COMPUTE_STATUS_DISABLED)",
+      lastFilter: "Placement",
+    });
+    expect(r.diagnosis?.groups?.map((g) => [g.code, g.count])).toEqual([
+      ["VCPU_SHORT", 3],
+      ["DISABLED", 1],
+    ]);
+  });
+});

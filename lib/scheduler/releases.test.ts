@@ -1,0 +1,66 @@
+/** One test per scheduler difference a Nova release brought, named after the Nova change. */
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "./config";
+import { schedule } from "./engine";
+import { toResult } from "./result";
+import type { Scenario, ScenarioConfig } from "./scenario";
+
+const hosts = [
+  { name: "old", vcpus: 16, memory_mb: 65536, local_gb: 500, hypervisor_version: 6002000 },
+  { name: "new", vcpus: 16, memory_mb: 61440, local_gb: 500, hypervisor_version: 8000000 },
+];
+const scenario = (config: ScenarioConfig): Scenario => ({
+  config: { enabled_filters: ["ComputeFilter"], ...config },
+  hosts,
+  request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 } },
+});
+
+describe("Nova releases", () => {
+  it("Zed is the default and every result names its release", () => {
+    const r = toResult(schedule(scenario({})));
+    expect(r.nova_release).toBe("26 (Zed)");
+    expect(toResult(schedule(scenario({ nova_release: "2025.1" }))).nova_release).toBe("31 (2025.1 Epoxy)");
+  });
+
+  it.each([
+    ["zed", 10, "old"],
+    ["2023.1", 10, "old"],
+    ["2023.2", 12, "new"],
+    ["2025.1", 12, "new"],
+  ])(
+    '2023.2 "Add HypervisorVersionWeigher" / "Add NumInstancesWeigher": under %s, weighers "all" is %i weighers and %s wins',
+    (release, count, winner) => {
+      const run = schedule(scenario({ nova_release: release, weighers: "all" }));
+      expect(run.config.weighers.length).toBe(count);
+      expect(toResult(run).selections[0].host).toBe(winner);
+    },
+  );
+
+  it('2023.2 "Remove AvailabilityZoneFilter": naming it is refused', () => {
+    expect(schedule(scenario({ nova_release: "2023.2", enabled_filters: ["AvailabilityZoneFilter"] })).error).toEqual({
+      name: "KeyError",
+      message: "config.enabled_filters[0]: AvailabilityZoneFilter was removed in Nova 28 (2023.2 Bobcat)",
+    });
+    expect(schedule(scenario({ enabled_filters: ["AvailabilityZoneFilter"] })).error).toBeNull();
+  });
+
+  it("2023.2: the availability zone request filter is always on", () => {
+    const off = { query_placement_for_availability_zone: false };
+    expect(resolveConfig(off).queryPlacementForAvailabilityZone).toBe(false);
+    expect(resolveConfig({ ...off, nova_release: "2023.2" }).queryPlacementForAvailabilityZone).toBe(true);
+  });
+});
+
+describe("configuration refuses bad input, naming the field", () => {
+  it.each([
+    [
+      { nova_release: "2099.9" },
+      'config.nova_release: unknown release "2099.9" (known: zed, 2023.1, 2023.2, 2024.1, 2024.2, 2025.1, 2025.2, 2026.1)',
+    ],
+    [{ max_placement_results: 0 }, "config.max_placement_results: should be greater than or equal to 1, got 0"],
+    [{ max_placment_results: 5 }, "config.max_placment_results: unknown option"],
+    [{ placement: "yes" }, "config.placement: must be true or false"],
+  ])("%j", (config, message) => {
+    expect(schedule(scenario(config as ScenarioConfig)).error).toEqual({ name: "ValueError", message });
+  });
+});
