@@ -83,6 +83,13 @@ const TIMED_CLICK = `(async () => {
 
 /** One click on Schedule: ms from the click to the result on screen, and the server action's own total. */
 async function timedClick(page: Page): Promise<{ ms: number; run: string; serverMs: number | null }> {
+  // ready for the next click: the button says "Schedule" again and is enabled
+  await page.getByRole("button", { name: "Schedule", exact: true }).waitFor({ timeout: 120_000 });
+  await page.waitForFunction(
+    `[...document.querySelectorAll("button")].some((b) => (b.textContent || "").trim() === "Schedule" && !b.disabled)`,
+    undefined,
+    { timeout: 120_000 },
+  );
   const out = (await page.evaluate(TIMED_CLICK)) as { ms: number; run: string; status: string };
   const m = / in (\d+) ms/.exec(out.status);
   return { ms: out.ms, run: out.run, serverMs: m ? Number(m[1]) : null };
