@@ -91,7 +91,10 @@ async function timedClick(page: Page): Promise<{ ms: number; run: string; server
     { timeout: 120_000 },
   );
   const out = (await page.evaluate(TIMED_CLICK)) as { ms: number; run: string; status: string };
-  const m = / in (\d+) ms/.exec(out.status);
+  // the status line says the server action's own total once the action has settled
+  const status = page.getByRole("status").filter({ hasText: / in \d+ ms/ });
+  await status.waitFor({ timeout: 120_000 });
+  const m = / in (\d+) ms/.exec((await status.textContent()) ?? "");
   return { ms: out.ms, run: out.run, serverMs: m ? Number(m[1]) : null };
 }
 
