@@ -1,4 +1,4 @@
-// Issue 5's done-when journey: an operator tags an aggregate ssd=true, adds two
+// The operator's journey through the editors: an operator tags an aggregate ssd=true, adds two
 // hosts to it, gives a flavor aggregate_instance_extra_specs:ssd=true, reloads,
 // and finds all of it persisted — each step asserted in the page and in the DB.
 import { expect, test } from "@playwright/test";

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { queryAll } from "./db";
+import { execute, queryAll } from "./db";
 import { acceptNextDialog, expectFieldError, form, uid } from "./ui-helpers";
 
 const configOf = (name: string) => {
@@ -123,34 +123,106 @@ test.describe("Scheduler configuration", () => {
     expect("ram_weight_multiplier" in after).toBe(false);
   });
 
-  test("weighers as an explicit ordered list; an unknown prefilter stored in a profile must be removed to save", async ({
+  test("weighers as an explicit ordered list; the Placement options of the copied profile are kept", async ({
     page,
   }) => {
     const name = `e2e-w-${uid()}`;
     await createProfile(page, name, "placement");
     const editor = form(page, `Edit profile ${name}`);
-    const prefilters = editor.getByRole("list", { name: "Enabled placement prefilters, in order" });
-    const stored = (configOf(name)?.placement_prefilters as string[] | undefined) ?? [];
-    const unknown = stored.filter(
-      (p) => !["compute_status", "availability_zone", "tenant_aggregates", "traits", "resources"].includes(p),
-    );
-    if (unknown.length) {
-      await expect(prefilters.getByText(/unknown prefilter/).first()).toBeVisible();
-      await editor.getByRole("button", { name: "Save profile" }).click();
-      await expect(prefilters.locator("xpath=..").getByText(`unknown prefilter "${unknown[0]}"`)).toBeVisible();
-      for (const p of unknown) await prefilters.getByRole("button", { name: `Remove ${p}` }).click();
-    }
+    await expect(editor.getByLabel("placement", { exact: true })).toHaveValue("true");
     await editor.getByRole("radio", { name: /these weighers, in order/ }).check();
     const weighers = editor.getByRole("list", { name: "Enabled weighers, in order" });
     await expect(weighers.getByRole("listitem")).toHaveCount(10);
     await weighers.getByRole("button", { name: "Remove CrossCellWeigher" }).click();
     await weighers.getByRole("button", { name: "Move RAMWeigher up" }).click();
     const w = await order(weighers);
+    expect(w).not.toContain("CrossCellWeigher");
     await editor.getByRole("button", { name: "Save profile" }).click();
     await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
     const cfg = configOf(name)!;
     expect(cfg.weighers).toEqual(w);
-    expect(cfg.placement_prefilters ?? []).toEqual(stored.filter((p) => !unknown.includes(p)));
+    expect(cfg).toMatchObject({ placement: true, limit_tenants_to_placement_aggregate: true });
+    expect(cfg.placement_prefilters).toBeUndefined();
+    expect((cfg.pci_alias as { name: string }[]).map((a) => a.name)).toEqual(["a40", "vf", "pf"]);
+  });
+
+  test("Placement options, PCI aliases and the Nova release: bad input refused and nothing written, then saved", async ({
+    page,
+  }) => {
+    const name = `e2e-pl-${uid()}`;
+    await createProfile(page, name, "default");
+    const before = configOf(name);
+    const editor = form(page, `Edit profile ${name}`);
+    await expect(editor.getByLabel("max_placement_results")).toHaveAccessibleDescription(/Nova default: 1000/);
+
+    // max_placement_results 0 and an alias without vendor id: refused, nothing written
+    await editor.getByLabel("max_placement_results").fill("0");
+    await editor.getByRole("button", { name: "Add PCI alias" }).click();
+    await editor.getByLabel("Alias 4 name").fill("t4");
+    await editor.getByLabel("Alias 4 product id").fill("1eb8");
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expectFieldError(
+      editor.getByLabel("max_placement_results"),
+      'max_placement_results: must be a whole number >= 1, got "0"',
+    );
+    await expect(editor.getByRole("alert", { name: "PCI alias errors" })).toContainText(
+      "pci_alias[3].vendor_id: is required",
+    );
+    expect(configOf(name)).toEqual(before);
+
+    // fixed: saved with the release
+    await editor.getByLabel("max_placement_results").fill("5");
+    await editor.getByLabel("Alias 4 vendor id").fill("10de");
+    await editor.getByLabel("Alias 4 device type").selectOption("type-PCI");
+    await editor.getByLabel("placement", { exact: true }).selectOption("true");
+    await editor.getByLabel("nova_release").selectOption("2024.1");
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
+    const cfg = configOf(name)!;
+    expect(cfg).toMatchObject({ placement: true, max_placement_results: 5, nova_release: "2024.1" });
+    expect(cfg.pci_alias).toContainEqual({
+      name: "t4",
+      vendor_id: "10de",
+      product_id: "1eb8",
+      device_type: "type-PCI",
+    });
+
+    // removing an alias row removes it from the profile
+    await editor.getByRole("button", { name: "Remove alias 4 (t4)" }).click();
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
+    expect((configOf(name)!.pci_alias as { name: string }[]).map((a) => a.name)).toEqual(["a40", "vf", "pf"]);
+  });
+
+  test("an unknown filter name stored in a profile is shown, refused on save, and saved once removed", async ({
+    page,
+  }) => {
+    const name = `e2e-unknown-${uid()}`;
+    await createProfile(page, name, "default");
+    // a profile written by another tool (or before a filter was dropped) names a filter the engine lacks
+    const stored = configOf(name)!;
+    const filters = [...(stored.enabled_filters as string[]), "NoSuchFilter"];
+    execute(
+      `UPDATE "SchedulerProfile" SET config = ? WHERE name = ?`,
+      JSON.stringify({ ...stored, enabled_filters: filters }),
+      name,
+    );
+    const before = configOf(name);
+    expect(before?.enabled_filters).toContain("NoSuchFilter");
+
+    await page.reload();
+    const editor = form(page, `Edit profile ${name}`);
+    const list = editor.getByRole("list", { name: "Enabled filters, in order" });
+    await expect(list.getByRole("listitem", { name: /\. NoSuchFilter$/ })).toContainText("unknown filter: remove it");
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(list.locator("xpath=..").getByText('enabled_filters: unknown filter "NoSuchFilter"')).toBeVisible();
+    await expect(editor.getByRole("alert")).toContainText("Not saved");
+    expect(configOf(name)).toEqual(before);
+
+    await list.getByRole("button", { name: "Remove NoSuchFilter" }).click();
+    await editor.getByRole("button", { name: "Save profile" }).click();
+    await expect(editor.getByText(`Profile ${name} saved.`)).toBeVisible();
+    expect(configOf(name)!.enabled_filters).toEqual(filters.slice(0, -1));
   });
 
   test("create, activate and delete profiles (the original active profile is restored)", async ({ page }) => {

@@ -21,3 +21,14 @@ export function queryAll<T>(sql: string, ...params: unknown[]): T[] {
     db.close();
   }
 }
+
+/** One write (a test setting up a state the UI cannot make); returns the rows changed. */
+export function execute(sql: string, ...params: unknown[]): number {
+  const db = new Database(e2eDatabaseFile(), { fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    return db.prepare(sql).run(...params).changes;
+  } finally {
+    db.close();
+  }
+}

@@ -30,13 +30,12 @@ test.describe("Overview", () => {
     const runs = queryAll<{ id: number }>(`SELECT id FROM "SchedulingRun" ORDER BY createdAt DESC, id DESC LIMIT 1`);
     await page.goto("/");
     const problems = page.getByRole("region", { name: /Hosts disabled or down/ });
-    if (disabled.length) {
-      const row = problems
-        .getByRole("row")
-        .filter({ has: page.getByRole("link", { name: disabled[0].name, exact: true }) });
-      await expect(row).toContainText(disabled[0].disabledReason!);
-      await expect(row).toContainText("disabled");
-    }
+    expect(disabled, "the demo cloud has a disabled host with a reason").toHaveLength(1);
+    const row = problems
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: disabled[0].name, exact: true }) });
+    await expect(row).toContainText(disabled[0].disabledReason!);
+    await expect(row).toContainText("disabled");
     const latest = page.getByRole("region", { name: "Latest scheduling runs" });
     if (runs.length) {
       await expect(latest.getByRole("link", { name: `#${runs[0].id}` })).toHaveAttribute("href", `/runs/${runs[0].id}`);

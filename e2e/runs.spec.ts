@@ -1,4 +1,4 @@
-// Runs (issue 6): history, re-run against today's cloud, compare, commit.
+// Runs: history, re-run against today's cloud, compare, commit.
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { e2eDatabaseFile, queryAll } from "./db";

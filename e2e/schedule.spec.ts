@@ -1,4 +1,4 @@
-// Trial scheduling (issue 6): the /schedule journey on the demo cloud.
+// Trial scheduling: the /schedule journey on the demo cloud.
 import { expect, test, type Page } from "@playwright/test";
 import { queryAll } from "./db";
 

@@ -67,7 +67,7 @@ async function main() {
     process.stdout.write(
       `seed: ${r.hosts} hosts (${r.cells} cells), ${r.aggregates} aggregates, ${r.serverGroups} server groups, ` +
         `${r.instances} instances, ${r.flavors} flavors, ${r.images} images; active profile "default" ` +
-        `(+ "stacking", "placement") in ${file} — ${(r.totalMs / 1000).toFixed(2)} s ` +
+        `(+ "stacking", "placement", "nfv") in ${file} — ${(r.totalMs / 1000).toFixed(2)} s ` +
         `(build ${r.buildMs.toFixed(0)} ms, validate ${r.validateMs.toFixed(0)} ms, write ${r.writeMs.toFixed(0)} ms)\n`,
     );
   } finally {

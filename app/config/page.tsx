@@ -8,10 +8,10 @@ import {
   type Catalogue,
 } from "@/components/config/profile-editor";
 import { fmtDate } from "@/components/ui/format";
-import { FILTER_DOCS, PREFILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
+import { FILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
 import { listProfiles } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
-import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, PREFILTERS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";
+import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";
 
 export const metadata: Metadata = { title: "Config" };
 export const dynamic = "force-dynamic";
@@ -25,7 +25,6 @@ const catalogue: Catalogue = {
     doc: WEIGHER_DOCS[name]?.doc ?? "",
     multiplier: WEIGHER_DOCS[name]?.multiplier ?? "",
   })),
-  prefilters: Object.keys(PREFILTERS).map((name) => ({ name, doc: PREFILTER_DOCS[name] ?? "" })),
   options: OPTION_DOCS,
   defaultFilters: DEFAULT_ENABLED_FILTERS,
   allWeighers: ZED_ALL_WEIGHERS,

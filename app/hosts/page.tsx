@@ -11,6 +11,8 @@ import {
   HOST_STATES,
   listCellNames,
   listHostsPage,
+  parseHostSort,
+  parseHostState,
   type HostSort,
   type HostStateFilter,
 } from "@/lib/cloud/queries";
@@ -47,11 +49,9 @@ const COLUMNS: { sort: HostSort; label: string; num?: boolean }[] = [
 export default async function HostsPage({ searchParams }: { searchParams: Promise<SP> }) {
   const sp = await searchParams;
   const q = one(sp.q).trim();
-  const sortRaw = one(sp.sort);
-  const sort: HostSort = sortRaw in HOST_SORTS ? (sortRaw as HostSort) : "position";
+  const sort: HostSort = parseHostSort(one(sp.sort)) ?? "position";
   const dir = one(sp.dir) === "desc" ? "desc" : "asc";
-  const stateRaw = one(sp.state);
-  const state = stateRaw in HOST_STATES ? (stateRaw as HostStateFilter) : undefined;
+  const state = parseHostState(one(sp.state));
   const cell = one(sp.cell) || undefined;
   const sizeRaw = Number(one(sp.size));
   const size = HOST_PAGE_SIZES.includes(sizeRaw as 50) ? sizeRaw : 50;

@@ -1,10 +1,12 @@
 "use client";
 
 /**
- * The scheduler profile editor (/config): placement prefilters, filters and
- * weighers enabled and ordered, the weighers' multipliers and every other
- * option, each with Nova's default and meaning (OPTION_DOCS). Saved through
- * the saveProfile server action, which validates with profileSaveSchema.
+ * The scheduler profile editor (/config): the Nova release, Nova's Placement
+ * path and its [scheduler] options, filters and weighers enabled and
+ * ordered, the weighers' multipliers, every other option and the [pci]
+ * aliases, each with Nova's default and meaning (OPTION_DOCS,
+ * PLACEMENT_OPTION_DOCS). Saved through the saveProfile server action, which
+ * validates with profileSaveSchema.
  */
 import { useState } from "react";
 import { activateProfile, createProfile, deleteProfile, saveProfile } from "@/lib/profiles/actions";
@@ -19,6 +21,13 @@ import {
   type ServerForm,
 } from "@/components/forms/form-kit";
 import { BOOL_OPTIONS, INT_OPTIONS, LIST_OPTIONS } from "@/lib/cloud/form-schemas";
+import {
+  NOVA_RELEASE_HELP,
+  NOVA_RELEASES,
+  PLACEMENT_OPTION_DOCS,
+  type ProfileOptionDoc,
+} from "@/lib/cloud/placement-options";
+import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/cloud/schemas";
 import type { OptionDoc } from "@/lib/scheduler/config";
 import { OrderedList, type Known } from "./ordered-list";
 
@@ -33,7 +42,6 @@ export interface ProfileData {
 export interface Catalogue {
   filters: Known[];
   weighers: (Known & { multiplier: string })[];
-  prefilters: Known[];
   options: OptionDoc[];
   defaultFilters: string[];
   allWeighers: string[];
@@ -85,14 +93,189 @@ function OptionField({ doc, form, value }: { doc: OptionDoc; form: ServerForm; v
   );
 }
 
+function PlacementOptionField({ doc, form, value }: { doc: ProfileOptionDoc; form: ServerForm; value: unknown }) {
+  const hint = (
+    <>
+      {doc.section} {doc.help} <span className="default">Nova default: {String(doc.default)}</span>
+    </>
+  );
+  if (doc.kind === "bool") {
+    return (
+      <SelectField
+        form={form}
+        name={doc.key}
+        label={doc.key}
+        hint={hint}
+        defaultValue={typeof value === "boolean" ? String(value) : ""}
+      >
+        <option value="">Nova default ({String(doc.default)})</option>
+        <option value="true">true</option>
+        <option value="false">false</option>
+      </SelectField>
+    );
+  }
+  return (
+    <Field
+      form={form}
+      name={doc.key}
+      label={doc.key}
+      hint={hint}
+      defaultValue={optionText(value)}
+      placeholder={`default ${doc.default}`}
+      inputMode="numeric"
+      autoComplete="off"
+    />
+  );
+}
+
+type AliasRow = Record<"name" | "vendor_id" | "product_id" | "device_type" | "numa_policy", string>;
+const BLANK_ALIAS: AliasRow = { name: "", vendor_id: "", product_id: "", device_type: "", numa_policy: "" };
+
+function aliasRows(value: unknown): AliasRow[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((entry) => {
+    let spec: unknown = entry;
+    if (typeof entry === "string") {
+      try {
+        spec = JSON.parse(entry);
+      } catch {
+        spec = {};
+      }
+    }
+    const o = (spec ?? {}) as Record<string, unknown>;
+    return {
+      name: String(o.name ?? ""),
+      vendor_id: String(o.vendor_id ?? ""),
+      product_id: String(o.product_id ?? ""),
+      device_type: String(o.device_type ?? ""),
+      numa_policy: String(o.numa_policy ?? ""),
+    };
+  });
+}
+
+/** [pci] alias rows: what pci_passthrough:alias names in flavors. */
+function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow[] }) {
+  const [rows, setRows] = useState<(AliasRow & { key: number })[]>(() => initial.map((r, i) => ({ ...r, key: i })));
+  const [next, setNext] = useState(initial.length);
+  const errors = form.errors("pci_alias") ?? [];
+  return (
+    <>
+      <table className="data-table compact-table">
+        <caption>PCI aliases ({rows.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Vendor id</th>
+            <th scope="col">Product id</th>
+            <th scope="col">Device type</th>
+            <th scope="col">NUMA policy</th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={r.key}>
+              <td>
+                <input
+                  name="pci_alias_name"
+                  aria-label={`Alias ${i + 1} name`}
+                  defaultValue={r.name}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+              </td>
+              <td>
+                <input
+                  name="pci_alias_vendor_id"
+                  aria-label={`Alias ${i + 1} vendor id`}
+                  defaultValue={r.vendor_id}
+                  placeholder="10de"
+                  size={6}
+                  autoComplete="off"
+                />
+              </td>
+              <td>
+                <input
+                  name="pci_alias_product_id"
+                  aria-label={`Alias ${i + 1} product id`}
+                  defaultValue={r.product_id}
+                  placeholder="any"
+                  size={6}
+                  autoComplete="off"
+                />
+              </td>
+              <td>
+                <select
+                  name="pci_alias_device_type"
+                  aria-label={`Alias ${i + 1} device type`}
+                  defaultValue={r.device_type}
+                >
+                  <option value="">any</option>
+                  {PCI_DEVICE_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <select
+                  name="pci_alias_numa_policy"
+                  aria-label={`Alias ${i + 1} NUMA policy`}
+                  defaultValue={r.numa_policy}
+                >
+                  <option value="">legacy (default)</option>
+                  {PCI_NUMA_POLICIES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="btn small"
+                  aria-label={`Remove alias ${i + 1}${r.name ? ` (${r.name})` : ""}`}
+                  onClick={() => setRows(rows.filter((x) => x.key !== r.key))}
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button
+        type="button"
+        className="btn small"
+        onClick={() => {
+          setRows([...rows, { ...BLANK_ALIAS, key: next }]);
+          setNext(next + 1);
+        }}
+      >
+        Add PCI alias
+      </button>
+      {errors.length ? (
+        <ul className="plain" role="alert" aria-label="PCI alias errors">
+          {errors.map((e) => (
+            <li key={e} className="field-error">
+              {e}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; catalogue: Catalogue }) {
   const form = useServerForm(saveProfile);
   const cfg = profile.config;
   const [filters, setFilters] = useState<string[]>(
     Array.isArray(cfg.enabled_filters) ? (cfg.enabled_filters as string[]) : catalogue.defaultFilters,
-  );
-  const [prefilters, setPrefilters] = useState<string[]>(
-    Array.isArray(cfg.placement_prefilters) ? (cfg.placement_prefilters as string[]) : [],
   );
   const [weighersMode, setWeighersMode] = useState<"all" | "list">(Array.isArray(cfg.weighers) ? "list" : "all");
   const [weighers, setWeighers] = useState<string[]>(
@@ -109,7 +292,9 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
   const shownFields = [
     "description",
     "enabled_filters",
-    "placement_prefilters",
+    "nova_release",
+    "pci_alias",
+    ...PLACEMENT_OPTION_DOCS.map((o) => o.key),
     "weighers",
     "weighers_mode",
     ...catalogue.options.map((o) => o.key as string),
@@ -134,17 +319,34 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
       />
 
       <fieldset className="panel">
-        <legend>Placement prefilters</legend>
-        <p className="muted small">Run before the filters, in this order (Placement&apos;s request filters).</p>
-        <OrderedList
-          name="placement_prefilters"
-          label="Enabled placement prefilters, in order"
-          noun="prefilter"
-          items={prefilters}
-          onChange={setPrefilters}
-          known={catalogue.prefilters}
-          errors={form.errors("placement_prefilters")}
-        />
+        <legend>Nova release</legend>
+        <SelectField
+          form={form}
+          name="nova_release"
+          label="nova_release"
+          hint="Whose behaviour the engine reproduces; every result shows it."
+          defaultValue={typeof cfg.nova_release === "string" ? cfg.nova_release : ""}
+        >
+          <option value="">default (zed)</option>
+          {NOVA_RELEASES.map((r) => (
+            <option key={r} value={r}>
+              {r} — {NOVA_RELEASE_HELP[r]}
+            </option>
+          ))}
+        </SelectField>
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>Placement</legend>
+        <p className="muted small">
+          Nova&apos;s request filters and GET /allocation_candidates before the filters; hosts Placement does not return
+          are never considered.
+        </p>
+        <div className="option-grid">
+          {PLACEMENT_OPTION_DOCS.map((doc) => (
+            <PlacementOptionField key={doc.key} doc={doc} form={form} value={cfg[doc.key]} />
+          ))}
+        </div>
       </fieldset>
 
       <fieldset className="panel">
@@ -233,6 +435,15 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
             <OptionField key={k} doc={optionByKey.get(k)!} form={form} value={cfg[k]} />
           ))}
         </div>
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>PCI aliases ([pci] alias)</legend>
+        <p className="muted small">
+          The names flavors use in pci_passthrough:alias (e.g. a40:2). Each needs a vendor id (4 hex digits); a missing
+          product id matches any product of that vendor.
+        </p>
+        <PciAliasEditor form={form} initial={aliasRows(cfg.pci_alias)} />
       </fieldset>
 
       <div className="form-actions sticky-actions">

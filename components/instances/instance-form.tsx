@@ -4,18 +4,10 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { createInstance, deleteInstance, updateInstance } from "@/lib/instances/actions";
 import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
-import type { HostSearchResult } from "@/lib/cloud/queries";
+import type { HostSearchResult, InstanceRow } from "@/lib/cloud/queries";
 
-export interface InstanceValues {
-  id: number;
-  uuid: string;
-  name: string | null;
-  host: string | null;
-  flavor: string | null;
-  image: string | null;
-  projectId: string | null;
-  serverGroup: string | null;
-}
+/** What the form edits: a row of the instances list. */
+export type InstanceValues = Omit<InstanceRow, "serverGroupPolicy">;
 
 export interface Choices {
   flavors: string[];

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
+import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
 import { FunnelChart } from "./funnel-chart";
 import { CommitButton, RerunButton } from "./run-buttons";
@@ -193,6 +194,114 @@ function InstanceSelector({
   );
 }
 
+/** The NUMA cells and PCI devices Nova fitted for one instance on its chosen host. */
+function FitDetails({ fit, many }: { fit: SelectionFit; many: boolean }) {
+  if (fit.numa === undefined && fit.pci === undefined) return null;
+  const who = `${many ? `instance ${fit.index + 1} on ` : ""}${fit.host}`;
+  return (
+    <div className="sc-fit">
+      {fit.numa === null ? (
+        <p className="sc-muted">No NUMA fit on {fit.host}: the host reports no NUMA topology or none fitted.</p>
+      ) : fit.numa ? (
+        <table className="data-table compact-table numa-fit" aria-label={`NUMA fit of ${who}`}>
+          <thead>
+            <tr>
+              <th scope="col">Guest cell</th>
+              <th scope="col">Host cell</th>
+              <th scope="col">Shared vCPUs</th>
+              <th scope="col">Pinned vCPU → host CPU</th>
+              <th scope="col">Page size</th>
+              <th scope="col" className="num">
+                Memory
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {fit.numa.map((c) => (
+              <tr key={c.guestCell}>
+                <th scope="row">{c.guestCell}</th>
+                <td>{c.hostCell}</td>
+                <td>{c.sharedVcpus.length ? c.sharedVcpus.join(", ") : "—"}</td>
+                <td>
+                  {c.pinning.length ? c.pinning.map((p) => `${p.vcpu}→${p.pcpu}`).join(", ") : "—"}
+                  {c.emulatorCpus ? ` (emulator threads: CPU ${c.emulatorCpus.join(", ")})` : ""}
+                </td>
+                <td>{c.pageSize ?? "not asked"}</td>
+                <td className="num">{c.memoryMb} MiB</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {fit.pci?.length ? (
+        <ul className="plain small" aria-label={`PCI devices taken by ${who}`}>
+          {fit.pci.map((p) => (
+            <li key={`${p.device}-${p.numaNode}-${p.deviceType}`}>{p.text}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** The Placement path: query, candidates matched and returned, hosts kept out by the limit, claims. */
+function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: PlacementView }) {
+  return (
+    <section className="sc-panel" aria-labelledby={`run-${meta.id}-placement`}>
+      <h3 id={`run-${meta.id}-placement`} style={{ marginTop: 0 }}>
+        Placement (allocation candidates)
+      </h3>
+      <p>{placement.explanation}</p>
+      <dl className="facts">
+        <dt>Hosts in the cloud</dt>
+        <dd>{placement.hostsIn === null ? "—" : fmtCount(placement.hostsIn)}</dd>
+        <dt>Returned by Placement</dt>
+        <dd>{placement.hostsReturned === null ? "—" : fmtCount(placement.hostsReturned)}</dd>
+        <dt>Matched / returned candidates</dt>
+        <dd>
+          {placement.matched ?? "—"} / {placement.candidates ?? "—"}
+        </dd>
+        <dt>Never considered (max_placement_results)</dt>
+        <dd>{fmtCount(placement.cutByLimit)}</dd>
+      </dl>
+      {placement.query !== null ? (
+        <>
+          <h4 style={{ margin: "0.5rem 0 0" }}>GET /allocation_candidates</h4>
+          <table className="data-table compact-table" aria-label="Placement query">
+            <tbody>
+              {placement.params.map((p, i) => (
+                <tr key={i}>
+                  <th scope="row">
+                    <code>{p.key}</code>
+                  </th>
+                  <td>
+                    <code>{p.value}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {placement.fallbackQuery ? (
+            <p className="small">
+              Asked again with VCPU instead of PCPU: <code>{placement.fallbackQuery}</code>
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      {placement.claims.length ? (
+        <ol className="plain small" aria-label="Placement claims">
+          {placement.claims.map((c) => (
+            <li key={c.index}>
+              Instance {c.index + 1}: {c.claimed ? `claimed on ${c.claimed}` : "no claim succeeded"}
+              {c.tried.length ? ` (claims failed on ${c.tried.join(", ")})` : ""}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}
+
 function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
   if (view.error && view.diagnosis) {
     const d = view.diagnosis;
@@ -243,6 +352,16 @@ function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
           </li>
         ))}
       </ol>
+      {view.fits.some((f) => f.numa !== undefined || f.pci !== undefined) ? (
+        <section aria-label="NUMA and PCI fit">
+          <h4 style={{ margin: "0.5rem 0 0.25rem" }}>
+            NUMA and PCI fit of the chosen host{chosen.length > 1 ? "s" : ""}
+          </h4>
+          {view.fits.map((f) => (
+            <FitDetails key={f.index} fit={f} many={view.selections.length > 1} />
+          ))}
+        </section>
+      ) : null}
       <CommitButton meta={meta} chosen={chosen} />
     </section>
   );
@@ -309,6 +428,9 @@ export function ResultView({
           profile <b>{meta.profileName ?? "(none: Nova defaults)"}</b>
         </li>
         <li>
+          Nova release <b>{view.novaRelease}</b>
+        </li>
+        <li>
           <b>{fmtCount(meta.hostCount)}</b> hosts
         </li>
         <li>
@@ -325,6 +447,8 @@ export function ResultView({
       </ul>
 
       <Outcome meta={meta} view={view} />
+
+      {view.placement ? <PlacementPanel meta={meta} placement={view.placement} /> : null}
 
       {count > 0 && (
         <section className="sc-panel" aria-label="Why not host">

@@ -105,7 +105,7 @@ export function formToObject(form: FormData): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
     if (typeof v !== "string") continue;
-    if (k in out) out[k] = ([] as unknown[]).concat(out[k], v);
+    if (Object.hasOwn(out, k)) out[k] = ([] as unknown[]).concat(out[k], v);
     else out[k] = v;
   }
   return out;

@@ -141,6 +141,7 @@ export const DEMO_FLAVORS: ScenarioFlavorInput[] = [
     extra_specs: {
       "aggregate_instance_extra_specs:gpu": "true",
       "trait:HW_GPU_API_VULKAN": "required",
+      "pci_passthrough:alias": "a40:1",
     },
   },
   {
@@ -156,8 +157,41 @@ export const DEMO_FLAVORS: ScenarioFlavorInput[] = [
       "trait:HW_GPU_API_VULKAN": "required",
       "capabilities:hypervisor_type": "s== QEMU",
       "hw:cpu_policy": "dedicated",
+      "pci_passthrough:alias": "a40:2",
     },
   },
+  {
+    name: "h1.large",
+    id: "h1-l",
+    vcpus: 4,
+    memory_mb: 8192,
+    root_gb: 40,
+    ephemeral_gb: 0,
+    swap: 0,
+    extra_specs: { "hw:mem_page_size": "1GB", "hw:numa_nodes": "1" },
+  },
+  {
+    name: "n1.dpdk",
+    id: "n1-dpdk",
+    vcpus: 4,
+    memory_mb: 8192,
+    root_gb: 20,
+    ephemeral_gb: 0,
+    swap: 0,
+    extra_specs: {
+      "hw:cpu_policy": "dedicated",
+      "hw:cpu_thread_policy": "require",
+      "hw:mem_page_size": "2MB",
+      "pci_passthrough:alias": "vf:1",
+    },
+  },
+];
+
+/** PCI aliases of the demo's [pci] config: the GPU hosts' A40s and the NFV hosts' SR-IOV NICs. */
+export const DEMO_PCI_ALIASES = [
+  { name: "a40", vendor_id: "10de", product_id: "2235", device_type: "type-PCI", numa_policy: "legacy" },
+  { name: "vf", vendor_id: "8086", product_id: "154c", device_type: "type-VF" },
+  { name: "pf", vendor_id: "8086", product_id: "1572", device_type: "type-PF" },
 ];
 
 const IMAGE_DEFS = [
@@ -258,15 +292,24 @@ export const DEFAULT_PROFILE_CONFIG: ScenarioConfig = {
   aggregate_image_properties_isolation_namespace: null,
   aggregate_image_properties_isolation_separator: ".",
   default_availability_zone: "nova",
-};
+  pci_alias: DEMO_PCI_ALIASES,
+} as ScenarioConfig;
 
 /** "stacking": pack hosts by RAM instead of spreading. */
 export const STACKING_PROFILE_CONFIG: ScenarioConfig = { ...DEFAULT_PROFILE_CONFIG, ram_weight_multiplier: -1.0 };
 
-/** "placement": the default profile with the Placement prefilters on (Schedscope extension). */
+/** "placement": the default profile on Nova's real Placement path, AZ and tenant aggregates asked of Placement. */
 export const PLACEMENT_PROFILE_CONFIG: ScenarioConfig = {
   ...DEFAULT_PROFILE_CONFIG,
-  placement_prefilters: ["compute_status", "availability_zone", "tenant_aggregates", "resources", "traits"],
+  placement: true,
+  query_placement_for_availability_zone: true,
+  limit_tenants_to_placement_aggregate: true,
+} as ScenarioConfig;
+
+/** "nfv": the default profile plus NUMATopologyFilter and PciPassthroughFilter (pinned CPUs, huge pages, PCI). */
+export const NFV_PROFILE_CONFIG: ScenarioConfig = {
+  ...DEFAULT_PROFILE_CONFIG,
+  enabled_filters: [...DEMO_ENABLED_FILTERS, "NUMATopologyFilter", "PciPassthroughFilter"],
 };
 
 export const DEMO_PROFILES: { name: string; description: string; config: ScenarioConfig; active: boolean }[] = [
@@ -286,16 +329,177 @@ export const DEMO_PROFILES: { name: string; description: string; config: Scenari
   {
     name: "placement",
     description:
-      "As default, plus the Placement prefilters (compute_status, availability_zone, tenant_aggregates, resources, traits)",
+      "As default, on Nova's Placement path: allocation candidates first (resources, traits, disabled hosts), the AZ and tenant aggregates asked of Placement",
     config: PLACEMENT_PROFILE_CONFIG,
+    active: false,
+  },
+  {
+    name: "nfv",
+    description:
+      "As default, plus NUMATopologyFilter and PciPassthroughFilter: pinned CPUs, huge pages, guest NUMA nodes and PCI devices must fit",
+    config: NFV_PROFILE_CONFIG,
     active: false,
   },
 ];
 
 // ---------------------------------------------------------------------------
+// NUMA cells and PCI pools (as the libvirt driver reports them)
+
+type NumaCell = {
+  id: number;
+  cpuset: number[];
+  pcpuset: number[];
+  memory: number;
+  cpu_usage: number;
+  memory_usage: number;
+  pinned_cpus: number[];
+  siblings: number[][];
+  mempages: { size_kb: number; total: number; used: number; reserved: number }[];
+  socket: number;
+};
+type PciPool = {
+  vendor_id: string;
+  product_id: string;
+  numa_node: number;
+  count: number;
+  tags: Record<string, string>;
+};
+
+const SRIOV_TAGS = { physical_network: "physnet1", remote_managed: "false" };
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+/**
+ * A 2-socket host, 16 cores x 2 threads per socket: socket s has cores
+ * s*16 .. s*16+15, whose SMT siblings are +32 (Linux's numbering).
+ */
+function socketThreads(socket: number, cores: number[]): number[] {
+  return [...cores.map((c) => socket * 16 + c), ...cores.map((c) => 32 + socket * 16 + c)].sort((a, b) => a - b);
+}
+function socketSiblings(socket: number): number[][] {
+  return range(0, 16).map((c) => [socket * 16 + c, 32 + socket * 16 + c]);
+}
+
+/** NFV cell: cores 0-3 shared (cpu_shared_set), 4-15 dedicated; 32 x 1 GiB + 8192 x 2 MiB pages. */
+function nfvCell(socket: number): NumaCell {
+  const memory = 196608;
+  const huge1g = 32;
+  const huge2m = 8192;
+  return {
+    id: socket,
+    cpuset: socketThreads(socket, range(0, 4)),
+    pcpuset: socketThreads(socket, range(4, 12)),
+    memory,
+    cpu_usage: 0,
+    memory_usage: 0,
+    pinned_cpus: [],
+    siblings: socketSiblings(socket),
+    mempages: [
+      { size_kb: 4, total: (memory - huge1g * 1024 - huge2m * 2) * 256, used: 0, reserved: 0 },
+      { size_kb: 2048, total: huge2m, used: 0, reserved: 0 },
+      { size_kb: 1048576, total: huge1g, used: 0, reserved: 0 },
+    ],
+    socket,
+  };
+}
+
+/** GPU cell: neither CPU set configured, so libvirt reports cpuset == pcpuset; small pages only. */
+function gpuCell(socket: number): NumaCell {
+  const cpus = socketThreads(socket, range(0, 16));
+  const memory = 524288;
+  return {
+    id: socket,
+    cpuset: cpus,
+    pcpuset: [...cpus],
+    memory,
+    cpu_usage: 0,
+    memory_usage: 0,
+    pinned_cpus: [],
+    siblings: socketSiblings(socket),
+    mempages: [{ size_kb: 4, total: memory * 256, used: 0, reserved: 0 }],
+    socket,
+  };
+}
+
+function pageSizeKb(spec: string | undefined): number | null {
+  if (spec === undefined || spec === "small") return null;
+  const m = /^(\d+)(MB|GB)?$/.exec(spec);
+  if (!m) return null;
+  return Number(m[1]) * (m[2] === "GB" ? 1048576 : m[2] === "MB" ? 1024 : 1);
+}
+
+/** Pin `k` free dedicated CPUs of a cell, whole cores first (thread policy prefer/require). */
+function pickPinned(cell: NumaCell, k: number): number[] | null {
+  const free = new Set(cell.pcpuset.filter((c) => !cell.pinned_cpus.includes(c)));
+  if (free.size < k) return null;
+  const out: number[] = [];
+  for (const core of cell.siblings) {
+    if (out.length + core.length > k) break;
+    if (core.every((c) => free.has(c))) out.push(...core);
+  }
+  for (const c of [...free].sort((a, b) => a - b)) if (out.length < k && !out.includes(c)) out.push(c);
+  return out.length === k ? out : null;
+}
+
+/**
+ * The NUMA cell usage, pinned CPUs, pages and PCI devices an existing
+ * instance of flavor `f` holds on host `h`, as nova-compute accounts them.
+ * false when the host has no room (the caller tries another flavor).
+ */
+function consumeNumaAndPci(h: Host, f: ScenarioFlavorInput): boolean {
+  const specs = f.extra_specs ?? {};
+  const dedicated = specs["hw:cpu_policy"] === "dedicated";
+  const page = pageSizeKb(specs["hw:mem_page_size"]);
+  const alias = specs["pci_passthrough:alias"];
+  const [aliasName, aliasCount] = alias ? [alias.split(":")[0], Number(alias.split(":")[1])] : [null, 0];
+  const product = aliasName ? DEMO_PCI_ALIASES.find((a) => a.name === aliasName)!.product_id : null;
+  const wantsNuma = dedicated || page !== null || specs["hw:numa_nodes"] !== undefined;
+  const cells = (h.numa_topology?.cells ?? []) as NumaCell[];
+  const pools = (h.pci_device_pools ?? []) as PciPool[];
+  if (wantsNuma && cells.length === 0) return false;
+  if (product && !pools.some((p) => p.product_id === product && p.count >= aliasCount)) return false;
+  if (!wantsNuma) {
+    if (product) {
+      // no guest NUMA topology: any pool, the fullest first
+      const pool = pools.filter((p) => p.product_id === product).sort((a, b) => b.count - a.count)[0];
+      pool.count -= aliasCount;
+      h.pci_device_pools = pools.filter((p) => p.count > 0);
+    }
+    return true;
+  }
+  for (const cell of cells) {
+    const pages = page !== null ? cell.mempages.find((m) => m.size_kb === page) : null;
+    const need = page !== null ? (f.memory_mb * 1024) / page : 0;
+    if (page !== null && (!pages || pages.total - pages.used - pages.reserved < need)) continue;
+    if (cell.memory - cell.memory_usage < f.memory_mb) continue;
+    const pool = product
+      ? pools.find((p) => p.product_id === product && p.numa_node === cell.id && p.count >= aliasCount)
+      : null;
+    if (product && !pool) continue;
+    let pinned: number[] = [];
+    if (dedicated) {
+      const got = pickPinned(cell, f.vcpus);
+      if (!got) continue;
+      pinned = got;
+    } else if (cell.cpuset.length * 4 - cell.cpu_usage < f.vcpus) continue; // cpu_allocation_ratio 4.0
+    if (dedicated) {
+      cell.pinned_cpus = [...cell.pinned_cpus, ...pinned].sort((a, b) => a - b);
+      if (h.pcpus) h.pcpus_used = (h.pcpus_used ?? 0) + f.vcpus;
+    } else cell.cpu_usage += f.vcpus;
+    cell.memory_usage += f.memory_mb;
+    if (pages) pages.used += need;
+    if (pool) {
+      pool.count -= aliasCount;
+      h.pci_device_pools = pools.filter((p) => p.count > 0);
+    }
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
 // Hosts
 
-type HwClass = "general" | "general-large" | "highmem" | "ssd" | "gpu" | "arm";
+type HwClass = "general" | "general-large" | "highmem" | "ssd" | "gpu" | "nfv" | "arm";
 
 const HW: Record<
   HwClass,
@@ -360,6 +564,18 @@ const HW: Record<
     vendor: "AMD",
     arch: "x86_64",
   },
+  // cpu_shared_set = 4 cores per socket (16 threads: the VCPU inventory),
+  // cpu_dedicated_set = the other 24 cores (48 threads: PCPU); 1 GiB and 2 MiB pages
+  nfv: {
+    vcpus: 16,
+    memory_mb: 393216,
+    local_gb: 960,
+    cpu_ratio: 4.0,
+    ram_ratio: 1.0,
+    cpu_model: "Icelake-Server",
+    vendor: "Intel",
+    arch: "x86_64",
+  },
   arm: {
     vcpus: 80,
     memory_mb: 524288,
@@ -419,6 +635,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
 
   // capability pools (fractions of each AZ, at least a few hosts each)
   const gpuCount = Math.max(6, Math.round(n * 0.03)); // all in az1 / cell1
+  const nfvCount = Math.max(4, Math.round(n * 0.03)); // az1, after the GPU hosts
   const highmemCount = Math.max(3, Math.round(n * 0.05));
   const ssdCount = Math.max(4, Math.round(n * 0.08));
   const armCount = Math.max(2, Math.round(n * 0.02));
@@ -433,6 +650,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     highmem: [],
     ssd: [],
     gpu: [],
+    nfv: [],
     arm: [],
   };
   const batchHosts: string[] = [];
@@ -444,6 +662,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       const name = `cmp-a${az + 1}-${String(i + 1).padStart(width, "0")}`;
       let cls: HwClass;
       if (az === 0 && i < gpuCount) cls = "gpu";
+      else if (az === 0 && i < gpuCount + nfvCount) cls = "nfv";
       else if (az === 1 && i < highmemCount) cls = "highmem";
       else if (az === 1 && i >= highmemCount && i < highmemCount + ssdCount) cls = "ssd";
       else if (az === 2 && i < armCount) cls = "arm";
@@ -480,6 +699,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         ...(hw.arch === "aarch64" ? ["HW_ARCH_AARCH64"] : ["HW_ARCH_X86_64", "HW_CPU_X86_AVX2", "HW_CPU_X86_AESNI"]),
         ...(cls === "ssd" || cls === "gpu" ? ["STORAGE_DISK_SSD"] : []),
         ...(cls === "gpu" ? ["HW_GPU_API_VULKAN", "HW_GPU_API_DXVA", "CUSTOM_GPU_NVIDIA_A40"] : []),
+        ...(cls === "nfv" ? ["HW_CPU_HYPERTHREADING", "HW_NIC_SRIOV", "CUSTOM_NFV"] : []),
         ...(features.includes("avx512f") ? ["HW_CPU_X86_AVX512F"] : []),
       ];
       const host: Host = {
@@ -501,7 +721,8 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
           arch: hw.arch,
           vendor: hw.vendor,
           model: hw.cpu_model,
-          topology: { sockets: 2, cores: hw.vcpus / 4, threads: 2 },
+          topology:
+            cls === "nfv" ? { sockets: 2, cores: 16, threads: 2 } : { sockets: 2, cores: hw.vcpus / 4, threads: 2 },
           features,
         },
         num_instances: 0,
@@ -521,8 +742,38 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         reserved_memory_mb: RESERVED_MEMORY_MB,
         reserved_disk_gb: RESERVED_DISK_GB,
       };
-      // a few unhealthy hosts (never GPU hosts: the GPU flavor must keep >= 3 candidates)
-      if (cls !== "gpu") {
+      if (cls === "nfv") {
+        host.numa_topology = { cells: [0, 1].map((socket) => nfvCell(socket)) };
+        host.pcpus = 48;
+        host.pcpus_used = 0;
+        host.pci_device_pools = [0, 1].flatMap((node) => [
+          {
+            vendor_id: "8086",
+            product_id: "154c",
+            numa_node: node,
+            count: 16,
+            tags: { ...SRIOV_TAGS, dev_type: "type-VF" },
+          },
+          {
+            vendor_id: "8086",
+            product_id: "1572",
+            numa_node: node,
+            count: 1,
+            tags: { ...SRIOV_TAGS, dev_type: "type-PF" },
+          },
+        ]);
+      } else if (cls === "gpu") {
+        host.numa_topology = { cells: [0, 1].map((socket) => gpuCell(socket)) };
+        host.pci_device_pools = [0, 1].map((node) => ({
+          vendor_id: "10de",
+          product_id: "2235",
+          numa_node: node,
+          count: 2,
+          tags: { dev_type: "type-PCI" },
+        }));
+      }
+      // a few unhealthy hosts (never GPU or NFV hosts: their flavors must keep >= 3 candidates)
+      if (cls !== "gpu" && cls !== "nfv") {
         const r = rng.float();
         if (r < 0.025)
           host.service = { disabled: true, disabled_reason: rng.pick(DISABLED_REASONS), up: true, forced_down: false };
@@ -603,6 +854,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     const f = flavorByName.get(flavorName)!;
     const disk = (f.root_gb ?? 0) + (f.ephemeral_gb ?? 0);
     if (f.vcpus > p.freeVcpus || f.memory_mb > p.freeRam || disk > p.freeDisk) return null;
+    if (!consumeNumaAndPci(p.host, f)) return null;
     p.freeVcpus -= f.vcpus;
     p.freeRam -= f.memory_mb;
     p.freeDisk -= disk;
@@ -631,7 +883,6 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     ["m1.large", 4],
     ["m1.xlarge", 3],
     ["m1.2xlarge", 1],
-    ["c1.xlarge", 1],
     ["w1.large", 1],
   ] as const;
   const linuxImages = ["ubuntu-22.04", "ubuntu-22.04-arm64", "rhel-9.2", "cirros-0.6.2"] as const;
@@ -690,6 +941,10 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         flavor = rng.pick(["gpu.large", "gpu.xlarge", "m1.large"]);
         image = "ubuntu-22.04";
         if (p.host.num_instances! >= 3) break; // keep room for the GPU demo request
+      } else if (p.cls === "nfv") {
+        flavor = rng.pick(["c1.xlarge", "n1.dpdk", "h1.large", "m1.large"]);
+        image = "rhel-9.2";
+        if (p.host.num_instances! >= 6) break; // keep pinned CPUs and pages free for the demo requests
       } else if (p.cls === "highmem") {
         flavor = rng.pick(["r1.2xlarge", "m1.2xlarge"]);
         image = "rhel-9.2";

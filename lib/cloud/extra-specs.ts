@@ -10,6 +10,7 @@
  * browser bundle does not pull in the whole engine (which uses node:crypto).
  */
 import { describeRequirement, EXTRA_SPEC_OPERATORS } from "@/lib/scheduler/extra-specs-ops";
+import { describeHwExtraSpec } from "./hw-specs";
 
 export { describeRequirement, EXTRA_SPEC_OPERATORS };
 
@@ -58,6 +59,9 @@ export function extraSpecNamespace(key: string): ExtraSpecNamespace {
   const i = key.indexOf(":");
   if (i < 0) return "unscoped";
   const ns = key.slice(0, i);
+  // granular groups: resources1:VCPU, trait_gpu:CUSTOM_X
+  if (/^resources[a-zA-Z0-9_-]{1,64}$/.test(ns)) return "resources";
+  if (/^trait[a-zA-Z0-9_-]{1,64}$/.test(ns)) return "trait";
   if (
     ns === "aggregate_instance_extra_specs" ||
     ns === "capabilities" ||
@@ -104,6 +108,26 @@ export function describeExtraSpec(key: string, value: string): ExtraSpecInfo {
     if (d.error) return { namespace, readers, target, meaning: null, error: `value: ${d.error}` };
     return { namespace, readers, target, meaning: d.meaning, error: null };
   };
+  const hw = describeHwExtraSpec(key, value);
+  if (hw) {
+    const readers: Record<ExtraSpecNamespace, string[]> = {
+      hw: ["NUMATopologyFilter", "virt driver"],
+      pci_passthrough: ["PciPassthroughFilter", "NUMATopologyFilter"],
+      resources: ["Placement"],
+      trait: ["Placement"],
+      aggregate_instance_extra_specs: [],
+      capabilities: [],
+      unscoped: ["Placement"],
+      other: [],
+    };
+    return {
+      namespace,
+      readers: readers[namespace],
+      target: `${hw.rule} — ${hw.help} (${hw.values})`,
+      meaning: hw.meaning,
+      error: hw.error,
+    };
+  }
   switch (namespace) {
     case "aggregate_instance_extra_specs":
       return operatorSyntax(["AggregateInstanceExtraSpecsFilter"], `aggregate metadata "${name}"`);

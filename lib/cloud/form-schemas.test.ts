@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FILTERS, PREFILTERS, WEIGHERS } from "@/lib/scheduler";
+import { FILTERS, WEIGHERS } from "@/lib/scheduler";
 import {
   AggregateCreateSchema,
   AggregateMetadataSchema,
@@ -10,7 +10,7 @@ import {
   ServerGroupFormSchema,
 } from "./form-schemas";
 
-const known = { filters: Object.keys(FILTERS), weighers: Object.keys(WEIGHERS), prefilters: Object.keys(PREFILTERS) };
+const known = { filters: Object.keys(FILTERS), weighers: Object.keys(WEIGHERS) };
 const save = profileSaveSchema(known);
 
 function errors(r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
@@ -48,22 +48,19 @@ describe("profileSaveSchema", () => {
       weighers_mode: "list",
       enabled_filters: "ComputeFilter",
       weighers: ["CPUWeigher", "RAMWeigher"],
-      placement_prefilters: "traits",
     });
     expect(r.data!.config).toMatchObject({
       enabled_filters: ["ComputeFilter"],
       weighers: ["CPUWeigher", "RAMWeigher"],
-      placement_prefilters: ["traits"],
     });
   });
 
-  it("rejects unknown filter, weigher and prefilter names, and duplicates", () => {
+  it("rejects unknown filter and weigher names, and duplicates", () => {
     const r = save.safeParse({
       id: "1",
       weighers_mode: "list",
       enabled_filters: ["ComputeFilter", "RamFilter", "ComputeFilter"],
       weighers: ["FooWeigher"],
-      placement_prefilters: ["compute_disabled"],
     });
     const e = errors(r);
     expect(e.enabled_filters).toEqual([
@@ -71,7 +68,6 @@ describe("profileSaveSchema", () => {
       'enabled_filters: filter "ComputeFilter" is listed twice',
     ]);
     expect(e.weighers[0]).toMatch(/^weighers: unknown weigher "FooWeigher"/);
-    expect(e.placement_prefilters[0]).toMatch(/^placement_prefilters: unknown prefilter "compute_disabled"/);
   });
 
   it("rejects negative soft-affinity multipliers and host_subset_size < 1", () => {
@@ -150,5 +146,61 @@ describe("form schemas", () => {
     expect(errors(ServerGroupFormSchema.safeParse({ name: "g", policy: "sideways" })).policy[0]).toMatch(
       /policy: must be one of/,
     );
+  });
+});
+
+describe("profile editor: Placement options, PCI aliases, release", () => {
+  const base = { id: "1", weighers_mode: "all", enabled_filters: ["ComputeFilter"] };
+
+  it("keeps the [scheduler] options, the aliases (blank rows skipped) and the release", () => {
+    const r = save.safeParse({
+      ...base,
+      placement: "true",
+      query_placement_for_availability_zone: "false",
+      max_placement_results: "25",
+      disable_fallback_pcpu_query: "",
+      nova_release: "2024.1",
+      pci_alias_name: ["a100", "", "vf"],
+      pci_alias_vendor_id: ["10de", "", "8086"],
+      pci_alias_product_id: ["20b5", "", "154c"],
+      pci_alias_device_type: ["", "", "type-VF"],
+      pci_alias_numa_policy: ["required", "", ""],
+    });
+    expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
+    expect(r.data!.config).toEqual({
+      enabled_filters: ["ComputeFilter"],
+      weighers: "all",
+      placement: true,
+      query_placement_for_availability_zone: false,
+      max_placement_results: 25,
+      nova_release: "2024.1",
+      pci_alias: [
+        { name: "a100", vendor_id: "10de", product_id: "20b5", numa_policy: "required" },
+        { name: "vf", vendor_id: "8086", product_id: "154c", device_type: "type-VF" },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      { max_placement_results: "0" },
+      "max_placement_results",
+      'max_placement_results: must be a whole number >= 1, got "0"',
+    ],
+    [{ nova_release: "2022.2" }, "nova_release", "nova_release: must be a known Nova release (zed, 2023.1"],
+    [
+      { limit_tenants_to_placment_aggregate: "true" },
+      "limit_tenants_to_placment_aggregate",
+      "limit_tenants_to_placment_aggregate: unknown option",
+    ],
+    [{ pci_alias_name: "a100", pci_alias_product_id: "20b5" }, "pci_alias", "pci_alias[0].vendor_id: is required"],
+    [
+      { pci_alias_name: "a100", pci_alias_vendor_id: "10de", pci_alias_numa_policy: "strict" },
+      "pci_alias",
+      "pci_alias[0].numa_policy: must be one of legacy, preferred, required, socket",
+    ],
+  ])("refuses %j", (input, field, message) => {
+    const e = errors(save.safeParse({ ...base, ...input }));
+    expect(e[field]?.[0], JSON.stringify(e)).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
   });
 });

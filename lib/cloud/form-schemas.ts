@@ -1,12 +1,12 @@
 /**
- * Zod schemas of the edit forms (issue 5): what a server action accepts from
+ * Zod schemas of the edit forms: what a server action accepts from
  * a form (strings from FormData, see formToObject in lib/actions/mutation.ts).
  * Every message names the field and the rule ("vcpus: must be a whole number
  * >= 1, got "x""), and mutate() returns them as field errors.
  *
  * Pure and browser-safe (no Prisma, no Next.js, no engine registry): the
- * scheduler profile schema takes the known filter/weigher/prefilter names as
- * an argument (the server passes FILTERS/WEIGHERS/PREFILTERS from the engine).
+ * scheduler profile schema takes the known filter/weigher names as an
+ * argument (the server passes FILTERS/WEIGHERS from the engine).
  */
 import { z } from "zod";
 import { OPTION_DOCS } from "@/lib/scheduler/config";
@@ -14,6 +14,8 @@ import { pyFloat } from "@/lib/scheduler/python";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
 import { metadataKeyError, metadataValueError } from "./metadata-keys";
 import { extraSpecKeyError, extraSpecValueError } from "./extra-specs";
+import { PCI_ALIAS_FIELDS, PLACEMENT_OPTION_DOCS } from "./placement-options";
+import { checkProfileConfig, NOVA_RELEASES } from "./schemas";
 
 // ---------------------------------------------------------------------------
 // Field helpers (inputs are strings; a missing field is undefined)
@@ -323,7 +325,6 @@ export const LIST_OPTIONS = new Set(["isolated_hosts", "isolated_images"]);
 export interface KnownNames {
   filters: readonly string[];
   weighers: readonly string[];
-  prefilters: readonly string[];
 }
 
 function checkNames(list: string[], known: readonly string[], field: string, what: string, ctx: z.RefinementCtx) {
@@ -345,29 +346,97 @@ function checkNames(list: string[], known: readonly string[], field: string, wha
 /**
  * The profile editor's form → { id, description, config } where config is in
  * the scenario `config` format. Empty option fields are left out (Nova's
- * default applies). `known` = the engine's FILTERS / WEIGHERS / PREFILTERS.
+ * default applies). `known` = the engine's FILTERS / WEIGHERS. PCI aliases
+ * come as repeated pci_alias_<field> inputs, one per row (blank rows skipped).
+ * A field named like an option that no section knows is refused: a typo must
+ * not silently leave Nova's default in force.
  */
 export function profileSaveSchema(known: KnownNames) {
+  const fieldNames = new Set<string>([
+    "id",
+    "description",
+    "enabled_filters",
+    "weighers_mode",
+    "weighers",
+    "nova_release",
+    ...OPTION_DOCS.map((o) => o.key as string),
+    ...PLACEMENT_OPTION_DOCS.map((o) => o.key),
+    ...PCI_ALIAS_FIELDS.map((f) => `pci_alias_${f}`),
+  ]);
   return z
     .looseObject({
       id: recordId(),
       description: optionalText("description", 1000),
       enabled_filters: stringArray("enabled_filters"),
-      placement_prefilters: stringArray("placement_prefilters"),
       weighers_mode: z.enum(["all", "list"], { error: 'weighers_mode: must be "all" or "list"' }),
       weighers: stringArray("weighers"),
     })
     .transform((d, ctx) => {
       checkNames(d.enabled_filters, known.filters, "enabled_filters", "filter", ctx);
-      checkNames(d.placement_prefilters, known.prefilters, "placement_prefilters", "prefilter", ctx);
       if (d.weighers_mode === "list") checkNames(d.weighers, known.weighers, "weighers", "weigher", ctx);
       const config: ScenarioConfig = {
         enabled_filters: d.enabled_filters,
         weighers: d.weighers_mode === "all" ? "all" : d.weighers,
       };
-      if (d.placement_prefilters.length) config.placement_prefilters = d.placement_prefilters;
       const raw = d as Record<string, unknown>;
       const cfg = config as Record<string, unknown>;
+      for (const k of Object.keys(raw)) {
+        // framework fields start with "$" or "_"; option names are snake_case words
+        if (/^[a-z][a-z0-9_]*$/.test(k) && !fieldNames.has(k)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [k],
+            message: `${k}: unknown option (not a [filter_scheduler], [scheduler], [pci], [compute] or [workarounds] option Schedscope knows)`,
+          });
+        }
+      }
+      for (const opt of PLACEMENT_OPTION_DOCS) {
+        const input = raw[opt.key];
+        const v = typeof input === "string" ? input.trim() : "";
+        if (!v) continue; // Nova's default
+        if (opt.kind === "bool") {
+          if (v !== "true" && v !== "false") {
+            ctx.addIssue({ code: "custom", path: [opt.key], message: `${opt.key}: must be true or false` });
+          } else cfg[opt.key] = v === "true";
+        } else if (!/^[+-]?\d+$/.test(v) || Number(v) < (opt.min ?? 0)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [opt.key],
+            message: `${opt.key}: must be a whole number >= ${opt.min ?? 0}, got ${quoted(v)}`,
+          });
+        } else cfg[opt.key] = Number(v);
+      }
+      const release = typeof raw.nova_release === "string" ? raw.nova_release.trim() : "";
+      if (release) {
+        if (!(NOVA_RELEASES as readonly string[]).includes(release)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["nova_release"],
+            message: `nova_release: must be a known Nova release (${NOVA_RELEASES.join(", ")}), got ${quoted(release)}`,
+          });
+        } else cfg.nova_release = release;
+      }
+      const column = (f: string): string[] => {
+        const v = raw[`pci_alias_${f}`];
+        return v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)];
+      };
+      const cols = Object.fromEntries(PCI_ALIAS_FIELDS.map((f) => [f, column(f)]));
+      const rows = Math.max(...PCI_ALIAS_FIELDS.map((f) => cols[f].length));
+      const aliases: Record<string, string>[] = [];
+      for (let i = 0; i < rows; i++) {
+        const entry: Record<string, string> = {};
+        for (const f of PCI_ALIAS_FIELDS) {
+          const v = (cols[f][i] ?? "").trim();
+          if (v) entry[f] = v;
+        }
+        if (Object.keys(entry).length) aliases.push(entry);
+      }
+      if (aliases.length) {
+        cfg.pci_alias = aliases;
+        for (const m of checkProfileConfig({ pci_alias: aliases }, "")) {
+          ctx.addIssue({ code: "custom", path: ["pci_alias"], message: m });
+        }
+      }
       for (const opt of OPTION_DOCS) {
         const key = opt.key as string;
         const input = raw[key];

@@ -275,3 +275,116 @@ describe("the scenario CLI", () => {
     expect(r3.status).toBe(2);
   });
 });
+
+describe("NUMA, PCI and Placement input the database refuses (nothing written)", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await importCloud(t.prisma, readExample("pci-gpu-alias-numa-required.scenario.json"));
+  });
+  afterAll(async () => t?.cleanup());
+
+  // biome-ignore lint/suspicious/noExplicitAny: test documents are edited freely
+  const bad: [string, (d: any) => void, string][] = [
+    [
+      "a NUMA cell whose cpuset and pcpuset overlap",
+      (d) => {
+        d.hosts[0].numa_topology.cells[0].cpuset = [7, 20];
+      },
+      "hosts[0].numa_topology.cells[0].pcpuset: cpuset and pcpuset overlap on CPUs 7",
+    ],
+    [
+      "pinned CPUs outside pcpuset",
+      (d) => {
+        d.hosts[0].numa_topology.cells[1].pinned_cpus = [8, 30];
+      },
+      "hosts[0].numa_topology.cells[1].pinned_cpus: pinned CPUs 30 are not in pcpuset",
+    ],
+    [
+      "a negative page count",
+      (d) => {
+        d.hosts[0].numa_topology.cells[0].mempages = [{ size_kb: 2048, total: -4, used: 0 }];
+      },
+      "hosts[0].numa_topology.cells[0].mempages[0].total: must be a non-negative integer (got -4)",
+    ],
+    [
+      "a PCI alias with no vendor_id",
+      (d) => {
+        d.config.pci_alias = [{ name: "a100", product_id: "20b5" }];
+      },
+      "config.pci_alias[0].vendor_id: is required",
+    ],
+    [
+      "hw:cpu_policy=banana",
+      (d) => {
+        d.request.flavor.extra_specs["hw:cpu_policy"] = "banana";
+      },
+      'request.flavor.extra_specs["hw:cpu_policy"]: hw:cpu_policy must be one of shared, dedicated, mixed, got "banana"',
+    ],
+    [
+      "resources:VCPU=abc",
+      (d) => {
+        d.flavors = [{ name: "x", vcpus: 1, memory_mb: 512, extra_specs: { "resources:VCPU": "abc" } }];
+      },
+      'flavors[0].extra_specs["resources:VCPU"]: resources:CLASS must be a whole number, got "abc"',
+    ],
+    [
+      "an unknown [scheduler] option",
+      (d) => {
+        d.config.query_placement_for_avaiability_zone = true;
+      },
+      "config.query_placement_for_avaiability_zone: unknown option",
+    ],
+    [
+      "max_placement_results 0",
+      (d) => {
+        d.config.max_placement_results = 0;
+      },
+      "config.max_placement_results: must be an integer >= 1 (got 0)",
+    ],
+    [
+      "an unknown nova_release",
+      (d) => {
+        d.config.nova_release = "2022.2";
+      },
+      "config.nova_release: must be a known Nova release (zed, 2023.1",
+    ],
+    [
+      "an inventory reserving more than its total",
+      (d) => {
+        d.hosts[1].inventories = { VGPU: { total: 2, reserved: 3 } };
+      },
+      "hosts[1].inventories.VGPU.reserved: must not exceed total 2",
+    ],
+  ];
+  it.each(bad)("rejects %s, naming the field and the rule", async (_name, mutate, message) => {
+    const doc = readExample("pci-gpu-alias-numa-required.scenario.json");
+    mutate(doc);
+    const before = await tableFingerprint(t.prisma);
+    const err = await importCloud(t.prisma, doc).catch((e) => e);
+    expect(err).toBeInstanceOf(CloudValidationError);
+    expect(
+      (err as CloudValidationError).errors.find((e) => e.startsWith(message)),
+      (err as Error).message,
+    ).toBeTruthy();
+    expect(await tableFingerprint(t.prisma)).toBe(before);
+  });
+
+  it("keeps the NUMA topology, pools, inventories and disk format as given", async () => {
+    const doc = readExample("pci-gpu-alias-numa-required.scenario.json") as any;
+    doc.hosts[0].pcpus = 8;
+    doc.hosts[0].pcpus_used = 2;
+    doc.hosts[0].inventories = { CUSTOM_FPGA: { total: 2, used: 1, max_unit: 1 } };
+    doc.images = [{ id: "img-1", disk_format: "raw", properties: { hw_cpu_policy: "dedicated" } }];
+    await importCloud(t.prisma, doc);
+    const out = await exportCloud(t.prisma);
+    const h0 = out.hosts[0] as any;
+    expect(h0.numa_topology).toEqual(doc.hosts[0].numa_topology);
+    expect(h0.pci_device_pools).toEqual(doc.hosts[0].pci_device_pools);
+    expect([h0.pcpus, h0.pcpus_used]).toEqual([8, 2]);
+    expect(h0.inventories).toEqual({ CUSTOM_FPGA: { total: 2, used: 1, max_unit: 1 } });
+    expect((out.hosts[1] as any).inventories).toBeUndefined();
+    expect(out.images.find((i) => i.id === "img-1")).toMatchObject({ disk_format: "raw" });
+    expect(out.config).toEqual(doc.config);
+  });
+});

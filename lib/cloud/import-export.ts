@@ -24,6 +24,7 @@ import {
   type ScenarioImageInput,
   validateCloud,
 } from "./schemas";
+import { migrateProfileConfig } from "./profile-config";
 import { bumpCloudRevision } from "./revision";
 import { loadSnapshot, type CloudScenario } from "./snapshot";
 
@@ -190,6 +191,12 @@ export async function importCloud(
         reservedVcpus: h.reserved_vcpus ?? 0,
         reservedMemoryMb: h.reserved_memory_mb ?? 0,
         reservedDiskGb: h.reserved_disk_gb ?? 0,
+        // kept verbatim (list order matters to Nova), validated by HostSchema
+        numaTopology: h.numa_topology !== undefined ? JSON.stringify(h.numa_topology) : null,
+        pciDevicePools: h.pci_device_pools !== undefined ? JSON.stringify(h.pci_device_pools) : null,
+        pcpus: h.pcpus ?? 0,
+        pcpusUsed: h.pcpus_used ?? 0,
+        inventories: h.inventories !== undefined ? JSON.stringify(h.inventories) : null,
         cpuAllocationRatio: h.cpu_allocation_ratio ?? HOST_DEFAULTS.cpu_allocation_ratio,
         ramAllocationRatio: h.ram_allocation_ratio ?? HOST_DEFAULTS.ram_allocation_ratio,
         diskAllocationRatio: h.disk_allocation_ratio ?? HOST_DEFAULTS.disk_allocation_ratio,
@@ -276,7 +283,7 @@ export async function importCloud(
       await bulkInsert(
         tx,
         "Image",
-        images.map((im) => ({ uuid: im.id, name: im.name ?? null })),
+        images.map((im) => ({ uuid: im.id, name: im.name ?? null, diskFormat: im.disk_format ?? null })),
       );
       const imageId = idMap(await tx.image.findMany({ select: { id: true, uuid: true } }), "uuid");
       await bulkInsert(
@@ -340,7 +347,7 @@ export async function importCloud(
           where: { active: true, NOT: { name: profileName } },
           data: { active: false },
         });
-        const config = JSON.stringify(raw.config ?? {});
+        const config = JSON.stringify(migrateProfileConfig((raw.config ?? {}) as Record<string, unknown>));
         await tx.schedulerProfile.upsert({
           where: { name: profileName },
           create: { name: profileName, config, active: true, description: "imported from a scenario file" },
@@ -455,6 +462,7 @@ export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}
         properties: Object.fromEntries(im.properties.map((p) => [p.key, p.json ? JSON.parse(p.value) : p.value])),
       };
       if (im.name !== null) o.name = im.name;
+      if (im.diskFormat !== null) o.disk_format = im.diskFormat;
       return o;
     }),
     instances,
@@ -506,6 +514,7 @@ export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOption
     req.image = {
       id: im.uuid,
       ...(im.name !== null ? { name: im.name } : {}),
+      ...(im.diskFormat !== null ? { disk_format: im.diskFormat } : {}),
       properties: Object.fromEntries(im.properties.map((p) => [p.key, p.json ? JSON.parse(p.value) : p.value])),
     };
   }

@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return cmd || flags.help ? 0 : 2;
   }
-  if (!(cmd in KNOWN_FLAGS)) throw new UsageError(`unknown command "${cmd}"`);
+  if (!Object.hasOwn(KNOWN_FLAGS, cmd)) throw new UsageError(`unknown command "${cmd}"`);
   for (const f of Object.keys(flags)) {
     if (!KNOWN_FLAGS[cmd].includes(f)) throw new UsageError(`unknown option --${f} for ${cmd}`);
   }

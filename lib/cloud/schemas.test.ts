@@ -315,3 +315,92 @@ describe("speed", () => {
     expect(r.ok).toBe(true);
   });
 });
+
+describe("NUMA topology, PCI pools and Placement keys", () => {
+  const cell = (over: Record<string, unknown> = {}) => ({
+    id: 0,
+    cpuset: [0, 1],
+    pcpuset: [2, 3],
+    memory: 4096,
+    ...over,
+  });
+  const withCell = (c: Record<string, unknown>) => ({
+    hosts: [{ name: "h1", vcpus: 4, memory_mb: 4096, local_gb: 10, numa_topology: { cells: [c] } }],
+  });
+  it.each([
+    ["disjoint shared and dedicated CPUs", cell(), null],
+    ["cpuset == pcpuset (neither set configured)", cell({ cpuset: [0, 1], pcpuset: [0, 1], pinned_cpus: [1] }), null],
+    [
+      "a partial overlap",
+      cell({ cpuset: [0, 1, 2] }),
+      "hosts[0].numa_topology.cells[0].pcpuset: cpuset and pcpuset overlap on CPUs 2",
+    ],
+    [
+      "pinned shared CPUs",
+      cell({ pinned_cpus: [0] }),
+      "hosts[0].numa_topology.cells[0].pinned_cpus: pinned CPUs 0 are not in pcpuset",
+    ],
+    [
+      "siblings of unknown CPUs",
+      cell({ siblings: [[0, 9]] }),
+      "hosts[0].numa_topology.cells[0].siblings[0]: CPUs 9 are not in this cell",
+    ],
+    [
+      "negative used pages",
+      cell({ mempages: [{ size_kb: 4, total: 10, used: -1 }] }),
+      "hosts[0].numa_topology.cells[0].mempages[0].used: must be a non-negative integer (got -1)",
+    ],
+  ])("%s", (_name, c, error) => {
+    const r = validateCloud(withCell(c));
+    if (error === null) expect(r.errors).toEqual([]);
+    else
+      expect(
+        r.errors.find((e) => e.startsWith(error)),
+        r.errors.join("\n"),
+      ).toBeTruthy();
+  });
+
+  it("refuses a CPU in two cells and a pool with a bad vendor id", () => {
+    const r = validateCloud({
+      hosts: [
+        {
+          name: "h1",
+          vcpus: 4,
+          memory_mb: 4096,
+          local_gb: 10,
+          numa_topology: { cells: [cell(), cell({ id: 1, cpuset: [1], pcpuset: [] })] },
+          pci_device_pools: [{ vendor_id: "nvidia", product_id: "20b5", count: 1 }],
+        },
+      ],
+    });
+    expect(r.errors).toEqual(
+      expect.arrayContaining([
+        "hosts[0].numa_topology.cells[1].cpuset: CPU 1 is also in cell 0 (a CPU belongs to one NUMA cell)",
+        'hosts[0].pci_device_pools[0].vendor_id: must be 4 hex digits (got "nvidia")',
+      ]),
+    );
+  });
+
+  it("accepts every Zed [scheduler] option and known release; refuses unknown ones only for a stored profile", () => {
+    const config = {
+      placement: true,
+      query_placement_for_availability_zone: false,
+      limit_tenants_to_placement_aggregate: true,
+      placement_aggregate_required_for_tenants: true,
+      query_placement_for_image_type_support: true,
+      enable_isolated_aggregate_filtering: true,
+      image_metadata_prefilter: true,
+      max_placement_results: 1,
+      disable_fallback_pcpu_query: true,
+      nova_release: "2024.1",
+      pci_alias: [{ name: "a100", vendor_id: "10de", product_id: "20b5", numa_policy: "socket" }],
+    };
+    const hosts = [{ name: "h1", vcpus: 4, memory_mb: 4096, local_gb: 10 }];
+    expect(validateCloud({ config, hosts }, { forImport: true }).errors).toEqual([]);
+    const typo = { ...config, max_placment_results: 5 };
+    expect(validateCloud({ config: typo, hosts }).errors).toEqual([]);
+    expect(validateCloud({ config: typo, hosts }, { forImport: true }).errors).toEqual([
+      "config.max_placment_results: unknown option (not a [filter_scheduler], [scheduler], [pci], [compute] or [workarounds] option Schedscope knows)",
+    ]);
+  });
+});

@@ -19,7 +19,8 @@
  * store them.
  */
 import { z } from "zod";
-import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
+import { FILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
+import { formatCpuList, hwExtraSpecErrors, hwImagePropertyErrors } from "./hw-specs";
 
 // ---------------------------------------------------------------------------
 // Messages
@@ -129,6 +130,166 @@ export const SupportedInstanceSchema = z.tuple([str(), str(), str()], {
   error: rule("must be [arch, hypervisor_type, vm_mode]"),
 });
 
+// ---------------------------------------------------------------------------
+// NUMA topology, PCI device pools, Placement inventories
+
+/** Resource class names: standard (VCPU, MEMORY_MB, ...) or CUSTOM_*. */
+export const RESOURCE_CLASS = /^[A-Z0-9_]{1,255}$/;
+const cpuList = () => z.array(nonNegInt(), { error: rule("must be a list of CPU numbers") });
+
+export const MemPagesSchema = z.looseObject(
+  {
+    size_kb: posInt(),
+    total: nonNegInt(),
+    used: nonNegInt().optional(),
+    reserved: nonNegInt().optional(),
+  },
+  { error: rule("must be an object {size_kb, total, used, reserved}") },
+);
+
+export const NumaCellSchema = z
+  .looseObject(
+    {
+      id: nonNegInt(),
+      cpuset: cpuList(),
+      pcpuset: cpuList().optional(),
+      memory: nonNegInt(),
+      cpu_usage: nonNegInt().optional(),
+      memory_usage: nonNegInt().optional(),
+      pinned_cpus: cpuList().optional(),
+      siblings: z.array(cpuList(), { error: rule("must be a list of CPU lists (SMT thread sets)") }).optional(),
+      mempages: z.array(MemPagesSchema, { error: rule("must be a list of page pools") }).optional(),
+      socket: nonNegInt().nullable().optional(),
+    },
+    { error: rule("must be an object (a NUMA cell)") },
+  )
+  .superRefine((c, ctx) => {
+    const shared = new Set(c.cpuset);
+    const dedicated = new Set(c.pcpuset ?? []);
+    // libvirt reports cpuset == pcpuset when neither cpu_shared_set nor
+    // cpu_dedicated_set is configured; any other overlap is a broken report.
+    const same = shared.size === dedicated.size && [...shared].every((x) => dedicated.has(x));
+    const both = [...shared].filter((x) => dedicated.has(x));
+    if (both.length && !same) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pcpuset"],
+        message: `cpuset and pcpuset overlap on CPUs ${formatCpuList(both)} (a CPU is shared or dedicated, not both; they are equal only when neither cpu_shared_set nor cpu_dedicated_set is set)`,
+      });
+    }
+    const outside = (c.pinned_cpus ?? []).filter((x) => !dedicated.has(x));
+    if (outside.length) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pinned_cpus"],
+        message: `pinned CPUs ${formatCpuList(outside)} are not in pcpuset (only dedicated CPUs can be pinned)`,
+      });
+    }
+    const all = new Set([...shared, ...dedicated]);
+    (c.siblings ?? []).forEach((set, j) => {
+      const unknown = set.filter((x) => !all.has(x));
+      if (unknown.length) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["siblings", j],
+          message: `CPUs ${formatCpuList(unknown)} are not in this cell's cpuset or pcpuset`,
+        });
+      }
+    });
+    const sizes = new Set<number>();
+    (c.mempages ?? []).forEach((p, j) => {
+      if (sizes.has(p.size_kb)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["mempages", j, "size_kb"],
+          message: `page size ${p.size_kb} KiB listed twice`,
+        });
+      }
+      sizes.add(p.size_kb);
+    });
+  });
+
+export const NumaTopologySchema = z
+  .looseObject(
+    { cells: z.array(NumaCellSchema, { error: rule("must be a list of NUMA cells") }) },
+    { error: rule('must be an object {"cells": [...]}') },
+  )
+  .superRefine((t, ctx) => {
+    const ids = new Set<number>();
+    const cpuCell = new Map<number, number>();
+    t.cells.forEach((c, i) => {
+      if (ids.has(c.id))
+        ctx.addIssue({ code: "custom", path: ["cells", i, "id"], message: `cell id ${c.id} listed twice` });
+      ids.add(c.id);
+      for (const cpu of new Set([...c.cpuset, ...(c.pcpuset ?? [])])) {
+        const other = cpuCell.get(cpu);
+        if (other !== undefined && other !== c.id) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["cells", i, "cpuset"],
+            message: `CPU ${cpu} is also in cell ${other} (a CPU belongs to one NUMA cell)`,
+          });
+        }
+        cpuCell.set(cpu, c.id);
+      }
+    });
+  });
+
+/** PCI vendor and product ids: 4 hex digits, as Nova's PCI_VENDOR_PATTERN. */
+export const PCI_ID = /^[0-9a-fA-F]{4}$/;
+const pciId = () =>
+  z.string({ error: rule("must be 4 hex digits") }).regex(PCI_ID, { error: rule("must be 4 hex digits") });
+
+export const PciDevicePoolSchema = z.looseObject(
+  {
+    vendor_id: pciId(),
+    product_id: pciId(),
+    numa_node: nonNegInt().nullable().optional(),
+    count: nonNegInt(),
+    tags: z
+      .record(z.string(), z.string({ error: rule("must be a string") }), {
+        error: rule("must be an object of strings"),
+      })
+      .optional(),
+  },
+  { error: rule("must be an object {vendor_id, product_id, numa_node, count, tags}") },
+);
+
+export const InventorySchema = z
+  .looseObject(
+    {
+      total: nonNegInt(),
+      reserved: nonNegInt().optional(),
+      allocation_ratio: nonNegNumber().optional(),
+      min_unit: posInt().optional(),
+      max_unit: posInt().optional(),
+      step_size: posInt().optional(),
+      used: nonNegInt().optional(),
+    },
+    { error: rule("must be an object {total, reserved, allocation_ratio, min_unit, max_unit, step_size, used}") },
+  )
+  .superRefine((inv, ctx) => {
+    if (inv.reserved !== undefined && inv.total > 0 && inv.reserved > inv.total) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["reserved"],
+        message: `must not exceed total ${inv.total} (got ${inv.reserved}; Placement refuses it)`,
+      });
+    }
+    if (inv.min_unit !== undefined && inv.max_unit !== undefined && inv.min_unit > inv.max_unit) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_unit"],
+        message: `must be <= max_unit ${inv.max_unit} (got ${inv.min_unit})`,
+      });
+    }
+  });
+
+export type NumaCellInput = z.output<typeof NumaCellSchema>;
+export type NumaTopologyInput = z.output<typeof NumaTopologySchema>;
+export type PciDevicePoolInput = z.output<typeof PciDevicePoolSchema>;
+export type InventoryInput = z.output<typeof InventorySchema>;
+
 export const HostSchema = z.looseObject(
   {
     name: nonEmptyString(),
@@ -165,6 +326,19 @@ export const HostSchema = z.looseObject(
     reserved_vcpus: nonNegInt().optional(),
     reserved_memory_mb: nonNegInt().optional(),
     reserved_disk_gb: nonNegInt().optional(),
+    // NUMA and PCI (SCENARIO.md "NUMA and PCI")
+    numa_topology: NumaTopologySchema.optional(),
+    pci_device_pools: z.array(PciDevicePoolSchema, { error: rule("must be a list of PCI device pools") }).optional(),
+    // Placement (SCENARIO.md "Placement")
+    pcpus: nonNegInt().optional(),
+    pcpus_used: nonNegInt().optional(),
+    inventories: z
+      .record(
+        z.string().regex(RESOURCE_CLASS, { error: rule("must be a resource class name (A-Z, 0-9, _)") }),
+        InventorySchema,
+        { error: rule("must be an object of resource class -> inventory") },
+      )
+      .optional(),
   },
   { error: rule("must be an object") },
 );
@@ -187,6 +361,8 @@ export const HOST_DEFAULTS = {
   reserved_vcpus: 0,
   reserved_memory_mb: 0,
   reserved_disk_gb: 0,
+  pcpus: 0,
+  pcpus_used: 0,
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -252,6 +428,21 @@ export const FlavorSchema = z.looseObject(
   { error: rule("must be an object") },
 );
 
+/** Glance's disk formats (Nova maps each to a COMPUTE_IMAGE_TYPE_* trait). */
+export const DISK_FORMATS = [
+  "ami",
+  "ari",
+  "aki",
+  "vhd",
+  "vhdx",
+  "vmdk",
+  "raw",
+  "qcow2",
+  "vdi",
+  "iso",
+  "ploop",
+] as const;
+
 const imagePropertyValue = z.union([z.string(), z.number(), z.boolean()], {
   error: rule("must be a string, number or boolean"),
 });
@@ -260,6 +451,8 @@ export const ImageSchema = z.looseObject(
   {
     id: nonEmptyString().optional(),
     name: str().optional(),
+    /** Glance disk_format; the Placement path's image type prefilter reads it (default qcow2). */
+    disk_format: z.enum(DISK_FORMATS, { error: rule(`must be one of ${DISK_FORMATS.join(", ")}`) }).optional(),
     properties: z.record(z.string(), imagePropertyValue, { error: rule("must be an object") }).optional(),
   },
   { error: rule("must be an object") },
@@ -285,8 +478,18 @@ export const InstanceSchema = z.looseObject(
 // ---------------------------------------------------------------------------
 // Config
 
-/** Names from the engine (lib/scheduler/names.ts, dependency-free): one list, no drift. */
-export const PLACEMENT_PREFILTERS = PREFILTER_NAMES;
+/** Nova releases a profile may name (`nova_release`): Zed, then the dated ones. */
+export const NOVA_RELEASES = ["zed", "2023.1", "2023.2", "2024.1", "2024.2", "2025.1", "2025.2", "2026.1"] as const;
+export type NovaRelease = (typeof NOVA_RELEASES)[number];
+
+/** The prefilter names of the former `placement_prefilters` option (migrated to the [scheduler] options). */
+export const LEGACY_PLACEMENT_PREFILTERS = [
+  "compute_status",
+  "availability_zone",
+  "tenant_aggregates",
+  "traits",
+  "resources",
+] as const;
 /** Nova Zed's filter classes (nova.scheduler.filters.all_filters()). */
 export const NOVA_FILTERS = FILTER_NAMES;
 /** Zed's ten weighers plus HypervisorVersionWeigher and NumInstancesWeigher (2024.1). */
@@ -332,10 +535,66 @@ export const ConfigSchema = z.looseObject(
     aggregate_image_properties_isolation_separator: str().optional(),
     default_availability_zone: str().optional(),
     image_properties_default_architecture: str().nullable().optional(),
+    /** Former Schedscope option; migrated by migrateProfileConfig (lib/cloud/profile-config.ts). */
     placement_prefilters: nonEmptyStringList("a list of prefilter names").optional(),
+    // NUMA and PCI
+    pci_alias: z
+      .array(
+        z.union([z.string(), z.record(z.string(), z.unknown())], {
+          error: rule("must be an alias object or its JSON text"),
+        }),
+        {
+          error: rule("must be a list of PCI aliases"),
+        },
+      )
+      .optional(),
+    packing_host_numa_cells_allocation_strategy: bool().optional(),
+    // Placement: Nova's real path and the [scheduler] / [workarounds] options
+    placement: bool().optional(),
+    query_placement_for_availability_zone: bool().optional(),
+    limit_tenants_to_placement_aggregate: bool().optional(),
+    placement_aggregate_required_for_tenants: bool().optional(),
+    query_placement_for_image_type_support: bool().optional(),
+    enable_isolated_aggregate_filtering: bool().optional(),
+    image_metadata_prefilter: bool().optional(),
+    max_placement_results: posInt().optional(),
+    disable_fallback_pcpu_query: bool().optional(),
+    /** Which Nova release's behaviour the engine reproduces. */
+    nova_release: z
+      .enum(NOVA_RELEASES, { error: rule(`must be a known Nova release (${NOVA_RELEASES.join(", ")})`) })
+      .optional(),
   },
   { error: rule("must be an object") },
 );
+
+/** The PCI alias JSON schema of Nova's [pci] alias option (nova/pci/request.py). */
+export const PCI_DEVICE_TYPES = ["type-PCI", "type-PF", "type-VF"] as const;
+export const PCI_NUMA_POLICIES = ["legacy", "preferred", "required", "socket"] as const;
+export const PciAliasSchema = z.strictObject(
+  {
+    name: z
+      .string({ error: rule("must be a non-empty string") })
+      .min(1, { error: rule("must be a non-empty string") })
+      .max(256, { error: rule("must be at most 256 characters") }),
+    capability_type: z.literal("pci", { error: rule('must be "pci"') }).optional(),
+    // Nova accepts an alias without vendor_id (it then matches any vendor's
+    // device): a stored profile must name the vendor, so an alias cannot
+    // silently take every device on a host.
+    vendor_id: z
+      .string({ error: rule("is required (4 hex digits, e.g. 10de)") })
+      .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 10de)") }),
+    product_id: z
+      .string({ error: rule("must be 4 hex digits") })
+      .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 20b5)") })
+      .optional(),
+    device_type: z.enum(PCI_DEVICE_TYPES, { error: rule(`must be one of ${PCI_DEVICE_TYPES.join(", ")}`) }).optional(),
+    numa_policy: z
+      .enum(PCI_NUMA_POLICIES, { error: rule(`must be one of ${PCI_NUMA_POLICIES.join(", ")}`) })
+      .optional(),
+  },
+  { error: rule("must be an object") },
+);
+export type PciAliasInput = z.output<typeof PciAliasSchema>;
 
 // ---------------------------------------------------------------------------
 // Request
@@ -631,10 +890,33 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
         if (!weighers.has(w)) warnings.push(`config.weighers[${i}]: "${w}" is not a Nova weigher`);
       });
     }
-    const prefilters = new Set<string>(PLACEMENT_PREFILTERS);
+    const prefilters = new Set<string>(LEGACY_PLACEMENT_PREFILTERS);
     (cfg.placement_prefilters ?? []).forEach((p, i) => {
       if (!prefilters.has(p)) warnings.push(`config.placement_prefilters[${i}]: "${p}" is not a known prefilter`);
     });
+    // the config becomes a stored profile: Nova's own checks apply
+    if (opts.forImport) errors.push(...checkProfileConfig(cfg));
+  }
+  if (opts.forImport) {
+    // what nova-api refuses in a flavor's extra specs or an image's properties
+    const flavorSpecs = (where: string, f: ScenarioFlavorInput) => {
+      for (const e of hwExtraSpecErrors(f.extra_specs ?? {}))
+        errors.push(`${where}.extra_specs[${JSON.stringify(e.key)}]: ${e.error}`);
+    };
+    const imageProps = (where: string, im: ScenarioImageInput) => {
+      for (const e of hwImagePropertyErrors(im.properties ?? {}))
+        errors.push(`${where}.properties[${JSON.stringify(e.key)}]: ${e.error}`);
+    };
+    (doc.flavors ?? []).forEach((f, i) => {
+      flavorSpecs(`flavors[${i}]`, f);
+    });
+    (doc.images ?? []).forEach((im, i) => {
+      imageProps(`images[${i}]`, im);
+    });
+    if (doc.request) {
+      flavorSpecs("request.flavor", doc.request.flavor);
+      if (doc.request.image) imageProps("request.image", doc.request.image);
+    }
   }
 
   // request
@@ -653,6 +935,59 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
   }
 
   return { errors, warnings };
+}
+
+const CONFIG_KEYS = new Set(Object.keys(ConfigSchema.shape));
+
+/**
+ * What a stored scheduler profile must satisfy beyond the scenario's shape:
+ * every key a known option (a typo would silently leave Nova's default in
+ * force), PCI aliases valid for Nova's [pci] alias schema and naming their
+ * vendor. Messages `config.KEY: rule`.
+ */
+export function checkProfileConfig(cfg: Record<string, unknown>, prefix = "config."): string[] {
+  const errors: string[] = [];
+  for (const k of Object.keys(cfg)) {
+    if (!CONFIG_KEYS.has(k)) {
+      errors.push(
+        `${prefix}${k}: unknown option (not a [filter_scheduler], [scheduler], [pci], [compute] or [workarounds] option Schedscope knows)`,
+      );
+    }
+  }
+  const aliases = cfg.pci_alias;
+  if (Array.isArray(aliases)) {
+    const byName = new Map<string, { device_type?: string; numa_policy?: string; index: number }>();
+    aliases.forEach((entry, i) => {
+      const where = `${prefix}pci_alias[${i}]`;
+      let spec: unknown = entry;
+      if (typeof entry === "string") {
+        try {
+          spec = JSON.parse(entry);
+        } catch {
+          errors.push(`${where}: must be a JSON object (Nova's [pci] alias form), got ${shown(entry)}`);
+          return;
+        }
+      }
+      const r = PciAliasSchema.safeParse(spec);
+      if (!r.success) {
+        for (const m of formatZodError(r.error))
+          errors.push(m === "(document): " ? where : `${where}.${m}`.replace(".(document)", ""));
+        return;
+      }
+      // Nova: aliases sharing a name must agree on device type and NUMA policy (PciInvalidAlias)
+      const a = r.data;
+      const seen = byName.get(a.name);
+      if (
+        seen &&
+        (seen.device_type !== a.device_type || (seen.numa_policy ?? "legacy") !== (a.numa_policy ?? "legacy"))
+      ) {
+        errors.push(
+          `${where}.name: alias "${a.name}" is also pci_alias[${seen.index}] with another device_type or numa_policy (Nova refuses: PciInvalidAlias)`,
+        );
+      } else if (!seen) byName.set(a.name, { device_type: a.device_type, numa_policy: a.numa_policy, index: i });
+    });
+  }
+  return errors;
 }
 
 function sameFlavor(a: ScenarioFlavorInput, b: ScenarioFlavorInput): boolean {

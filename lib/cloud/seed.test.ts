@@ -140,4 +140,50 @@ describe("seedDemoCloud (200 hosts)", () => {
     expect(result.selections[0].alternates).toHaveLength(2);
     expect(result.selections[0].host).toMatch(/^cmp-a1-/);
   });
+
+  it("has NFV and GPU hosts whose NUMA cells and PCI pools match their instances", () => {
+    const nfv = cloud.hosts.filter((h) => (h as any).pcpus > 0) as any[];
+    const gpu = cloud.hosts.filter(
+      (h) =>
+        (h as any).pci_device_pools?.some?.((p: any) => p.vendor_id === "10de") ||
+        cloud.aggregates!.find((a) => a.name === "gpu-a40")!.hosts!.includes(h.name),
+    ) as any[];
+    expect(nfv.length).toBeGreaterThanOrEqual(4);
+    expect(gpu.length).toBeGreaterThanOrEqual(3);
+    for (const h of nfv) {
+      expect(h.numa_topology.cells).toHaveLength(2);
+      for (const c of h.numa_topology.cells) {
+        expect(c.cpuset.filter((x: number) => c.pcpuset.includes(x))).toEqual([]);
+        expect(c.pinned_cpus.every((x: number) => c.pcpuset.includes(x))).toBe(true);
+        expect(c.mempages.map((m: any) => m.size_kb)).toEqual([4, 2048, 1048576]);
+        expect(c.siblings.every((s: number[]) => s.length === 2)).toBe(true);
+      }
+      const pinned = h.numa_topology.cells.reduce((s: number, c: any) => s + c.pinned_cpus.length, 0);
+      expect(h.pcpus_used).toBe(pinned);
+      expect(h.pci_device_pools.some((p: any) => p.tags.dev_type === "type-VF" && p.tags.physical_network)).toBe(true);
+    }
+    expect(nfv.some((h) => h.pcpus_used > 0)).toBe(true);
+    expect((cloud.config as { pci_alias?: unknown }).pci_alias).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "a40" })]),
+    );
+  });
+
+  it.each([
+    ["c1.xlarge", "pinned CPUs"],
+    ["n1.dpdk", "pinned CPUs, 2 MiB pages and a VF"],
+    ["gpu.xlarge", "pinned CPUs and two A40s"],
+  ])("under the nfv profile, %s (%s) fits some hosts and not others (answered by Nova)", async (flavor) => {
+    assertNovaReferenceAvailable();
+    const request = await requestFromDb(t.prisma, { flavor, image: "rhel-9.2" });
+    const result = runNovaReference(await exportCloud(t.prisma, { request, profileName: "nfv" })) as {
+      error: string | null;
+      selections: { host: string; numa?: { host_cell: number; pcpuset: number[] }[] | null }[];
+      requests: { funnel: { filter: string; in: number; out: number }[] }[];
+    };
+    expect(result.error).toBeNull();
+    const numa = result.requests[0].funnel.find((f) => f.filter === "NUMATopologyFilter")!;
+    expect(numa.out).toBeGreaterThan(0);
+    expect(numa.out).toBeLessThan(numa.in);
+    expect(result.selections[0].numa![0].pcpuset.length).toBeGreaterThan(0);
+  });
 });

@@ -49,13 +49,30 @@ const bool = (col: string) => `json(CASE WHEN ${col} THEN 'true' ELSE 'false' EN
 const real = (col: string) => `json(printf('%!.17g', ${col}))`;
 
 /**
+ * Optional host keys and their columns: left out of a host's JSON when null
+ * (the engine then applies the reference's defaults). json_remove drops them
+ * in SQL; deleting them in JS would turn every host into a slow
+ * dictionary-mode object for the engine's property reads.
+ */
+const HOST_OPTIONAL: ReadonlyArray<[string, string]> = [
+  ["uuid", "uuid"],
+  ["free_ram_mb", "freeRamMb"],
+  ["free_disk_gb", "freeDiskGb"],
+  ["disk_available_least", "diskAvailableLeast"],
+  ["host_ip", "hostIp"],
+  ["numa_topology", "numaTopology"],
+  ["pci_device_pools", "pciDevicePools"],
+  ["inventories", "inventories"],
+];
+
+/**
  * The snapshot's SQL. SQLite builds the scenario's JSON itself (json_object,
  * json_group_array ... ORDER BY, SQLite >= 3.44; better-sqlite3 bundles
  * 3.49): one JSON text per host with its metrics, traits and instances, and
  * one for all aggregates and one for all server groups. A 10,000-host demo
  * cloud is ~200,000 rows (128k instances); materialising them row by row
  * through the Prisma engine costs ~1 us per value (1-2 s), this ~0.3 s.
- * Optional host columns go through json_patch, which leaves out null members.
+ * Optional host keys that are null are removed in SQL (json_remove).
  */
 export const SNAPSHOT_SQL = {
   hosts: hostsSql(""),
@@ -63,7 +80,7 @@ export const SNAPSHOT_SQL = {
 
 /** The hosts query (one JSON object per host, in position order), optionally restricted by a WHERE clause on h. */
 export function hostsSql(where: string): string {
-  return `SELECT json_patch(json_object(
+  return `SELECT json_remove(json_object(
       'name', h."name", 'node', h."hypervisorHostname", 'cell', c."name",
       'vcpus', h."vcpus", 'vcpus_used', h."vcpusUsed",
       'memory_mb', h."memoryMb", 'memory_mb_used', h."memoryMbUsed",
@@ -83,11 +100,13 @@ export function hostsSql(where: string): string {
       'instances', json((SELECT json_group_array(i."uuid" ORDER BY i."id") FROM "Instance" i WHERE i."hostId" = h."id")),
       'traits', json((SELECT json_group_array(t."name" ORDER BY t."id") FROM "HostTrait" t WHERE t."hostId" = h."id")),
       'reserved_vcpus', h."reservedVcpus", 'reserved_memory_mb', h."reservedMemoryMb",
-      'reserved_disk_gb', h."reservedDiskGb"
-    ), json_object(
+      'reserved_disk_gb', h."reservedDiskGb",
+      'pcpus', h."pcpus", 'pcpus_used', h."pcpusUsed",
       'uuid', h."uuid", 'free_ram_mb', h."freeRamMb", 'free_disk_gb', h."freeDiskGb",
-      'disk_available_least', h."diskAvailableLeast", 'host_ip', h."hostIp"
-    )) AS "json"
+      'disk_available_least', h."diskAvailableLeast", 'host_ip', h."hostIp",
+      'numa_topology', json(h."numaTopology"), 'pci_device_pools', json(h."pciDevicePools"),
+      'inventories', json(h."inventories")
+    ), ${HOST_OPTIONAL.map(([key, col]) => `CASE WHEN h."${col}" IS NULL THEN '$.${key}' ELSE '$.none' END`).join(", ")}) AS "json"
     FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where} ORDER BY h."position", h."id"`;
 }
 
@@ -112,12 +131,7 @@ function dropNull(obj: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (obj[k] === null) delete obj[k];
 }
 
-/**
- * Rows of hostsSql() -> scenario hosts. The SQL leaves out the optional keys
- * that are null (json_patch drops them), so the engine applies the
- * reference's defaults; deleting them here instead would turn every host
- * into a slow dictionary-mode object for the engine's property reads.
- */
+/** Rows of hostsSql() -> scenario hosts (the SQL already left out null optional keys). */
 export function parseHostRows(rows: { json: string }[]): ScenarioHost[] {
   return JSON.parse(`[${rows.map((r) => r.json).join(",")}]`) as ScenarioHost[];
 }

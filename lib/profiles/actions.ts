@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { existing, formToObject, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { ProfileCreateSchema, ProfileIdSchema, profileSaveSchema } from "@/lib/cloud/form-schemas";
-import { FILTERS, PREFILTERS, WEIGHERS } from "@/lib/scheduler";
+import { FILTERS, WEIGHERS } from "@/lib/scheduler";
 import { assertProfileDeletable, assertProfileNameFree, newProfileContent, setActiveProfile } from "./rules";
 
 const PATHS = ["/config", "/"];
@@ -12,7 +12,6 @@ const profileHref = (name: string) => `/config?profile=${encodeURIComponent(name
 const known = {
   filters: Object.keys(FILTERS),
   weighers: Object.keys(WEIGHERS),
-  prefilters: Object.keys(PREFILTERS),
 };
 const SaveSchema = profileSaveSchema(known);
 
@@ -64,7 +63,7 @@ export async function deleteProfile(_prev: ActionResult | null, form: FormData):
   return result;
 }
 
-/** Save the editor: filters, prefilters, weighers (ordered), multipliers and options. */
+/** Save the editor: filters, weighers (ordered), multipliers, options, Placement options, PCI aliases, release. */
 export async function saveProfile(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   return mutate(
     "profile.save",

@@ -67,7 +67,7 @@ export async function scheduleAction(input: ScheduleFormInput): Promise<ActionRe
     request: p.request,
     timings: { ...p.timings, storeMs, totalMs: performance.now() - t0 },
   };
-  return { ok: true, data: { meta, view: buildRunView(p.result, p.request) } };
+  return { ok: true, data: { meta, view: buildRunView(p.result, p.request, p.scenario.config) } };
 }
 
 const RunIdSchema = z.object({

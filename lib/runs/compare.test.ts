@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { schedule, toResult } from "@/lib/scheduler";
 import { compareResults, sameVerdict, type Verdict } from "./compare";
 import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
 
@@ -309,5 +310,21 @@ describe("compareResults: details", () => {
     [{ kind: "absent" }, { kind: "absent" }, true],
   ] as Array<[Verdict, Verdict, boolean]>)("sameVerdict(%j, %j) = %s", (a, b, want) => {
     expect(sameVerdict(a, b)).toBe(want);
+  });
+});
+
+describe("the same request under two Nova releases", () => {
+  it("shows both releases and the ranking the newer weighers change", () => {
+    const scenario = (nova_release: string) => ({
+      config: { nova_release, weighers: "all" as const, enabled_filters: ["ComputeFilter"] },
+      hosts: [
+        { name: "old", vcpus: 16, memory_mb: 65536, local_gb: 500, hypervisor_version: 6002000 },
+        { name: "new", vcpus: 16, memory_mb: 61440, local_gb: 500, hypervisor_version: 8000000 },
+      ],
+      request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 } },
+    });
+    const c = compareResults(toResult(schedule(scenario("zed"))), toResult(schedule(scenario("2025.1"))));
+    expect([c.releaseA, c.releaseB]).toEqual(["26 (Zed)", "31 (2025.1 Epoxy)"]);
+    expect(c.instances[0]).toMatchObject({ chosenA: "old", chosenB: "new", chosenChanged: true });
   });
 });

@@ -9,7 +9,12 @@ import type { RequestResult, ScheduleResult } from "@/lib/scheduler/result";
 export type Verdict =
   /** survived every filter and was weighed */
   | { kind: "passed"; rank: number }
-  | { kind: "rejected"; filter: string; reason: string }
+  | {
+      kind: "rejected";
+      filter: string;
+      reason: string /** the reason's stable code, when the result has codes */;
+      code?: string;
+    }
   /** not evaluated at this index (out since an earlier instance, or the list emptied before) */
   | { kind: "absent" };
 
@@ -68,6 +73,9 @@ export interface InstanceComparison {
 }
 
 export interface RunComparison {
+  /** The Nova release of each run ("what changes when we upgrade"); null for results stored before releases. */
+  releaseA: string | null;
+  releaseB: string | null;
   errorA: string | null;
   errorB: string | null;
   instances: InstanceComparison[];
@@ -84,7 +92,13 @@ export function verdicts(req: RequestResult | undefined): Map<string, Verdict> {
   for (const f of req.funnel) {
     const rejected = f.rejected ?? [];
     for (let j = 0; j < rejected.length; j++) {
-      out.set(rejected[j], { kind: "rejected", filter: f.filter, reason: f.reasons?.[j] ?? "" });
+      const code = f.codes?.[j];
+      out.set(
+        rejected[j],
+        code
+          ? { kind: "rejected", filter: f.filter, reason: f.reasons?.[j] ?? "", code }
+          : { kind: "rejected", filter: f.filter, reason: f.reasons?.[j] ?? "" },
+      );
     }
   }
   for (let k = 0; k < req.weighed.length; k++) out.set(req.weighed[k].host, { kind: "passed", rank: k + 1 });
@@ -213,5 +227,12 @@ export function compareResults(a: ScheduleResult, b: ScheduleResult): RunCompari
     instances.every(
       (c) => !c.chosenChanged && !c.alternatesChanged && !c.rankChanges.length && !c.verdictChanges.length,
     );
-  return { errorA: a.error, errorB: b.error, instances, identical };
+  return {
+    releaseA: a.nova_release ?? null,
+    releaseB: b.nova_release ?? null,
+    errorA: a.error,
+    errorB: b.error,
+    instances,
+    identical,
+  };
 }

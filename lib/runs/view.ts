@@ -10,6 +10,7 @@
 import type { FunnelStep, RequestResult, ScheduleResult, WeigherBreakdown } from "@/lib/scheduler/result";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { explainFailure, groupReasons, type DiagnosisView, type ReasonCount } from "./advice";
+import { placementView, releaseOf, selectionFits, type PlacementView, type SelectionFit } from "./fit-view";
 
 export const CHART_TOP_N = 25;
 export const PAGE_SIZE = 25;
@@ -97,6 +98,12 @@ export interface RunView {
   instances: InstanceSummary[];
   /** details of instance index 0 (the others are fetched when selected) */
   detail0: InstanceDetail | null;
+  /** per selection: the NUMA cells and PCI devices Nova fitted on the chosen host */
+  fits: SelectionFit[];
+  /** the Placement path's query, candidates and claims (null: not taken) */
+  placement: PlacementView | null;
+  /** the Nova release the run answered as */
+  novaRelease: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -269,7 +276,9 @@ export function instanceDetail(
   };
 }
 
-export function buildRunView(result: ScheduleResult, request?: ScenarioRequest): RunView {
+export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, config?: object | null): RunView {
+  // numa / pci / placement / nova_release are optional parts of the result document
+  const doc = result as ScheduleResult & Parameters<typeof placementView>[0] & { nova_release?: string };
   const view: RunView = {
     error: result.error,
     diagnosis: explainFailure(result, request),
@@ -277,6 +286,9 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest):
     engineMs: result.timing?.engine_ms ?? 0,
     instances: result.requests.map((_, i) => summarizeInstance(result, i)),
     detail0: instanceDetail(result, 0),
+    fits: selectionFits(result.selections),
+    placement: placementView(doc),
+    novaRelease: releaseOf(doc, config as { nova_release?: string } | null | undefined),
   };
   if (result.message !== undefined) view.message = result.message;
   return view;

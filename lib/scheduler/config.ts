@@ -12,6 +12,8 @@ export interface SchedulerConfig {
   weighers: string[];
   /** The Nova release whose behaviour applies (default Zed). */
   release: ReleaseBehaviour;
+  /** What the release changed in this config (e.g. a removed filter left out). */
+  releaseNotes: string[];
   /** Nova's Placement path: request filters, allocation candidates, claims. */
   placement: boolean;
   queryPlacementForAvailabilityZone: boolean;
@@ -368,10 +370,12 @@ export function resolveConfig(
   };
   const enabledFilters = c.enabled_filters === undefined ? [...DEFAULT_ENABLED_FILTERS] : names("enabled_filters");
   const weighers = c.weighers === undefined || c.weighers === "all" ? [...release.allWeighers] : names("weighers");
-  enabledFilters.forEach((f, i) => {
-    if (release.removedFilters.has(f))
-      throw new NovaError("KeyError", `config.enabled_filters[${i}]: ${f} was removed in Nova ${release.label}`);
-  });
+  // A filter the release no longer ships is left out and said so: an upgrade
+  // comparison must still run (nova.conf would have to drop it too).
+  const releaseNotes: string[] = [];
+  for (const f of enabledFilters.filter((f) => release.removedFilters.has(f)))
+    releaseNotes.push(`${f} is not in Nova ${release.label} (removed); it did not run`);
+  const keptFilters = enabledFilters.filter((f) => !release.removedFilters.has(f));
   if (known) {
     enabledFilters.forEach((f, i) => {
       // The reference looks classes up in a dict: an unknown name is a KeyError.
@@ -392,9 +396,10 @@ export function resolveConfig(
             .map((s) => s.trim())
             .filter(Boolean);
   return {
-    enabledFilters,
+    enabledFilters: keptFilters,
     weighers,
     release,
+    releaseNotes,
     placement: bool("placement", false),
     queryPlacementForAvailabilityZone:
       release.azRequestFilterAlwaysOn || bool("query_placement_for_availability_zone", true),

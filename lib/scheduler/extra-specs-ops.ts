@@ -119,7 +119,7 @@ export function describeRequirement(req: string): {
     "<in>": "containing the substring",
     "<all-in>": "containing all of",
   };
-  if (op in NUMERIC) {
+  if (Object.hasOwn(NUMERIC, op)) {
     try {
       pyFloat(operands[0]);
     } catch {

@@ -218,7 +218,8 @@ export function buildImageProps(properties: Record<string, unknown> = {}): Image
     );
   }
   for (const [legacy, current] of Object.entries(LEGACY_IMAGE_PROPERTIES)) {
-    if (legacy in properties) props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy)));
+    if (Object.hasOwn(properties, legacy))
+      props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy)));
   }
   const adapter = properties.vmware_adaptertype;
   if (adapter === "ide") props.set("hw_disk_bus", "ide");
@@ -232,7 +233,7 @@ export function buildImageProps(properties: Record<string, unknown> = {}): Image
       if (v !== undefined) props.set(key, v);
       continue;
     }
-    if (key === "traits_required" || !(key in properties)) continue;
+    if (key === "traits_required" || !Object.hasOwn(properties, key)) continue;
     props.set(key, coerce(key, properties[key], pyStrAt(properties, key)));
   }
   const traits = Object.entries(properties)
@@ -244,6 +245,6 @@ export function buildImageProps(properties: Record<string, unknown> = {}): Image
 
 /** ImageMetaProps.get(name): None when unset; AttributeError for non-fields. */
 export function imagePropGet(props: ImageProps, name: string): PyValue | undefined {
-  if (!(name in IMAGE_META_FIELDS)) return undefined; // AttributeError: caller skips
+  if (!Object.hasOwn(IMAGE_META_FIELDS, name)) return undefined; // AttributeError: caller skips
   return props.get(name) ?? null;
 }

@@ -245,7 +245,7 @@ export function pyEq(a: PyValue, b: PyValue): boolean {
   ) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && pyEq(a[k], b[k]));
+    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && pyEq(a[k], b[k]));
   }
   return false;
 }

@@ -1,5 +1,6 @@
 /** One test per scheduler difference a Nova release brought, named after the Nova change. */
 import { describe, expect, it } from "vitest";
+import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/cloud/demo-cloud";
 import { resolveConfig } from "./config";
 import { schedule } from "./engine";
 import { toResult } from "./result";
@@ -36,12 +37,35 @@ describe("Nova releases", () => {
     },
   );
 
-  it('2023.2 "Remove AvailabilityZoneFilter": naming it is refused', () => {
-    expect(schedule(scenario({ nova_release: "2023.2", enabled_filters: ["AvailabilityZoneFilter"] })).error).toEqual({
-      name: "KeyError",
-      message: "config.enabled_filters[0]: AvailabilityZoneFilter was removed in Nova 28 (2023.2 Bobcat)",
-    });
-    expect(schedule(scenario({ enabled_filters: ["AvailabilityZoneFilter"] })).error).toBeNull();
+  it('2023.2 "Remove AvailabilityZoneFilter": it no longer runs, and the result says so', () => {
+    const r = toResult(
+      schedule(scenario({ nova_release: "2023.2", enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"] })),
+    );
+    expect(r.requests[0].funnel.map((f) => f.filter)).toEqual(["ComputeFilter"]);
+    expect(r.release_notes).toEqual([
+      "AvailabilityZoneFilter is not in Nova 28 (2023.2 Bobcat) (removed); it did not run",
+    ]);
+    const zed = toResult(schedule(scenario({ enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"] })));
+    expect(zed.requests[0].funnel.map((f) => f.filter)).toEqual(["ComputeFilter", "AvailabilityZoneFilter"]);
+  });
+
+  it("the demo cloud under Zed and under 2025.1: HypervisorVersionWeigher changes the ranking", () => {
+    const cloud = buildDemoCloud();
+    const request = { flavor: DEMO_FLAVORS.find((f) => f.name === "m1.small") ?? DEMO_FLAVORS[0] };
+    const ranking = (nova_release: string) => {
+      const r = toResult(
+        schedule({ ...(cloud as Scenario), config: { ...DEFAULT_PROFILE_CONFIG, nova_release }, request }),
+      );
+      return {
+        top: r.requests[0].weighed.slice(0, 5).map((w) => w.host),
+        weighers: Object.keys(r.requests[0].weighed[0].weighers),
+      };
+    };
+    const zed = ranking("zed");
+    const epoxy = ranking("2025.1");
+    expect(zed.weighers).not.toContain("HypervisorVersionWeigher");
+    expect(epoxy.weighers).toContain("HypervisorVersionWeigher");
+    expect(epoxy.top).not.toEqual(zed.top);
   });
 
   it("2023.2: the availability zone request filter is always on", () => {

@@ -66,6 +66,8 @@ export interface PlacementResult {
 export interface ScheduleResult {
   /** The Nova release whose behaviour produced this result, e.g. "26 (Zed)"; absent in older stored results. */
   nova_release?: string;
+  /** What the release changed in the configuration (e.g. a filter it no longer ships). */
+  release_notes?: string[];
   error: string | null;
   message?: string;
   /** numa / pci: what each instance took, when the request asked for NUMA or PCI. */
@@ -93,8 +95,17 @@ function funnelStep(f: FunnelStage, brief: boolean): FunnelStep {
 function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
   const w = t.weighed;
   const out: WeighedHostResult[] = [];
+  // The reference keys its per-weigher breakdown by service host name, so
+  // several nodes of one host all show the last node's (in filter order);
+  // the weights themselves stay per node.
+  let lastNode: Map<string, number> | null = null;
+  if (w.columns.length) {
+    const names = new Set(w.hosts.map((h) => h.host));
+    if (names.size < w.hosts.length) lastNode = new Map(w.hosts.map((h, i) => [h.host, i]));
+  }
   for (let k = 0; k < Math.min(w.order.length, limit); k++) {
-    const i = w.order[k];
+    const own = w.order[k];
+    const i = lastNode?.get(w.hosts[own].host) ?? own;
     const weighers: Record<string, WeigherBreakdown> = {};
     for (const c of w.columns) {
       const m = c.byView[w.hosts[i].aggregates.id]!;
@@ -106,7 +117,7 @@ function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
         source: m.source,
       };
     }
-    out.push({ host: w.hosts[i].host, weight: w.weights[i], weighers });
+    out.push({ host: w.hosts[own].host, weight: w.weights[own], weighers });
   }
   return out;
 }
@@ -202,6 +213,7 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
     timing: { engine_ms: run.engineMs },
   };
   if (run.error && run.error.name !== "NoValidHost") result.message = run.error.message;
+  if (run.config.releaseNotes.length) result.release_notes = run.config.releaseNotes;
   if (run.placement) {
     const p = run.placement;
     result.placement = {

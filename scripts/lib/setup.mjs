@@ -199,14 +199,19 @@ export function prismaArgs(...args) {
   return [path.join(ROOT, "node_modules", "prisma", "build", "index.js"), ...args];
 }
 
-/** `prisma generate` when the client is missing or the schema changed. */
-export function ensurePrismaClient() {
+/**
+ * `prisma generate` when the client is missing or the schema changed:
+ * generates lib/generated/prisma when it is missing or older than the schema.
+ * `say` reports it (stdout by default; the CLIs pass stderr so that their
+ * own output, e.g. `scenario export > file`, stays clean).
+ */
+export function ensurePrismaClient({ say = log } = {}) {
   const hash = sha256(
     readOr(path.join(ROOT, "prisma", "schema.prisma")),
     readOr(path.join(ROOT, "node_modules", "prisma", "package.json")),
   );
   if (exists(path.join(CLIENT_DIR, "client.ts")) && readOr(CLIENT_STAMP).trim() === hash) return false;
-  log("generating the Prisma client");
+  say("generating the Prisma client");
   run(process.execPath, prismaArgs("generate"), { quiet: true });
   fs.writeFileSync(CLIENT_STAMP, `${hash}\n`);
   return true;

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { NumaCells } from "@/components/hosts/numa-cells";
 import { ServiceForm } from "@/components/hosts/service-form";
 import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
 import { UsageBar } from "@/components/ui/usage-bar";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
+import { getHostHardware } from "@/lib/cloud/host-hardware";
 import { getHost } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 
@@ -20,8 +22,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function HostPage({ params }: { params: Params }) {
   const { name: raw } = await params;
   const name = decodeParam(raw);
-  const h = await getHost(prisma, name);
-  if (!h) notFound();
+  const [h, hw] = await Promise.all([getHost(prisma, name), getHostHardware(prisma, name)]);
+  if (!h || !hw) notFound();
   const { supportedInstances: supported, cpuInfo } = h;
 
   return (
@@ -85,6 +87,8 @@ export default async function HostPage({ params }: { params: Params }) {
           <ServiceForm host={h.name} disabled={h.serviceDisabled} reason={h.disabledReason} />
         </section>
       </div>
+
+      <NumaCells host={h.name} hw={hw} />
 
       <section aria-labelledby="agg-h">
         <h2 id="agg-h">Aggregates ({h.aggregates.length})</h2>

@@ -42,7 +42,7 @@ export default async function RunPage({ params }: Props) {
         <Link href={`/schedule?from=${run.id}`}>Edit the request and schedule again</Link> ·{" "}
         <Link href="/runs">All runs</Link>
       </p>
-      <ResultView meta={meta} view={buildRunView(cached.result, run.request)} showPermalink={false} />
+      <ResultView meta={meta} view={buildRunView(cached.result, run.request, run.config)} showPermalink={false} />
     </section>
   );
 }

@@ -67,6 +67,19 @@ export type HostStateFilter = keyof typeof HOST_STATES;
 
 export const HOST_PAGE_SIZES = [25, 50, 100, 200] as const;
 
+/**
+ * A `?sort=` value from the address bar, or undefined for the default order.
+ * Own keys only: `constructor`, `toString` or `__proto__` are not sort keys.
+ */
+export function parseHostSort(raw: string | undefined): HostSort | undefined {
+  return raw && Object.hasOwn(HOST_SORTS, raw) ? (raw as HostSort) : undefined;
+}
+
+/** A `?state=` value from the address bar, or undefined for every state (own keys only). */
+export function parseHostState(raw: string | undefined): HostStateFilter | undefined {
+  return raw && Object.hasOwn(HOST_STATES, raw) ? (raw as HostStateFilter) : undefined;
+}
+
 export interface HostQuery {
   /** substring of name, hypervisor hostname or host IP (case-insensitive) */
   search?: string;
@@ -104,7 +117,8 @@ function hostWhere(q: HostQuery): { sql: string; params: unknown[] } {
       params.push(like, like, like);
     }
   }
-  if (q.state && HOST_STATES[q.state]) where.push(HOST_STATES[q.state]);
+  const state = parseHostState(q.state);
+  if (state) where.push(HOST_STATES[state]);
   if (q.cell) {
     where.push(`c."name" = ?`);
     params.push(q.cell);
@@ -248,7 +262,7 @@ function hostRow(
 export async function listHostsPage(db: Db, q: HostQuery = {}): Promise<Page<HostRow> & { ms: number }> {
   const t0 = performance.now();
   const { sql: where, params } = hostWhere(q);
-  const sort: { sql: string; unique?: boolean } = HOST_SORTS[q.sort ?? "position"] ?? HOST_SORTS.position;
+  const sort: { sql: string; unique?: boolean } = HOST_SORTS[parseHostSort(q.sort) ?? "position"];
   const dir = q.dir === "desc" ? "DESC" : "ASC";
   const order = sort.unique ? `${sort.sql} ${dir}` : `${sort.sql} ${dir}, h."position" ${dir}, h."id" ${dir}`;
   const from = `FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where}`;

@@ -31,8 +31,12 @@ export interface CandidateQuery {
   reasons: Map<Provider, Reason>;
 }
 
+/** 12345 → "12,345"; fractions to two places (Intl is slow in the host loop). */
 function fmt(n: number): string {
-  return Number.isInteger(n) ? n.toLocaleString("en-US") : n.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  const text = Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+  const [whole, frac] = text.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return frac ? `${grouped}.${frac}` : grouped;
 }
 
 /** The checks Placement makes on the query string itself (each a 400). */

@@ -116,7 +116,7 @@ function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<st
   return { traits, classes };
 }
 
-function checkInventory(where: string, rc: string, inv: Inventory): void {
+function checkInventory(at: () => string, rc: string, inv: Inventory): void {
   const fields: Array<[string, number, number]> = [
     ["total", inv.total, 1],
     ["reserved", inv.reserved, 0],
@@ -125,12 +125,12 @@ function checkInventory(where: string, rc: string, inv: Inventory): void {
     ["step_size", inv.stepSize, 1],
   ];
   for (const [name, v, min] of fields) {
-    if (v < min || v > MAX_INT) throw setupError(`${where}: ${rc} ${name} ${v} is out of range (${min}..${MAX_INT})`);
+    if (v < min || v > MAX_INT) throw setupError(`${at()}: ${rc} ${name} ${v} is out of range (${min}..${MAX_INT})`);
   }
   if (!(inv.allocationRatio <= SQL_SP_FLOAT_MAX))
-    throw setupError(`${where}: ${rc} allocation_ratio ${inv.allocationRatio} is too large`);
+    throw setupError(`${at()}: ${rc} allocation_ratio ${inv.allocationRatio} is too large`);
   if (capacity(inv) < 0)
-    throw setupError(`${where}: ${rc} reserved ${inv.reserved} exceeds total ${inv.total} (Placement refuses it)`);
+    throw setupError(`${at()}: ${rc} reserved ${inv.reserved} exceeds total ${inv.total} (Placement refuses it)`);
 }
 
 /** The scenario's cloud in Placement, or PlacementSetupError where Placement says no. */
@@ -149,26 +149,31 @@ export function buildPlacementCloud(scenario: Scenario, hosts: HostState[]): Pla
       if (!l.includes(uuid)) l.push(uuid);
     }
   }
+  // uuid5 of every name is only worth computing when an explicit uuid could
+  // collide with one; otherwise equal names are the only way to share one.
+  const explicit = scenario.hosts.some((h) => h.uuid);
   const seen = new Set<string>();
   const providers = scenario.hosts.map((h, i) => {
     const host = hosts[i];
-    const uuid = h.uuid || stableUuid(h.name);
-    if (seen.has(uuid)) throw setupError(`two compute nodes share the provider uuid ${uuid}`);
-    seen.add(uuid);
-    const where = `hosts[${i}] (${h.name})`;
+    const key = explicit ? h.uuid || stableUuid(h.name) : h.name;
+    if (seen.has(key)) throw setupError(`two compute nodes share the provider uuid ${h.uuid || stableUuid(h.name)}`);
+    seen.add(key);
+    const where = () => `hosts[${i}] (${h.name})`;
     const { inv, used } = hostInventories(h);
     for (const [rc, record] of inv) {
       if (!STANDARD_RC.has(rc) && !customResourceClasses.has(rc))
-        throw setupError(`${where}: unknown resource class ${rc}`);
+        throw setupError(`${where()}: unknown resource class ${rc}`);
       checkInventory(where, rc, record);
     }
     const traits = new Set(h.traits ?? []);
     if (host.service.disabled) traits.add("COMPUTE_STATUS_DISABLED");
     for (const t of traits)
-      if (!STANDARD_TRAITS.has(t) && !customTraits.has(t)) throw setupError(`${where}: unknown trait ${t}`);
+      if (!STANDARD_TRAITS.has(t) && !customTraits.has(t)) throw setupError(`${where()}: unknown trait ${t}`);
     return {
       host,
-      uuid,
+      get uuid() {
+        return h.uuid || stableUuid(h.name);
+      },
       inventories: inv,
       used,
       traits,

@@ -4,7 +4,8 @@ import { groupMembersOnHost } from "./server-group-soft-affinity";
 /** ServerGroupSoftAntiAffinityWeigher: prefer hosts with fewer members of a soft-anti-affinity group. */
 export const ServerGroupSoftAntiAffinityWeigher: WeigherFactory = (config) => ({
   name: "ServerGroupSoftAntiAffinityWeigher",
-  weigh: (host, spec) => -1 * groupMembersOnHost(host, spec, "soft-anti-affinity"),
+  // Nova's `len(...) * -1` is an int: no member is 0, not -0.
+  weigh: (host, spec) => 0 - groupMembersOnHost(host, spec, "soft-anti-affinity"),
   multiplier: (host) =>
     host.aggregates.weightMultiplier("soft_anti_affinity_weight_multiplier", config.softAntiAffinityWeightMultiplier),
 });

@@ -143,6 +143,8 @@ def flavor(rng):
         es["hw:cpu_policy"] = "dedicated"
         if rng.random() < 0.3:
             es["hw:cpu_thread_policy"] = rng.choice(["isolate", "require", "prefer"])
+    if rng.random() < 0.04:  # a name os-traits does not know: Placement answers 400
+        es["trait:HW_CPU_X86_BOGUS"] = "required"
     if rng.random() < 0.15:
         es["resources:VGPU"] = rng.choice(["1", "2"])
     if rng.random() < 0.15:

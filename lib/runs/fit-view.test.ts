@@ -1,0 +1,59 @@
+/** The NUMA/PCI fit and Placement views, on results Nova itself gave (../shared/nova-reference/examples). */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES_DIR } from "@/lib/testing/cloud";
+import { placementView, releaseOf, selectionFits } from "./fit-view";
+
+const expected = (name: string) =>
+  JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, `${name}.expected.json`), "utf8"));
+
+describe("selectionFits", () => {
+  it("says which guest cell sits on which host cell, which vCPU on which host CPU, and the devices taken", () => {
+    const fits = selectionFits(expected("pci-gpu-alias-numa-required").selections);
+    expect(fits[0].host).toBe("gpu-near");
+    expect(fits[0].numa!.map((c) => c.text)).toEqual([
+      "guest cell 0 → host cell 0: vCPUs 0→CPU 0, 1→CPU 1, 2→CPU 2, 3→CPU 3 pinned; no page size asked; 8192 MiB",
+    ]);
+    expect(fits[0].pci!.map((p) => p.text)).toEqual(["2 × 10de:20b5 (type-PCI) from the pool on NUMA node 0"]);
+  });
+
+  it("shows shared and pinned vCPUs of a mixed policy, and page sizes", () => {
+    const mixed = selectionFits(expected("numa-mixed-cpu-policy-isolate").selections);
+    expect(mixed[0].numa![0].text).toMatch(
+      /^guest cell 0 → host cell 0: vCPUs 0-1 on the host's shared CPUs; vCPUs 2→CPU \d+, 3→CPU \d+ pinned/,
+    );
+    const huge = selectionFits(expected("numa-hugepages-large-multi").selections);
+    expect(huge.every((s) => s.numa?.every((c) => c.pageSize !== null))).toBe(true);
+    expect(huge[0].numa![0].text).toMatch(/(2 MiB|1 GiB) pages; 4096 MiB$/);
+  });
+
+  it("has no NUMA or PCI part for a plain request", () => {
+    expect(selectionFits(expected("gpu-az").selections)[0]).toMatchObject({ numa: undefined, pci: undefined });
+  });
+});
+
+describe("placementView", () => {
+  it("counts and explains the hosts max_placement_results kept out", () => {
+    const v = placementView(expected("placement-limit"))!;
+    expect([v.hostsIn, v.hostsReturned, v.matched, v.candidates, v.limit, v.cutByLimit]).toEqual([8, 3, 5, 3, 3, 2]);
+    expect(v.explanation).toBe(
+      "Placement matched 5 allocation candidates but returned only 3: max_placement_results=3 keeps the first ones in provider order, so 2 matching hosts were never considered by the filters and weighers.",
+    );
+    expect(v.params).toContainEqual({ key: "resources", value: "DISK_GB:40,MEMORY_MB:8192,VCPU:4" });
+    expect(v.claims).toEqual([{ claimed: "h-3", index: 0, tried: [] }]);
+  });
+
+  it("says when the limit was dropped by a hint", () => {
+    const v = placementView(expected("placement-limit-hint"))!;
+    expect(v.limit).toBeNull();
+    expect(v.explanation).toMatch(/^No limit was sent/);
+  });
+
+  it("is null off the Placement path; the release comes from the result, then the profile", () => {
+    expect(placementView(expected("gpu-az"))).toBeNull();
+    expect(releaseOf(expected("gpu-az"))).toBe("26 (Zed)");
+    expect(releaseOf({}, { nova_release: "2024.1" })).toBe("2024.1");
+    expect(releaseOf({}, {})).toBe("zed");
+  });
+});
