@@ -21,7 +21,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { schedule } from "../lib/scheduler/engine";
-import { bigCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud } from "./big-cloud";
+import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -48,19 +49,25 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function engineWarm(hosts: number, instances: number): { ms: number; survivors: number } {
+function engineWarm(
+  hosts: number,
+  instances: number,
+  cloud = bigCloud,
+): { ms: number; chosen: string; survivors: number } {
   const runs: number[] = [];
   let survivors = 0;
+  let chosen = "";
   const reps = hosts * instances >= 500000 ? 5 : hosts >= 10000 ? 21 : 41;
-  const sc = bigCloud(hosts, instances); // not changed: host states are built per request
+  const sc = cloud(hosts, instances); // not changed: host states are built per request
   schedule(sc); // the first request is "engine first", measured in a fresh process
   for (let r = 0; r < reps; r++) {
     const run = schedule(sc);
     if (run.error && run.error.name !== "NoValidHost") throw new Error(run.error.message);
     runs.push(run.engineMs);
     survivors = run.traces[0]?.weighed.hosts.length ?? 0;
+    chosen = run.selections[0]?.host.host ?? run.error?.name ?? "";
   }
-  return { ms: median(runs), survivors };
+  return { ms: median(runs), chosen, survivors };
 }
 
 function engineFirst(hosts: number, instances: number, warmUp = false): number {
@@ -102,6 +109,20 @@ function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padStart(widths[i])).join(" | ")} |`;
   return [line(header), `|${widths.map((w) => `${"-".repeat(w + 1)}:`).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+/** NUMA/PCI at 10,000 hosts (pinned CPUs, 1 GiB pages, a GPU) beside the plain case. */
+function benchNuma() {
+  console.log("\nNUMA/PCI at 10,000 hosts (2 cells each, pinned + 1 GiB pages + GPU flavor; +2 filters)");
+  for (const instances of [1, 50]) {
+    const plain = engineWarm(10000, instances);
+    const numa = engineWarm(10000, instances, bigNumaCloud);
+    console.log(
+      `instances ${instances}: plain ${fmt(plain.ms, 3)} ms (${plain.survivors} survivors), ` +
+        `NUMA/PCI ${fmt(numa.ms, 3)} ms (${numa.survivors} survivors, chose ${numa.chosen}): ` +
+        `${(numa.ms / plain.ms).toFixed(2)}× the plain request`,
+    );
+  }
 }
 
 async function main() {
@@ -168,10 +189,11 @@ async function main() {
       `${(warmed / ten.warm).toFixed(1)}× the warm time (goal ≤ 3×: ${goal(warmed <= 3 * ten.warm)})`,
   );
   console.log(`- 50,000 hosts × 50 instances: ${big.warm.toFixed(0)} ms warm (goal < 500 ms: ${goal(big.warm < 500)})`);
+  benchNuma();
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
   rmSync(dir, { recursive: true, force: true });
-  await benchSnapshot();
+  benchCapacity(await benchSnapshot());
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

@@ -6,13 +6,14 @@
  */
 import { loadSnapshotCached } from "../lib/cloud/snapshot-cache";
 import { seedDemoCloud } from "../lib/cloud/seed-demo";
-import { loadCloudSnapshot } from "../lib/cloud/snapshot";
+import { type CloudScenario, loadCloudSnapshot } from "../lib/cloud/snapshot";
 import { schedule } from "../lib/scheduler/engine";
 import { createTestDatabase } from "../lib/testing/test-db";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export async function benchSnapshot(hosts = 10000): Promise<void> {
+/** Returns the snapshot (the demo cloud as the engine reads it) for the benchmarks that follow. */
+export async function benchSnapshot(hosts = 10000): Promise<CloudScenario> {
   const db = await createTestDatabase();
   try {
     const t0 = performance.now();
@@ -36,6 +37,7 @@ export async function benchSnapshot(hosts = 10000): Promise<void> {
         `kept in memory, a request checks the revision instead: median ${median(checks).toFixed(1)} ms; ` +
         `engine on it ${run.engineMs.toFixed(1)} ms (${run.selections[0]?.host.host ?? run.error?.name})`,
     );
+    return scenario;
   } finally {
     await db.cleanup();
   }
