@@ -105,6 +105,12 @@ describe("preview", () => {
       [0, 1, 0, 0],
     ],
     ["removed", { hosts: [{ name: "a", vcpus: 1, memory_mb: 1, local_gb: 1 }] }, { hosts: [] }, [0, 0, 1, 0]],
+    [
+      "changed when only the NUMA topology differs",
+      { hosts: [{ name: "a", numa_topology: { cells: [{ id: 0, cpuset: [0], memory: 1024 }] } }] },
+      { hosts: [{ name: "a", numa_topology: { cells: [{ id: 0, cpuset: [0, 1], memory: 1024 }] } }] },
+      [0, 1, 0, 0],
+    ],
   ])("hosts %s", (_name, before, after, [added, changed, removed, unchanged]) => {
     const hosts = diffClouds(before, after)[0];
     expect([hosts.added, hosts.changed, hosts.removed, hosts.unchanged]).toEqual([added, changed, removed, unchanged]);

@@ -87,6 +87,11 @@ function hostPrint(h: Row): string {
     ((h.metrics ?? []) as Row[]).map((m) => [m.name, m.value]),
     sorted(h.traits),
     sorted(h.instances),
+    h.pcpus ?? 0,
+    h.pcpus_used ?? 0,
+    print(h.inventories ?? {}),
+    print(h.numa_topology ?? null),
+    print(h.pci_device_pools ?? []),
   ]);
 }
 

@@ -80,7 +80,7 @@ describe("shared example -> bundle -> import -> export: Nova answers the same", 
     const original = readExample(file);
     const prepared = prepareImport(asFiles(scenarioToBundle(original)));
 
-    // keys the database does not keep yet are still produced, as the scenario format has them
+    // NUMA, PCI pools, PCPUs, inventories and traits come out as the scenario format has them
     const hosts = original.hosts as Row[];
     prepared.doc.hosts.forEach((h, i) => {
       expect(h.name).toBe(hosts[i].name);
