@@ -101,3 +101,62 @@ export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenar
     },
   };
 }
+
+/**
+ * The same cloud with NUMA and PCI: every host has 2 NUMA cells (SMT
+ * siblings, some CPUs already pinned, 4 KiB and 1 GiB pages) and GPU pools;
+ * the flavor asks for pinned CPUs and a GPU, and NUMATopologyFilter and
+ * PciPassthroughFilter run after the usual filters.
+ */
+export function bigNumaCloud(hosts: number, numInstances: number, seed = 42): Scenario {
+  const sc = bigCloud(hosts, numInstances, seed);
+  const rnd = mulberry32(seed + 1);
+  for (const h of sc.hosts) {
+    const cores = h.vcpus / 4; // per cell, 2 threads per core
+    const cells = [0, 1].map((c) => {
+      const first = c * cores;
+      const siblings = Array.from({ length: cores }, (_, k) => [first + k, first + k + 2 * cores]);
+      const cpus = siblings.flat().sort((a, b) => a - b);
+      const pinned = cpus.filter(() => rnd() < 0.4);
+      const memory = h.memory_mb / 2;
+      return {
+        id: c,
+        cpuset: cpus,
+        pcpuset: cpus,
+        memory,
+        memory_usage: Math.floor(rnd() * memory * 0.5),
+        pinned_cpus: pinned,
+        siblings,
+        mempages: [
+          { size_kb: 4, total: ((memory - 8192) * 1024) / 4, used: 0 },
+          { size_kb: 1048576, total: 8, used: Math.floor(rnd() * 8) },
+        ],
+        socket: c,
+      };
+    });
+    h.numa_topology = { cells };
+    h.pci_device_pools = [
+      {
+        vendor_id: "10de",
+        product_id: "20b5",
+        numa_node: Math.floor(rnd() * 2),
+        count: Math.floor(rnd() * 4),
+        tags: { dev_type: "type-PCI" },
+      },
+    ];
+  }
+  sc.config = {
+    ...sc.config,
+    enabled_filters: [...(sc.config?.enabled_filters ?? []), "NUMATopologyFilter", "PciPassthroughFilter"],
+    pci_alias: [
+      { name: "a100", vendor_id: "10de", product_id: "20b5", device_type: "type-PCI", numa_policy: "preferred" },
+    ],
+  };
+  sc.request.flavor.extra_specs = {
+    ...sc.request.flavor.extra_specs,
+    "hw:cpu_policy": "dedicated",
+    "hw:mem_page_size": "large",
+    "pci_passthrough:alias": "a100:1",
+  };
+  return sc;
+}

@@ -14,6 +14,8 @@ export const NAV_ITEMS = [
   { href: "/config", label: "Config" },
   { href: "/schedule", label: "Schedule" },
   { href: "/runs", label: "Runs" },
+  { href: "/capacity", label: "Capacity" },
+  { href: "/import", label: "Import" },
   { href: "/audit", label: "Audit" },
 ] as const;
 

@@ -8,6 +8,7 @@ import {
   ProfileEditor,
   type Catalogue,
 } from "@/components/config/profile-editor";
+import { ExportNovaConfLink, ImportNovaConfForm } from "@/components/config/nova-conf-forms";
 import { fmtDate } from "@/components/ui/format";
 import { FILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
 import { listProfiles } from "@/lib/cloud/queries";
@@ -45,6 +46,12 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
       {typeof sp.deleted === "string" ? (
         <p className="notice ok" role="status">
           Profile {sp.deleted} deleted.
+        </p>
+      ) : null}
+      {sp.imported && selected ? (
+        <p className="notice ok" role="status">
+          nova.conf imported as profile {selected.name}.
+          {typeof sp.unknown === "string" ? ` Not Nova Zed options (ignored): ${sp.unknown}.` : ""}
         </p>
       ) : null}
       {sp.created && selected ? (
@@ -101,6 +108,9 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
             <h2 id="new-profile">New profile</h2>
             <CreateProfileForm profiles={profiles.map((p) => p.name)} />
           </section>
+          <section className="panel">
+            <ImportNovaConfForm />
+          </section>
         </div>
         <div>
           {selected ? (
@@ -110,6 +120,7 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
                   Profile {selected.name} {selected.active ? <span className="state state-up">active</span> : null}
                 </h2>
                 <span className="muted small">updated {fmtDate(selected.updatedAt)}</span>
+                <ExportNovaConfLink profile={selected.name} />
               </div>
               {selected.configError ? (
                 <p className="notice bad" role="alert">

@@ -158,6 +158,8 @@ function aliasRows(value: unknown): AliasRow[] {
 function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow[] }) {
   const [rows, setRows] = useState<(AliasRow & { key: number })[]>(() => initial.map((r, i) => ({ ...r, key: i })));
   const [next, setNext] = useState(initial.length);
+  const edit = (key: number, field: keyof AliasRow, value: string) =>
+    setRows((rs) => rs.map((x) => (x.key === key ? { ...x, [field]: value } : x)));
   const errors = form.errors("pci_alias") ?? [];
   return (
     <>
@@ -182,7 +184,8 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
                 <input
                   name="pci_alias_name"
                   aria-label={`Alias ${i + 1} name`}
-                  defaultValue={r.name}
+                  value={r.name}
+                  onChange={(e) => edit(r.key, "name", e.target.value)}
                   autoComplete="off"
                   spellCheck={false}
                 />
@@ -191,7 +194,8 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
                 <input
                   name="pci_alias_vendor_id"
                   aria-label={`Alias ${i + 1} vendor id`}
-                  defaultValue={r.vendor_id}
+                  value={r.vendor_id}
+                  onChange={(e) => edit(r.key, "vendor_id", e.target.value)}
                   placeholder="10de"
                   size={6}
                   autoComplete="off"
@@ -201,7 +205,8 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
                 <input
                   name="pci_alias_product_id"
                   aria-label={`Alias ${i + 1} product id`}
-                  defaultValue={r.product_id}
+                  value={r.product_id}
+                  onChange={(e) => edit(r.key, "product_id", e.target.value)}
                   placeholder="any"
                   size={6}
                   autoComplete="off"
@@ -211,7 +216,8 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
                 <select
                   name="pci_alias_device_type"
                   aria-label={`Alias ${i + 1} device type`}
-                  defaultValue={r.device_type}
+                  value={r.device_type}
+                  onChange={(e) => edit(r.key, "device_type", e.target.value)}
                 >
                   <option value="">any</option>
                   {PCI_DEVICE_TYPES.map((t) => (
@@ -225,7 +231,8 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
                 <select
                   name="pci_alias_numa_policy"
                   aria-label={`Alias ${i + 1} NUMA policy`}
-                  defaultValue={r.numa_policy}
+                  value={r.numa_policy}
+                  onChange={(e) => edit(r.key, "numa_policy", e.target.value)}
                 >
                   <option value="">legacy (default)</option>
                   {PCI_NUMA_POLICIES.map((t) => (
@@ -289,7 +296,13 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
   const selectionKeys = ["host_subset_size", "shuffle_best_same_weighed_hosts", "max_attempts"];
   const filterKeys = catalogue.options
     .map((o) => o.key as string)
-    .filter((k) => !multiplierKeys.has(k) && !metricsKeys.includes(k) && !selectionKeys.includes(k));
+    .filter(
+      (k) =>
+        !multiplierKeys.has(k) &&
+        !metricsKeys.includes(k) &&
+        !selectionKeys.includes(k) &&
+        !PLACEMENT_OPTION_DOCS.some((o) => o.key === k),
+    );
   const shownFields = [
     "description",
     "enabled_filters",

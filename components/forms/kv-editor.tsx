@@ -8,6 +8,7 @@
  * types, from the same modules the server-side schemas use.
  */
 import { useId, useState, type ReactNode } from "react";
+import { describeHwImageProperty } from "@/lib/cloud/hw-specs";
 import {
   describeMetadataKey,
   metadataKeyError,
@@ -93,6 +94,15 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
   }
   // image properties
   if (!k) return { readers: "", meaning: null, keyError: null, valueError: null };
+  const hw = describeHwImageProperty(k, value);
+  if (hw) {
+    return {
+      readers: "NUMATopologyFilter + virt driver",
+      meaning: hw.meaning ? `${hw.help} (${hw.values}): ${hw.meaning}` : `${hw.help} (${hw.values})`,
+      keyError: null,
+      valueError: value ? hw.error : null,
+    };
+  }
   const field = Object.hasOwn(IMAGE_META_FIELDS, k) ? IMAGE_META_FIELDS[k] : undefined;
   let valueError: string | null = null;
   if (json && value) {

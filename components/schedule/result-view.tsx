@@ -6,9 +6,11 @@ import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
 import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
 import { FunnelChart } from "./funnel-chart";
-import { CommitButton, RerunButton } from "./run-buttons";
+import { CommitButton, ReleaseRerunForm, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";
 import { MultipliersTable, WeighedTable } from "./weighed-table";
+import { WeightSensitivity } from "./weight-sensitivity";
+import { WhatIf } from "./what-if";
 import { effectiveWeighers, WeightsChart } from "./weights-chart";
 import { RejectedTable, WhyNotSearch } from "./why-not";
 
@@ -97,6 +99,7 @@ function InstancePanel({
 
       <h3>Hosts removed</h3>
       {detail ? <RejectedTable runId={runId} index={summary.index} initial={detail.whyNot} /> : null}
+      {detail && detail.whyNot.total > 0 ? <WhatIf runId={runId} index={summary.index} /> : null}
     </div>
   );
 }
@@ -116,6 +119,7 @@ function WeightsSection({ runId, detail, survivors }: { runId: number; detail: I
           <WeightsChart rows={detail.chart} names={detail.weigherNames} index={detail.index} />
           <h4 className="sc-visually-hidden">Multipliers</h4>
           <MultipliersTable uses={detail.multipliers} index={detail.index} />
+          {detail.chart.length > 1 ? <WeightSensitivity runId={runId} index={detail.index} /> : null}
         </>
       )}
       <div style={{ marginTop: "0.75rem" }}>
@@ -288,6 +292,18 @@ function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: Placeme
           ) : null}
         </>
       ) : null}
+      {placement.requestFilters.length ? (
+        <>
+          <h4 style={{ margin: "0.5rem 0 0" }}>Request filters</h4>
+          <ul className="plain small" aria-label="Request filters">
+            {placement.requestFilters.map((f) => (
+              <li key={f.name}>
+                <code>{f.name}</code>: {f.effect ?? "no effect (option off or nothing to add)"}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {placement.claims.length ? (
         <ol className="plain small" aria-label="Placement claims">
           {placement.claims.map((c) => (
@@ -393,6 +409,7 @@ export function ResultView({
           <a href={`/api/runs/${meta.id}`}>Result JSON</a>
           <a href={`/api/runs/${meta.id}/snapshot`}>Scenario JSON</a>
           <RerunButton runId={meta.id} />
+          <ReleaseRerunForm runId={meta.id} />
         </div>
       </div>
       <ul className="sc-meta" aria-label="Run details">
@@ -445,6 +462,14 @@ export function ResultView({
         )}
         <li>{new Date(meta.createdAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" })}</li>
       </ul>
+
+      {view.releaseNotes.length ? (
+        <ul className="notice" aria-label="Release notes">
+          {view.releaseNotes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
 
       <Outcome meta={meta} view={view} />
 

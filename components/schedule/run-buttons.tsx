@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { commitRunAction, rerunAction } from "@/lib/runs/actions";
+import { commitRunAction, rerunAction, rerunUnderReleaseAction } from "@/lib/runs/actions";
+import { NOVA_RELEASES } from "@/lib/scheduler/releases";
 import type { ActionResult } from "@/lib/actions/mutation";
 import type { CommitOutcome } from "@/lib/runs/commit";
 import type { RunMeta } from "@/lib/runs/view";
@@ -110,6 +111,51 @@ export function RerunButton({ runId, label = "Re-run against today's cloud" }: {
         }}
       >
         {pending ? "Re-running…" : label}
+      </button>
+      {error && (
+        <span className="sc-bad" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** Re-run a stored run's exact scenario under another Nova release, then compare the two. */
+export function ReleaseRerunForm({ runId }: { runId: number }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  // 2023.2 is the first release whose scheduler behaves differently from Zed's
+  const [release, setRelease] = useState<string>("2023.2");
+  const id = `release-rerun-${runId}`;
+  return (
+    <span className="sc-actions" style={{ display: "inline-flex", alignItems: "center", gap: "0.3rem" }}>
+      <label htmlFor={id} className="small">
+        Re-run under release
+      </label>
+      <select id={id} value={release} onChange={(e) => setRelease(e.target.value)} disabled={pending}>
+        {NOVA_RELEASES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="sc-btn sc-btn-secondary sc-btn-small"
+        disabled={pending}
+        aria-busy={pending}
+        onClick={() => {
+          setError(null);
+          start(async () => {
+            const r = await rerunUnderReleaseAction(runId, release);
+            if (r.ok) router.push(`/runs/compare?a=${r.data.previous}&b=${r.data.runId}`);
+            else setError(failureText(r));
+          });
+        }}
+      >
+        {pending ? "Re-running…" : "Re-run and compare"}
       </button>
       {error && (
         <span className="sc-bad" role="alert">

@@ -6,6 +6,7 @@ import {
   FlavorExtraSpecSchema,
   FlavorSchema,
   HostServiceSchema,
+  ImagePropertySchema,
   profileSaveSchema,
   ServerGroupFormSchema,
 } from "./form-schemas";
@@ -202,5 +203,31 @@ describe("profile editor: Placement options, PCI aliases, release", () => {
   ])("refuses %j", (input, field, message) => {
     const e = errors(save.safeParse({ ...base, ...input }));
     expect(e[field]?.[0], JSON.stringify(e)).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  });
+});
+
+describe("image properties Nova reads for NUMA, CPUs, pages and PCI", () => {
+  it.each([
+    ["hw_cpu_policy", "dedicated", null],
+    ["hw_cpu_policy", "banana", 'value: hw_cpu_policy must be one of shared, dedicated, mixed, got "banana"'],
+    ["hw_numa_nodes", "0", 'value: hw_numa_nodes must be a whole number >= 1, got "0"'],
+    ["hw_mem_page_size", "2MB", null],
+    ["hw_pci_numa_affinity_policy", "strict", "value: hw_pci_numa_affinity_policy must be one of required, legacy"],
+    ["os_distro", "banana", null],
+  ])("%s=%s", (key, value, message) => {
+    const r = ImagePropertySchema.safeParse({ id: "1", key, value });
+    if (message === null) expect(r.success).toBe(true);
+    else expect(errors(r).value?.[0]).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  });
+});
+
+describe("flavor extra specs refused before saving (Nova's validators)", () => {
+  it.each([
+    ["hw:cpu_policy", "banana", 'value: hw:cpu_policy must be one of shared, dedicated, mixed, got "banana"'],
+    ["resources:VCPU", "abc", 'value: resources:CLASS must be a whole number, got "abc"'],
+    ["pci_passthrough:alias", "a40", "value: pci_passthrough:alias must be name:count"],
+  ])("%s=%s", (key, value, message) => {
+    const e = errors(FlavorExtraSpecSchema.safeParse({ id: "1", key, value }));
+    expect(e.value?.[0], JSON.stringify(e)).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
   });
 });

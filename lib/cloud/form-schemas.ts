@@ -14,6 +14,7 @@ import { pyFloat } from "@/lib/scheduler/python";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
 import { metadataKeyError, metadataValueError } from "./metadata-keys";
 import { extraSpecKeyError, extraSpecValueError } from "./extra-specs";
+import { describeHwImageProperty } from "./hw-specs";
 import { PCI_ALIAS_FIELDS, PLACEMENT_OPTION_DOCS } from "./placement-options";
 import { checkProfileConfig, NOVA_RELEASES } from "./schemas";
 
@@ -240,6 +241,9 @@ export const ImagePropertySchema = z.object({ ...kvRowFields, json: checkbox() }
   } else if (d.value.length > 65535) {
     ctx.addIssue({ code: "custom", path: ["value"], message: "value: must be at most 65535 characters" });
   }
+  // the NUMA/CPU/page/PCI properties Nova reads when it builds the request
+  const hw = d.key ? describeHwImageProperty(d.key, d.value) : null;
+  if (hw?.error) ctx.addIssue({ code: "custom", path: ["value"], message: hw.error });
 });
 
 export const ImagePropertyRemoveSchema = z.object({ id: recordId(), key: requiredText("key") });
@@ -437,8 +441,10 @@ export function profileSaveSchema(known: KnownNames) {
           ctx.addIssue({ code: "custom", path: ["pci_alias"], message: m });
         }
       }
+      const placementKeys = new Set(PLACEMENT_OPTION_DOCS.map((o) => o.key));
       for (const opt of OPTION_DOCS) {
         const key = opt.key as string;
+        if (placementKeys.has(key)) continue; // read above, with the Placement section's rules
         const input = raw[key];
         const v = typeof input === "string" ? input.trim() : "";
         if (!v) continue; // Nova's default

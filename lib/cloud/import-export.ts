@@ -49,6 +49,8 @@ export interface ImportOptions {
   keepProfiles?: boolean;
   /** Interactive transaction timeout (ms). */
   timeoutMs?: number;
+  /** Write in this transaction (e.g. the mutation wrapper's) instead of opening one. */
+  tx?: Tx;
 }
 
 export interface ImportSummary {
@@ -65,7 +67,7 @@ export interface ImportSummary {
   writeMs: number;
 }
 
-type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 type SqlValue = string | number | boolean | null;
 
 /** Rows per INSERT statement (each statement binds one JSON text). */
@@ -142,6 +144,12 @@ function inventedUuidClashes(doc: CloudDocument): string[] {
   return errors;
 }
 
+/** Run `write` in `tx` when the caller has one open, else in a new transaction of `prisma`. */
+function transactionOf(prisma: PrismaClient, tx: Tx | undefined) {
+  return <T>(write: (tx: Tx) => Promise<T>, options: { timeout: number; maxWait: number }): Promise<T> =>
+    tx ? write(tx) : prisma.$transaction(write, options);
+}
+
 /** Validate (throws CloudValidationError) and replace the cloud in one transaction. */
 export async function importCloud(
   prisma: PrismaClient,
@@ -162,7 +170,7 @@ export async function importCloud(
   const profileName = opts.profileName ?? DEFAULT_IMPORT_PROFILE;
 
   const t1 = performance.now();
-  const counts = await prisma.$transaction(
+  const counts = await transactionOf(prisma, opts.tx)(
     async (tx) => {
       await deleteCloud(tx);
       const now = sqliteNow();

@@ -20,6 +20,7 @@ describe("describeMetadataKey", () => {
     ["metrics_weight_multiplier", "MetricsWeigher"],
     ["hypervisor_version_weight_multiplier", "HypervisorVersionWeigher"],
     ["num_instances_weight_multiplier", "NumInstancesWeigher"],
+    ["image_props_weight_multiplier", "ImagePropertiesWeigher"],
     ["hw_architecture", "AggregateImagePropertiesIsolation"],
     ["img_hv_type", "AggregateImagePropertiesIsolation"],
     ["ssd", "AggregateInstanceExtraSpecsFilter"],
@@ -33,7 +34,7 @@ describe("describeMetadataKey", () => {
   });
 
   it("knows every weigher multiplier", () => {
-    expect(Object.keys(WEIGHT_MULTIPLIER_KEYS)).toHaveLength(12);
+    expect(Object.keys(WEIGHT_MULTIPLIER_KEYS)).toHaveLength(13);
   });
 
   it("image property keys honour the isolation namespace", () => {

@@ -43,6 +43,7 @@ export const WEIGHT_MULTIPLIER_KEYS: Record<string, { weigher: string; nonNegati
   metrics_weight_multiplier: { weigher: "MetricsWeigher", nonNegative: false },
   hypervisor_version_weight_multiplier: { weigher: "HypervisorVersionWeigher", nonNegative: false },
   num_instances_weight_multiplier: { weigher: "NumInstancesWeigher", nonNegative: false },
+  image_props_weight_multiplier: { weigher: "ImagePropertiesWeigher", nonNegative: false },
 };
 
 const FIXED: Record<string, Omit<MetadataKeyInfo, "key">> = {

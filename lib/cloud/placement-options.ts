@@ -92,8 +92,9 @@ export const PLACEMENT_OPTION_DOCS: ProfileOptionDoc[] = [
 export const NOVA_RELEASE_HELP: Record<NovaRelease, string> = {
   zed: "Nova 26 (Zed), the release the engine reproduces by default",
   "2023.1": "Nova 27 (Antelope)",
-  "2023.2": "Nova 28 (Bobcat)",
-  "2024.1": "Nova 29 (Caracal): adds HypervisorVersionWeigher and NumInstancesWeigher",
+  "2023.2":
+    'Nova 28 (Bobcat): HypervisorVersionWeigher and NumInstancesWeigher join "all"; AvailabilityZoneFilter removed, the AZ request filter always on',
+  "2024.1": "Nova 29 (Caracal)",
   "2024.2": "Nova 30 (Dalmatian)",
   "2025.1": "Nova 31 (Epoxy)",
   "2025.2": "Nova 32 (Flamingo)",

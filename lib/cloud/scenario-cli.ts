@@ -2,6 +2,9 @@
  * npm run -s scenario -- import FILE [--profile NAME] [--keep-profiles]
  * npm run -s scenario -- export [--request FILE] [--profile NAME] [--out FILE]
  * npm run -s scenario -- validate FILE
+ * npm run -s scenario -- import-openstack DIR|FILE.tar.gz [--dry-run]
+ * npm run -s scenario -- nova-conf [--profile NAME]
+ * npm run -s scenario -- import-nova-conf FILE --profile NAME
  *
  * The database is DATABASE_URL (default data/schedscope.db); it is created
  * and migrated when missing. FILE may be "-" for stdin.
@@ -14,6 +17,11 @@ import { CloudValidationError, DEFAULT_IMPORT_PROFILE, exportCloud, importCloud,
 import { stableStringify } from "./json";
 import { parseJsonText, validateCloud } from "./schemas";
 import { ProfileNotFoundError } from "./snapshot";
+import { formatPreview } from "./openstack/format";
+import { applyImport, NOVA_CONF_PROFILE, prepareImport, previewImport, type Stage } from "./openstack/import";
+import { exportNovaConf, importNovaConf } from "./openstack/nova-conf";
+import { saveNovaConfProfile } from "./openstack/profile";
+import { BundleReadError, readBundlePath } from "./openstack/read-bundle";
 
 const USAGE = `usage:
   npm run -s scenario -- import FILE [--profile NAME] [--keep-profiles]
@@ -30,6 +38,18 @@ const USAGE = `usage:
       FILE (a request object or a whole scenario) or built from a stored flavor/image.
   npm run -s scenario -- validate FILE
       Check FILE only (shape and cross references); no database needed.
+  npm run -s scenario -- import-openstack DIR|FILE.tar.gz [--dry-run]
+      Read a bundle written by scripts/collect-openstack.sh, validate everything,
+      print what changes (hosts, aggregates, flavors, images, server groups,
+      instances added / changed / removed) and REPLACE the cloud with it in one
+      transaction; with --dry-run, only print. A bundle's nova.conf becomes the
+      active profile "${NOVA_CONF_PROFILE}". Nothing changes when the bundle is invalid.
+  npm run -s scenario -- nova-conf [--profile NAME] [--out FILE]
+      Print the active (or NAME) profile as a nova.conf fragment: Nova's option
+      names, only the values that differ from Nova's defaults.
+  npm run -s scenario -- import-nova-conf FILE --profile NAME
+      Read the scheduler sections of a nova.conf into profile NAME (created or
+      replaced, not activated); unknown options are listed.
 database: DATABASE_URL (default data/schedscope.db), created and migrated when missing.`;
 
 class UsageError extends Error {}
@@ -41,6 +61,7 @@ function parseArgs(argv: string[]) {
     const a = argv[i];
     if (a === "--help" || a === "-h") flags.help = true;
     else if (a === "--keep-profiles") flags["keep-profiles"] = true;
+    else if (a === "--dry-run") flags["dry-run"] = true;
     else if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
@@ -76,6 +97,9 @@ const KNOWN_FLAGS: Record<string, string[]> = {
   import: ["profile", "keep-profiles"],
   export: ["request", "profile", "out", "flavor", "image", "num", "az", "project", "server-group"],
   validate: [],
+  "import-openstack": ["dry-run"],
+  "nova-conf": ["profile", "out"],
+  "import-nova-conf": ["profile"],
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -113,6 +137,40 @@ async function main(argv: string[]): Promise<number> {
   }
   const prisma = createPrismaClient(url);
   try {
+    if (cmd === "import-openstack") return await importOpenStack(prisma, rest, flags["dry-run"] === true, dbFile);
+    if (cmd === "nova-conf") {
+      if (rest.length !== 0) throw new UsageError("nova-conf takes no positional arguments");
+      const name = flag(flags, "profile");
+      const row = name
+        ? await prisma.schedulerProfile.findUnique({ where: { name } })
+        : await prisma.schedulerProfile.findFirst({ where: { active: true } });
+      if (!row) throw new ProfileNotFoundError(name ?? "(active)");
+      const text = exportNovaConf(JSON.parse(row.config), row.name);
+      const out = flag(flags, "out");
+      if (out) fs.writeFileSync(out, text);
+      else process.stdout.write(text);
+      return 0;
+    }
+    if (cmd === "import-nova-conf") {
+      const name = flag(flags, "profile");
+      if (rest.length !== 1 || !name) throw new UsageError("import-nova-conf needs FILE and --profile NAME");
+      let text: string;
+      try {
+        text = fs.readFileSync(rest[0] === "-" ? 0 : rest[0], "utf8");
+      } catch (e) {
+        throw new UsageError(`cannot read ${rest[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      const parsed = importNovaConf(text);
+      if (parsed.errors.length) throw new CloudValidationError(parsed.errors);
+      await prisma.$transaction((tx) => saveNovaConfProfile(tx, name, parsed));
+      for (const u of parsed.unknown) process.stderr.write(`warning: ${u}: not a Nova Zed option (ignored)\n`);
+      process.stdout.write(
+        `profile "${name}": ${Object.keys(parsed.config).length} option(s) from ${rest[0]}` +
+          (parsed.notModelled.length ? `; not modelled: ${parsed.notModelled.join(", ")}` : "") +
+          "\n",
+      );
+      return 0;
+    }
     if (cmd === "import") {
       if (rest.length !== 1) throw new UsageError("import needs exactly one FILE");
       const doc = readJson(rest[0]);
@@ -166,12 +224,47 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+async function importOpenStack(
+  prisma: ReturnType<typeof createPrismaClient>,
+  rest: string[],
+  dryRun: boolean,
+  dbFile: string,
+): Promise<number> {
+  if (rest.length !== 1) throw new UsageError("import-openstack needs exactly one DIR or FILE.tar.gz");
+  const t0 = performance.now();
+  const progress = (stage: Stage, detail?: string) =>
+    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1)} s] ${stage}${detail ? ` ${detail}` : ""}\n`);
+  progress("reading", rest[0]);
+  const files = await readBundlePath(rest[0]);
+  const prepared = prepareImport(files, progress);
+  for (const w of prepared.warnings) process.stderr.write(`warning: ${w}\n`);
+  const preview = await previewImport(prisma, prepared, progress);
+  process.stdout.write(formatPreview(preview));
+  if (dryRun) {
+    process.stdout.write("dry run: nothing was changed\n");
+    return 0;
+  }
+  const s = await applyImport(prisma, prepared, {}, progress);
+  process.stdout.write(
+    `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts, ${s.aggregates} aggregates, ` +
+      `${s.serverGroups} server groups, ${s.instances} instances, ${s.flavors} flavors, ${s.images} images` +
+      (s.profile ? `; nova.conf is the active scheduler profile "${s.profile}"` : "; scheduler profiles unchanged") +
+      ` (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`,
+  );
+  return 0;
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
     if (err instanceof UsageError) {
       process.stderr.write(`error: ${err.message}\n\n${USAGE}\n`);
       process.exit(2);
+    }
+    if (err instanceof BundleReadError) {
+      for (const e of err.errors) process.stderr.write(`error: ${e}\n`);
+      process.stderr.write("nothing was changed\n");
+      process.exit(1);
     }
     if (err instanceof CloudValidationError) {
       for (const w of err.warnings) process.stderr.write(`warning: ${w}\n`);

@@ -58,6 +58,10 @@ export const WEIGHER_DOCS: Record<string, { doc: string; multiplier: string }> =
     doc: "Instance count (2024.1+, opt-in by name).",
     multiplier: "num_instances_weight_multiplier",
   },
+  ImagePropertiesWeigher: {
+    doc: "Instances whose images share the request image's properties (2025.1+; a scenario carries none, so 0).",
+    multiplier: "image_props_weight_multiplier",
+  },
 };
 
 export const PREFILTER_DOCS: Record<string, string> = {

@@ -20,6 +20,7 @@
  */
 import { z } from "zod";
 import { FILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
+import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
 import { formatCpuList, hwExtraSpecErrors, hwImagePropertyErrors } from "./hw-specs";
 
 // ---------------------------------------------------------------------------
@@ -478,9 +479,8 @@ export const InstanceSchema = z.looseObject(
 // ---------------------------------------------------------------------------
 // Config
 
-/** Nova releases a profile may name (`nova_release`): Zed, then the dated ones. */
-export const NOVA_RELEASES = ["zed", "2023.1", "2023.2", "2024.1", "2024.2", "2025.1", "2025.2", "2026.1"] as const;
-export type NovaRelease = (typeof NOVA_RELEASES)[number];
+/** Nova releases a profile may name (`nova_release`): the engine's list (dependency-free module). */
+export { NOVA_RELEASES, type NovaRelease };
 
 /** The prefilter names of the former `placement_prefilters` option (migrated to the [scheduler] options). */
 export const LEGACY_PLACEMENT_PREFILTERS = [
@@ -517,6 +517,10 @@ export const ConfigSchema = z.looseObject(
     cross_cell_move_weight_multiplier: multiplier(),
     hypervisor_version_weight_multiplier: multiplier(),
     num_instances_weight_multiplier: multiplier(),
+    image_props_weight_multiplier: multiplier(),
+    image_props_weight_setting: z
+      .union([z.string(), z.array(z.string())], { error: rule('must be "property=ratio, ..." or a list of them') })
+      .optional(),
     metrics_weight_setting: z
       .union([z.string(), z.array(z.string())], { error: rule('must be "name=ratio, ..." or a list of them') })
       .optional(),

@@ -49,12 +49,30 @@ const bool = (col: string) => `json(CASE WHEN ${col} THEN 'true' ELSE 'false' EN
 const real = (col: string) => `json(printf('%!.17g', ${col}))`;
 
 /**
+ * Optional host keys and their columns: left out of a host's JSON when null
+ * (the engine then applies the reference's defaults). json_remove drops them
+ * in SQL; deleting them in JS would turn every host into a slow
+ * dictionary-mode object for the engine's property reads.
+ */
+const HOST_OPTIONAL: ReadonlyArray<[string, string]> = [
+  ["uuid", "uuid"],
+  ["free_ram_mb", "freeRamMb"],
+  ["free_disk_gb", "freeDiskGb"],
+  ["disk_available_least", "diskAvailableLeast"],
+  ["host_ip", "hostIp"],
+  ["numa_topology", "numaTopology"],
+  ["pci_device_pools", "pciDevicePools"],
+  ["inventories", "inventories"],
+];
+
+/**
  * The snapshot's SQL. SQLite builds the scenario's JSON itself (json_object,
  * json_group_array ... ORDER BY, SQLite >= 3.44; better-sqlite3 bundles
  * 3.49): one JSON text per host with its metrics, traits and instances, and
  * one for all aggregates and one for all server groups. A 10,000-host demo
  * cloud is ~200,000 rows (128k instances); materialising them row by row
  * through the Prisma engine costs ~1 us per value (1-2 s), this ~0.3 s.
+ * Optional host keys that are null are removed in SQL (json_remove).
  */
 export const SNAPSHOT_SQL = {
   hosts: hostsSql(""),
@@ -62,29 +80,33 @@ export const SNAPSHOT_SQL = {
 
 /** The hosts query (one JSON object per host, in position order), optionally restricted by a WHERE clause on h. */
 export function hostsSql(where: string): string {
-  return `SELECT json_object(
-      'name', h."name", 'node', h."hypervisorHostname", 'uuid', h."uuid", 'cell', c."name",
+  return `SELECT json_remove(json_object(
+      'name', h."name", 'node', h."hypervisorHostname", 'cell', c."name",
       'vcpus', h."vcpus", 'vcpus_used', h."vcpusUsed",
-      'memory_mb', h."memoryMb", 'memory_mb_used', h."memoryMbUsed", 'free_ram_mb', h."freeRamMb",
-      'local_gb', h."localGb", 'local_gb_used', h."localGbUsed", 'free_disk_gb', h."freeDiskGb",
-      'disk_available_least', h."diskAvailableLeast",
-      'hypervisor_type', h."hypervisorType", 'hypervisor_version', h."hypervisorVersion", 'host_ip', h."hostIp",
+      'memory_mb', h."memoryMb", 'memory_mb_used', h."memoryMbUsed",
+      'local_gb', h."localGb", 'local_gb_used', h."localGbUsed",
+      'hypervisor_type', h."hypervisorType", 'hypervisor_version', h."hypervisorVersion",
       'supported_instances', json(h."supportedInstances"), 'cpu_info', json(h."cpuInfo"),
       'num_instances', h."numInstances", 'num_io_ops', h."numIoOps", 'failed_builds', h."failedBuilds",
       'cpu_allocation_ratio', ${real('h."cpuAllocationRatio"')},
       'ram_allocation_ratio', ${real('h."ramAllocationRatio"')},
       'disk_allocation_ratio', ${real('h."diskAllocationRatio"')},
-      'service', json_object('disabled', ${bool('h."serviceDisabled"')}, 'disabled_reason', h."disabledReason",
-                             'up', ${bool('h."serviceUp"')}, 'forced_down', ${bool('h."forcedDown"')}),
+      'service', json_patch(
+        json_object('disabled', ${bool('h."serviceDisabled"')}, 'up', ${bool('h."serviceUp"')},
+                    'forced_down', ${bool('h."forcedDown"')}),
+        json_object('disabled_reason', h."disabledReason")),
       'metrics', json((SELECT json_group_array(json_object('name', m."name", 'value', ${real('m."value"')}) ORDER BY m."id")
                        FROM "HostMetric" m WHERE m."hostId" = h."id")),
       'instances', json((SELECT json_group_array(i."uuid" ORDER BY i."id") FROM "Instance" i WHERE i."hostId" = h."id")),
       'traits', json((SELECT json_group_array(t."name" ORDER BY t."id") FROM "HostTrait" t WHERE t."hostId" = h."id")),
       'reserved_vcpus', h."reservedVcpus", 'reserved_memory_mb', h."reservedMemoryMb",
       'reserved_disk_gb', h."reservedDiskGb",
+      'pcpus', h."pcpus", 'pcpus_used', h."pcpusUsed",
+      'uuid', h."uuid", 'free_ram_mb', h."freeRamMb", 'free_disk_gb', h."freeDiskGb",
+      'disk_available_least', h."diskAvailableLeast", 'host_ip', h."hostIp",
       'numa_topology', json(h."numaTopology"), 'pci_device_pools', json(h."pciDevicePools"),
-      'pcpus', h."pcpus", 'pcpus_used', h."pcpusUsed", 'inventories', json(h."inventories")
-    ) AS "json"
+      'inventories', json(h."inventories")
+    ), ${HOST_OPTIONAL.map(([key, col]) => `CASE WHEN h."${col}" IS NULL THEN '$.${key}' ELSE '$.none' END`).join(", ")}) AS "json"
     FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where} ORDER BY h."position", h."id"`;
 }
 
@@ -105,30 +127,13 @@ const GROUPS_SQL = {
     ) AS "obj" FROM "ServerGroup" g)`,
 } as const;
 
-/** Optional keys left out when null (the engine then applies the reference's defaults). */
-const HOST_OPTIONAL = [
-  "uuid",
-  "free_ram_mb",
-  "free_disk_gb",
-  "disk_available_least",
-  "host_ip",
-  "numa_topology",
-  "pci_device_pools",
-  "inventories",
-] as const;
-
 function dropNull(obj: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (obj[k] === null) delete obj[k];
 }
 
-/** Rows of hostsSql() -> scenario hosts. */
+/** Rows of hostsSql() -> scenario hosts (the SQL already left out null optional keys). */
 export function parseHostRows(rows: { json: string }[]): ScenarioHost[] {
-  const hosts = JSON.parse(`[${rows.map((r) => r.json).join(",")}]`) as ScenarioHost[];
-  for (const h of hosts) {
-    dropNull(h as unknown as Record<string, unknown>, HOST_OPTIONAL);
-    dropNull(h.service as Record<string, unknown>, ["disabled_reason"]);
-  }
-  return hosts;
+  return JSON.parse(`[${rows.map((r) => r.json).join(",")}]`) as ScenarioHost[];
 }
 
 /** One host as the engine sees it (null: no such host). */

@@ -6,6 +6,7 @@ import { mutate, MutationError, type ActionResult } from "@/lib/actions/mutation
 import { prisma } from "@/lib/db";
 import { rememberRun } from "@/lib/runs/cache";
 import { commitRunTx, type CommitOutcome } from "@/lib/runs/commit";
+import { prepareReleaseRerun } from "@/lib/runs/release-rerun";
 import { insertRun, prepareRun, rerunRequest, resolveRequest, runDetails, type PreparedRun } from "@/lib/runs/schedule";
 import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
 import { storeRunDetailsLater } from "@/lib/runs/store";
@@ -103,6 +104,49 @@ export async function rerunAction(runId: number): Promise<ActionResult<{ runId: 
     "run.rerun",
     RunIdSchema,
     { runId },
+    async (tx) => {
+      if (refused) throw refused;
+      return insertRun(tx, prepared!);
+    },
+    { changesCloud: false },
+  );
+  if (!res.ok) return res;
+  rememberRun(res.data.id, prepared!.result, prepared!.request);
+  storeRunDetailsLater(prisma, res.data.id, runDetails(prepared!), after);
+  return { ok: true, data: { runId: res.data.id, previous: runId } };
+}
+
+const ReleaseRerunSchema = z.object({
+  runId: z.coerce.number({ error: "runId: must be a run id" }).int({ error: "runId: must be a run id" }).min(1, {
+    error: "runId: must be a run id",
+  }),
+  release: z.string({ error: "release: is required" }).trim().min(1, { error: "release: is required" }),
+});
+
+/**
+ * The stored run's scenario again, under another Nova release (nothing else
+ * changes: same cloud snapshot, request and profile config); the new run is
+ * stored and compared with the original on /runs/compare.
+ */
+export async function rerunUnderReleaseAction(
+  runId: number,
+  release: string,
+): Promise<ActionResult<{ runId: number; previous: number }>> {
+  const parsed = ReleaseRerunSchema.safeParse({ runId, release });
+  let prepared: PreparedRun | null = null;
+  let refused: MutationError | null = null;
+  if (parsed.success) {
+    try {
+      prepared = await prepareReleaseRerun(prisma, parsed.data.runId, parsed.data.release);
+    } catch (e) {
+      if (!(e instanceof MutationError)) throw e;
+      refused = e;
+    }
+  }
+  const res = await mutate(
+    "run.rerun-release",
+    ReleaseRerunSchema,
+    { runId, release },
     async (tx) => {
       if (refused) throw refused;
       return insertRun(tx, prepared!);

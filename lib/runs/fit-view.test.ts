@@ -53,7 +53,7 @@ describe("placementView", () => {
   it("is null off the Placement path; the release comes from the result, then the profile", () => {
     expect(placementView(expected("gpu-az"))).toBeNull();
     expect(releaseOf(expected("gpu-az"))).toBe("26 (Zed)");
-    expect(releaseOf({}, { nova_release: "2024.1" })).toBe("2024.1");
-    expect(releaseOf({}, {})).toBe("zed");
+    expect(releaseOf({ nova_release: "26 (Zed)" }, { nova_release: "2024.1" })).toBe("29 (2024.1 Caracal)");
+    expect(releaseOf({}, {})).toBe("26 (Zed)");
   });
 });

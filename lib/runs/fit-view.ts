@@ -7,6 +7,7 @@
  * max_placement_results, and the claims. Pure: the page and tests share it.
  */
 import { formatCpuList, formatKib } from "@/lib/cloud/hw-specs";
+import { isNovaRelease, releaseBehaviour } from "@/lib/scheduler/releases";
 
 /** One cell of `selections[i].numa` as the result document has it. */
 export interface NumaCellResult {
@@ -34,6 +35,8 @@ export interface PlacementResult {
   matched?: number;
   candidates?: number;
   claims?: { index: number; tried: string[]; claimed: string | null }[];
+  /** Nova's request filters and what each added to the query (Schedscope's engine). */
+  request_filters?: { name: string; effect: string | null }[];
 }
 
 export interface NumaCellFit {
@@ -77,6 +80,7 @@ export interface PlacementView {
   /** hosts Placement matched but never returned because of max_placement_results */
   cutByLimit: number;
   claims: { index: number; tried: string[]; claimed: string | null }[];
+  requestFilters: { name: string; effect: string | null }[];
   explanation: string;
 }
 
@@ -184,11 +188,18 @@ export function placementView(result: {
     hostsReturned: stage?.out ?? null,
     cutByLimit,
     claims: p.claims ?? [],
+    requestFilters: p.request_filters ?? [],
     explanation,
   };
 }
 
-/** The Nova release a run answered as: the result's own, else the profile's, else Zed. */
+/**
+ * The Nova release a run answered as, in the result documents' words ("26
+ * (Zed)"): the profile's when it names one (a run that failed on its config
+ * still answered as that release), else the result's own, else Zed.
+ */
 export function releaseOf(result: { nova_release?: string }, config?: { nova_release?: string } | null): string {
-  return result.nova_release ?? config?.nova_release ?? "zed";
+  const named = config?.nova_release;
+  if (named !== undefined && isNovaRelease(named)) return releaseBehaviour(named).label;
+  return result.nova_release ?? releaseBehaviour("zed").label;
 }

@@ -104,6 +104,8 @@ export interface RunView {
   placement: PlacementView | null;
   /** the Nova release the run answered as */
   novaRelease: string;
+  /** what that release changed in this run's config (e.g. a filter it no longer ships) */
+  releaseNotes: string[];
 }
 
 // ---------------------------------------------------------------------------
@@ -277,8 +279,6 @@ export function instanceDetail(
 }
 
 export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, config?: object | null): RunView {
-  // numa / pci / placement / nova_release are optional parts of the result document
-  const doc = result as ScheduleResult & Parameters<typeof placementView>[0] & { nova_release?: string };
   const view: RunView = {
     error: result.error,
     diagnosis: explainFailure(result, request),
@@ -287,8 +287,9 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
     instances: result.requests.map((_, i) => summarizeInstance(result, i)),
     detail0: instanceDetail(result, 0),
     fits: selectionFits(result.selections),
-    placement: placementView(doc),
-    novaRelease: releaseOf(doc, config as { nova_release?: string } | null | undefined),
+    placement: placementView(result),
+    novaRelease: releaseOf(result, config as { nova_release?: string } | null | undefined),
+    releaseNotes: result.release_notes ?? [],
   };
   if (result.message !== undefined) view.message = result.message;
   return view;

@@ -12,46 +12,9 @@
  * number, an unknown architecture, a bad JsonFilter query) go to the engine,
  * which answers with the error Nova raises.
  */
-import { readFileSync } from "node:fs";
-import { ScenarioSchema, formatZodError } from "../cloud/schemas";
 import { schedule } from "./engine";
-import { parseJson } from "./python";
 import { toResult } from "./result";
-import type { Scenario } from "./scenario";
-
-class InvalidScenario extends Error {}
-
-// Shapes without which there is no scheduling question at all.
-function isFatal(path: PropertyKey[]): boolean {
-  if (path.length <= 1) return true;
-  const [top, second, third] = path;
-  if ((top === "hosts" || top === "aggregates" || top === "server_groups") && path.length === 2) return true;
-  if (top === "hosts" && third === "name" && path.length === 3) return true;
-  return top === "request" && second === "flavor" && path.length <= 3 && (path.length === 2 || third === "name");
-}
-
-function load(file: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new InvalidScenario(`cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseJson(text);
-  } catch (e) {
-    throw new InvalidScenario(`not valid JSON (${(e as Error).message})`);
-  }
-  const parsed = ScenarioSchema.safeParse(doc);
-  if (!parsed.success) {
-    const fatal = parsed.error.issues.filter(
-      (i) => (i.code === "invalid_type" || i.code === "invalid_union") && isFatal(i.path),
-    );
-    if (fatal.length) throw new InvalidScenario(`invalid scenario: ${formatZodError({ issues: fatal }).join("; ")}`);
-  }
-  return doc as Scenario;
-}
+import { InvalidScenario, loadScenarioFile as load } from "./scenario-file";
 
 function main(argv: string[]): number {
   const brief = argv.includes("--brief");

@@ -35,6 +35,9 @@ export interface SchedulerConfig {
   crossCellMoveWeightMultiplier: number;
   hypervisorVersionWeightMultiplier: number;
   numInstancesWeightMultiplier: number;
+  /** ImagePropertiesWeigher (2025.1+). */
+  imagePropsWeightMultiplier: number;
+  imagePropsWeightSetting: string[];
   metricsWeightSetting: string[];
   metricsWeightMultiplier: number;
   metricsRequired: boolean;
@@ -172,6 +175,16 @@ export const OPTION_DOCS: OptionDoc[] = [
     key: "num_instances_weight_multiplier",
     default: 0.0,
     help: "NumInstancesWeigher (2024.1+): > 0 packs, < 0 spreads by instance count.",
+  },
+  {
+    key: "image_props_weight_multiplier",
+    default: 0.0,
+    help: "ImagePropertiesWeigher (2025.1+): > 0 packs, < 0 spreads instances whose images share properties.",
+  },
+  {
+    key: "image_props_weight_setting",
+    default: [],
+    help: 'ImagePropertiesWeigher (2025.1+): "property=ratio, ..."; a property not named weighs 1.0.',
   },
   { key: "metrics_weight_setting", default: "", help: 'MetricsWeigher: "name=ratio, ..." over the host metrics.' },
   { key: "metrics_weight_multiplier", default: 1.0, help: "MetricsWeigher multiplier." },
@@ -385,16 +398,7 @@ export function resolveConfig(
       if (!known.weighers.has(w)) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
     });
   }
-  const setting = c.metrics_weight_setting;
-  const metricsWeightSetting =
-    setting === undefined || setting === null
-      ? []
-      : Array.isArray(setting)
-        ? setting.map(String)
-        : String(setting)
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean);
+  const metricsWeightSetting = settingList(c, "metrics_weight_setting");
   return {
     enabledFilters: keptFilters,
     weighers,
@@ -421,6 +425,8 @@ export function resolveConfig(
     crossCellMoveWeightMultiplier: num(c, "cross_cell_move_weight_multiplier", 1000000.0),
     hypervisorVersionWeightMultiplier: num(c, "hypervisor_version_weight_multiplier", 1.0),
     numInstancesWeightMultiplier: num(c, "num_instances_weight_multiplier", 0.0),
+    imagePropsWeightMultiplier: num(c, "image_props_weight_multiplier", 0.0),
+    imagePropsWeightSetting: settingList(c, "image_props_weight_setting"),
     metricsWeightSetting,
     metricsWeightMultiplier: num(c, "metrics_weight_multiplier", 1.0),
     metricsRequired: c.metrics_required ?? true,
@@ -457,6 +463,19 @@ function pciAliasList(v: unknown): unknown[] {
 }
 
 /** nova.scheduler.utils.parse_options(sep='=', converter=float): bad items are ignored. */
+/** A ListOpt of "name=ratio": a list as given, or text split at commas. */
+function settingList(c: ScenarioConfig, key: "metrics_weight_setting" | "image_props_weight_setting"): string[] {
+  const setting = c[key] as unknown;
+  if (setting === undefined || setting === null) return [];
+  if (Array.isArray(setting)) return setting.map(String);
+  if (typeof setting !== "string")
+    throw new NovaError("ValueError", `config.${key}: must be "name=ratio, ..." or a list of them`);
+  return String(setting)
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export function parseMetricsWeightSetting(items: string[]): Array<[string, number]> {
   const good: Array<[string, number]> = [];
   for (const opt of items) {

@@ -95,7 +95,12 @@ export interface ScheduleRun {
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
 
-class Scheduler {
+/**
+ * One request's filters, weighers and consume step over a set of host
+ * states; `schedule` drives it for a request's instances, the capacity fill
+ * (capacity.ts) for boot after boot on the same host states.
+ */
+export class Scheduler {
   private prepared = new Set<object>();
 
   constructor(
@@ -290,6 +295,31 @@ function pickWithRandom(
   return o;
 }
 
+export interface Session {
+  config: SchedulerConfig;
+  hosts: HostState[];
+  spec: RequestSpec;
+  scheduler: Scheduler;
+}
+
+/**
+ * The config, host states, request spec and plugins of a scenario, before
+ * any host is filtered. Throws NovaError as Nova would on bad input. Several
+ * sessions may share `hosts` (requests of different flavors on one cloud).
+ */
+export function openSession(
+  scenario: Scenario,
+  options: ScheduleOptions = {},
+  config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN),
+  hosts: HostState[] = buildHostStates(scenario),
+): Session {
+  const filters = config.enabledFilters.map((n) => getFilter(n)(config));
+  const weighers = config.weighers.map((n) => getWeigher(n)(config));
+  const spec = buildRequestSpec(scenario, hosts, config);
+  const scheduler = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
+  return { config, hosts, spec, scheduler };
+}
+
 /** Schedule one request of a scenario. Nova's errors come back in `error`. */
 export function schedule(scenario: Scenario, options: ScheduleOptions = {}): ScheduleRun {
   const now = options.now ?? (() => performance.now());
@@ -306,14 +336,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
   try {
     const config = resolveConfig(scenario.config ?? {}, KNOWN);
     run.config = config;
-    const filters = config.enabledFilters.map((n) => getFilter(n)(config));
-    const weighers = config.weighers.map((n) => getWeigher(n)(config));
-    const hosts = buildHostStates(scenario);
+    const { hosts, spec, scheduler: s } = openSession(scenario, options, config);
     run.hosts = hosts;
-    const spec = buildRequestSpec(scenario, hosts, config);
     run.spec = spec;
     const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
-    const s = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
     const numAlts = Math.max(config.maxAttempts - 1, 0);
     if (config.placement) {
       started = now();

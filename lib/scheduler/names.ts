@@ -42,6 +42,7 @@ export const WEIGHER_NAMES = [
   "CrossCellWeigher",
   "HypervisorVersionWeigher",
   "NumInstancesWeigher",
+  "ImagePropertiesWeigher",
 ] as const;
 
 /** Retired prefilter names: stored configs naming them are migrated (config.ts PREFILTER_MIGRATION). */

@@ -33,6 +33,7 @@ import { CPUWeigher } from "./weighers/cpu";
 import { CrossCellWeigher } from "./weighers/cross-cell";
 import { DiskWeigher } from "./weighers/disk";
 import { HypervisorVersionWeigher } from "./weighers/hypervisor-version";
+import { ImagePropertiesWeigher } from "./weighers/image-properties";
 import { IoOpsWeigher } from "./weighers/io-ops";
 import { MetricsWeigher } from "./weighers/metrics";
 import { NumInstancesWeigher } from "./weighers/num-instances";
@@ -80,6 +81,7 @@ export const WEIGHERS: Record<WeigherName, WeigherFactory> = {
   CrossCellWeigher,
   HypervisorVersionWeigher,
   NumInstancesWeigher,
+  ImagePropertiesWeigher,
 };
 
 export const KNOWN = {

@@ -27,9 +27,10 @@ describe("Nova releases", () => {
     ["zed", 10, "old"],
     ["2023.1", 10, "old"],
     ["2023.2", 12, "new"],
-    ["2025.1", 12, "new"],
+    ["2024.2", 12, "new"],
+    ["2025.1", 13, "new"],
   ])(
-    '2023.2 "Add HypervisorVersionWeigher" / "Add NumInstancesWeigher": under %s, weighers "all" is %i weighers and %s wins',
+    '2023.2 "Add HypervisorVersionWeigher" / "Add NumInstancesWeigher", 2025.1 "Add ImagePropertiesWeigher": under %s, weighers "all" is %i weighers and %s wins',
     (release, count, winner) => {
       const run = schedule(scenario({ nova_release: release, weighers: "all" }));
       expect(run.config.weighers.length).toBe(count);
@@ -68,6 +69,16 @@ describe("Nova releases", () => {
     expect(epoxy.top).not.toEqual(zed.top);
   });
 
+  it.each([
+    ["2024.2", false],
+    ["2025.1", true],
+    ["2026.1", true],
+  ])('2025.1 "Add ImagePropertiesWeigher": under %s "all" includes it: %s', (release, included) => {
+    expect(resolveConfig({ nova_release: release, weighers: "all" }).weighers.includes("ImagePropertiesWeigher")).toBe(
+      included,
+    );
+  });
+
   it("2023.2: the availability zone request filter is always on", () => {
     const off = { query_placement_for_availability_zone: false };
     expect(resolveConfig(off).queryPlacementForAvailabilityZone).toBe(false);
@@ -86,5 +97,49 @@ describe("configuration refuses bad input, naming the field", () => {
     [{ placement: "yes" }, "config.placement: must be true or false"],
   ])("%j", (config, message) => {
     expect(schedule(scenario(config as ScenarioConfig)).error).toEqual({ name: "ValueError", message });
+  });
+});
+
+describe("2024.1: packed virtqueue and maxphysaddr traits in Placement", () => {
+  // Before 2024.1 Placement's os-traits lacks these names: no host can report them.
+  const placementScenario = (nova_release: string, extra_specs: Record<string, string>, traits = true): Scenario => ({
+    config: { placement: true, enabled_filters: ["ComputeFilter"], nova_release },
+    hosts: [
+      { name: "plain", vcpus: 16, memory_mb: 65536, local_gb: 500 },
+      {
+        name: "capable",
+        vcpus: 16,
+        memory_mb: 32768,
+        local_gb: 500,
+        traits: traits ? ["COMPUTE_NET_VIRTIO_PACKED", "COMPUTE_ADDRESS_SPACE_PASSTHROUGH"] : [],
+      },
+    ],
+    request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024, extra_specs } },
+  });
+
+  it.each([
+    [{ "hw:virtio_packed_ring": "true" }, "root_required=COMPUTE_NET_VIRTIO_PACKED"],
+    [{ "hw:maxphysaddr_mode": "passthrough" }, "required=COMPUTE_ADDRESS_SPACE_PASSTHROUGH"],
+  ])("%j: only the host with the trait is a candidate under 2024.1; 2023.2 ignores it", (extra_specs, param) => {
+    const caracal = toResult(schedule(placementScenario("2024.1", extra_specs)));
+    expect(caracal.placement?.query).toContain(param);
+    expect(caracal.selections[0].host).toBe("capable");
+    expect(caracal.placement?.candidates).toBe(1);
+    const bobcat = toResult(schedule(placementScenario("2023.2", extra_specs, false)));
+    expect(bobcat.placement?.query).not.toMatch(/VIRTIO_PACKED|ADDRESS_SPACE/);
+    expect(bobcat.placement?.candidates).toBe(2);
+    expect(bobcat.selections[0].host).toBe("plain");
+  });
+
+  it("hw:maxphysaddr_mode=emulate needs COMPUTE_ADDRESS_SPACE_EMULATED, which no host has: NoValidHost", () => {
+    const r = toResult(schedule(placementScenario("2024.1", { "hw:maxphysaddr_mode": "emulate" })));
+    expect(r.placement?.query).toContain("required=COMPUTE_ADDRESS_SPACE_EMULATED");
+    expect(r.placement?.candidates).toBe(0);
+    expect(r.selections).toEqual([]);
+  });
+
+  it("a host reporting a trait newer than Zed's os-traits is refused under Zed, known under 2024.1", () => {
+    expect(schedule(placementScenario("zed", {})).error?.message).toContain("unknown trait COMPUTE_NET_VIRTIO_PACKED");
+    expect(schedule(placementScenario("2024.1", {})).error).toBeNull();
   });
 });

@@ -17,6 +17,15 @@ export interface ReleaseBehaviour {
   removedFilters: ReadonlySet<string>;
   /** map_az_to_placement_aggregate runs whatever query_placement_for_availability_zone says. */
   azRequestFilterAlwaysOn: boolean;
+  /**
+   * hw:virtio_packed_ring / hw_virtio_packed_ring require COMPUTE_NET_VIRTIO_PACKED
+   * (request filter packed_virtqueue_filter) and hw:maxphysaddr_mode /
+   * hw_maxphysaddr_mode require COMPUTE_ADDRESS_SPACE_{PASSTHROUGH,EMULATED}
+   * (ResourceRequest._translate_maxphysaddr_request).
+   */
+  packedRingAndMaxphysaddrTraits: boolean;
+  /** Standard traits this release's os-traits adds to the 2.9.0 list Zed ships. */
+  addedStandardTraits: ReadonlySet<string>;
 }
 
 const ZED_ALL = [
@@ -43,6 +52,13 @@ const LABELS: Record<NovaRelease, string> = {
   "2026.1": "33 (2026.1 Gazpacho)",
 };
 
+const NO_TRAITS: ReadonlySet<string> = new Set();
+const CARACAL_TRAITS: ReadonlySet<string> = new Set([
+  "COMPUTE_ADDRESS_SPACE_EMULATED",
+  "COMPUTE_ADDRESS_SPACE_PASSTHROUGH",
+  "COMPUTE_NET_VIRTIO_PACKED",
+]);
+
 const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= NOVA_RELEASES.indexOf(since);
 
 /**
@@ -51,15 +67,23 @@ const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= N
  *   both join all_weighers (the first with multiplier 1.0: on by default).
  * - 2023.2 "Remove AvailabilityZoneFilter" (deprecated since Zed, whose AZ
  *   request filter replaces it) and the AZ request filter always on.
+ * - 2024.1 (per the project's brief; from memory the Nova changes landed
+ *   in 2023.1 Antelope with os-traits 2.10.0: check before relying on it)
+ *   packed virtqueue and maxphysaddr traits, and the three trait names.
+ * - 2025.1 "Add ImagePropertiesWeigher": joins all_weighers (multiplier 0.0:
+ *   off by default).
  */
 export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
   const bobcat = at(release, "2023.2");
+  const bobcatAll = bobcat ? [...ZED_ALL, "HypervisorVersionWeigher", "NumInstancesWeigher"] : ZED_ALL;
   return {
     release,
     label: LABELS[release],
-    allWeighers: bobcat ? [...ZED_ALL, "HypervisorVersionWeigher", "NumInstancesWeigher"] : ZED_ALL,
+    allWeighers: at(release, "2025.1") ? [...bobcatAll, "ImagePropertiesWeigher"] : bobcatAll,
     removedFilters: new Set(bobcat ? ["AvailabilityZoneFilter"] : []),
     azRequestFilterAlwaysOn: bobcat,
+    packedRingAndMaxphysaddrTraits: at(release, "2024.1"),
+    addedStandardTraits: at(release, "2024.1") ? CARACAL_TRAITS : NO_TRAITS,
   };
 }
 

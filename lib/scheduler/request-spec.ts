@@ -40,6 +40,11 @@ export interface RequestSpec {
   };
   imageId: string;
   imageProps: ImageProps;
+  /**
+   * Image properties newer than Zed's ImageMetaProps (which drops them), as
+   * given: hw_virtio_packed_ring, hw_maxphysaddr_mode, hw_maxphysaddr_bits.
+   */
+  newerImageProps: ReadonlyMap<string, string>;
   numInstances: number;
   availabilityZone: string | null;
   projectId: string;
@@ -84,6 +89,15 @@ function stringList(v: unknown, field: string): string[] {
     if (typeof x === "number" || typeof x === "boolean") return pyStrAt(v, i);
     throw new NovaError("ValueError", `${field}[${i}]: a string is required`);
   });
+}
+
+const NEWER_IMAGE_PROPS = ["hw_virtio_packed_ring", "hw_maxphysaddr_mode", "hw_maxphysaddr_bits"];
+
+function newerImageProps(properties: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (properties === null || typeof properties !== "object") return out;
+  for (const key of NEWER_IMAGE_PROPS) if (Object.hasOwn(properties, key)) out.set(key, pyStrAt(properties, key));
+  return out;
 }
 
 export function buildRequestSpec(
@@ -140,6 +154,7 @@ export function buildRequestSpec(
     },
     imageId: image.id ?? stableUuid("image"),
     imageProps: buildImageProps(image.properties ?? {}),
+    newerImageProps: newerImageProps(image.properties ?? {}),
     numInstances: int(req.num_instances ?? 1, "request.num_instances"),
     availabilityZone: req.availability_zone ?? null,
     projectId: req.project_id ?? "project",

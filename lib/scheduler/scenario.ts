@@ -174,6 +174,8 @@ export interface ScenarioConfig {
   cross_cell_move_weight_multiplier?: number;
   hypervisor_version_weight_multiplier?: number;
   num_instances_weight_multiplier?: number;
+  image_props_weight_multiplier?: number;
+  image_props_weight_setting?: string | string[];
   metrics_weight_setting?: string | string[];
   metrics_weight_multiplier?: number;
   metrics_required?: boolean;

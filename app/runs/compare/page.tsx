@@ -42,6 +42,9 @@ function RunCard({ label, run }: { label: string; run: RunRecord }) {
           profile <b>{run.profileName ?? "none"}</b>
         </li>
         <li>
+          Nova release <b>{run.config.nova_release ?? "zed"}</b>
+        </li>
+        <li>
           <b>{fmtCount(run.hostCount)}</b> hosts
         </li>
         <li>

@@ -1,4 +1,5 @@
 import { explainNoFit } from "../numa/explain";
+import { explainPciAffinity } from "../pci/explain";
 import { numaFitInstanceToHost } from "../numa/fit";
 import { cellHasThreads, cloneTopology } from "../numa/objects";
 import type { FilterFactory } from "../plugin";
@@ -33,19 +34,19 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       if (!requested?.cells.length) return null;
       if (!cells?.length) return "no NUMA topology reported; the request needs one";
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
+      const pciMiss = { hostCells: null as number[] | null };
       const fitted = numaFitInstanceToHost(cells, cloneTopology(requested), {
         limits,
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack: config.packingHostNumaCellsAllocationStrategy,
+        pciMiss,
       });
-      if (!fitted)
-        return explainNoFit(
-          cells,
-          requested,
-          { cpu: host.cpuAllocationRatio, ram: host.ramAllocationRatio },
-          spec.pciRequests,
-        );
+      if (!fitted) {
+        // The cells fitted somewhere, the devices' NUMA affinity did not.
+        if (pciMiss.hostCells) return explainPciAffinity(host.pciStats, spec.pciRequests, pciMiss.hostCells);
+        return explainNoFit(cells, requested, host.cpuAllocationRatio, []);
+      }
       host.numaLimits = limits;
       return null;
     },

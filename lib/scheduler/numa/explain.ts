@@ -1,12 +1,13 @@
 /**
  * Why a guest topology did not fit a host, in words an operator can act
- * on: per host cell, what is free against what one guest cell needs.
- * Only called for rejected hosts, so it may take its time.
+ * on: per host cell, what is free against what one guest cell needs. It
+ * runs for every rejected host, so the guest's side is worked out once.
  */
 import type { PciRequest } from "../pci/request";
 import {
   cellAvailMemory,
-  cellFreePcpus,
+  cellFreePcpuCount,
+  cellPageSizesDesc,
   type InstanceNUMACell,
   type InstanceNUMATopology,
   MEMPAGES_ANY,
@@ -22,54 +23,71 @@ export function pageSizeText(kb: number): string {
   return `${kb} KiB`;
 }
 
-function pagesNeed(host: NUMACell, guest: InstanceNUMACell): string | null {
-  const size = guest.pagesize;
-  if (!size) return null;
-  const memKb = guest.memory * 1024;
-  const sizes = host.mempages.map((p) => p.sizeKb).sort((a, b) => b - a);
-  const candidates =
-    size === MEMPAGES_SMALL
-      ? sizes.slice(-1)
-      : size === MEMPAGES_LARGE
-        ? sizes.slice(0, -1)
-        : size === MEMPAGES_ANY
-          ? sizes
-          : [size];
-  if (!candidates.length) return "no large pages";
-  const parts = candidates.map((s) => {
-    const p = host.mempages.find((m) => m.sizeKb === s);
-    if (!p) return `no ${pageSizeText(s)} pages`;
-    return `${pageSizeText(s)} pages ${pagesFree(p)} free, needs ${Math.ceil(memKb / s)}`;
-  });
-  return parts.join(" / ");
+interface GuestNeeds {
+  /** The largest guest cell: it says the most. */
+  cell: InstanceNUMACell;
+  pinned: boolean;
+  shared: boolean;
+  heading: string;
 }
 
-function cellText(host: NUMACell, guest: InstanceNUMACell, limits: { cpu: number; ram: number }): string {
-  const parts: string[] = [];
-  if (guest.cpuPolicy === "dedicated" || guest.cpuPolicy === "mixed")
-    parts.push(`${cellFreePcpus(host).size} free pCPUs, needs ${guest.pcpuset.length}`);
-  if (guest.cpuPolicy !== "dedicated" && guest.cpuset.length)
-    parts.push(
-      `${Math.max(0, host.cpuset.size * limits.cpu - host.cpuUsage)} shared vCPUs left, needs ${guest.cpuset.length}`,
-    );
-  const pages = pagesNeed(host, guest);
-  if (pages) parts.push(pages);
-  else parts.push(`${cellAvailMemory(host)} MiB free, needs ${guest.memory}`);
-  return `cell ${host.id}: ${parts.join(", ")}`;
+const NEEDS = new WeakMap<InstanceNUMATopology, GuestNeeds>();
+
+function needsOf(topology: InstanceNUMATopology, pciRequests: PciRequest[]): GuestNeeds {
+  let needs = NEEDS.get(topology);
+  if (!needs) {
+    const cell = [...topology.cells].sort((a, b) => b.pcpuset.length + b.memory - (a.pcpuset.length + a.memory))[0];
+    const threads = cell.cpuThreadPolicy ? `, thread policy ${cell.cpuThreadPolicy}` : "";
+    const pci = pciRequests.length ? " (or no cell with the PCI devices' NUMA affinity)" : "";
+    needs = {
+      cell,
+      pinned: cell.cpuPolicy === "dedicated" || cell.cpuPolicy === "mixed",
+      shared: cell.cpuPolicy !== "dedicated" && cell.cpuset.length > 0,
+      heading: `guest NUMA node(s) do not fit${threads}${pci}: `,
+    };
+    NEEDS.set(topology, needs);
+  }
+  return needs;
+}
+
+function pagesText(host: NUMACell, guest: InstanceNUMACell): string | null {
+  const size = guest.pagesize;
+  if (!size) return null;
+  const sizes = cellPageSizesDesc(host);
+  const from = size === MEMPAGES_LARGE || size === MEMPAGES_ANY ? 0 : size === MEMPAGES_SMALL ? sizes.length - 1 : -1;
+  const to = size === MEMPAGES_LARGE ? sizes.length - 1 : sizes.length;
+  const candidates = from < 0 ? [size] : sizes.slice(Math.max(from, 0), to);
+  if (!candidates.length) return "no large pages";
+  let text = "";
+  for (const s of candidates) {
+    const p = host.mempages.find((m) => m.sizeKb === s);
+    const part = p
+      ? `${pageSizeText(s)} pages ${pagesFree(p)} free, needs ${Math.ceil((guest.memory * 1024) / s)}`
+      : `no ${pageSizeText(s)} pages`;
+    text = text ? `${text} / ${part}` : part;
+  }
+  return text;
+}
+
+function cellText(host: NUMACell, needs: GuestNeeds, cpuRatio: number): string {
+  const guest = needs.cell;
+  let text = `cell ${host.id}: `;
+  if (needs.pinned) text += `${cellFreePcpuCount(host)} free pCPUs, needs ${guest.pcpuset.length}, `;
+  if (needs.shared)
+    text += `${Math.max(0, host.cpuset.size * cpuRatio - host.cpuUsage)} shared vCPUs left, needs ${guest.cpuset.length}, `;
+  return text + (pagesText(host, guest) ?? `${cellAvailMemory(host)} MiB free, needs ${guest.memory}`);
 }
 
 export function explainNoFit(
   hostCells: NUMACell[],
   topology: InstanceNUMATopology,
-  limits: { cpu: number; ram: number },
+  cpuRatio: number,
   pciRequests: PciRequest[],
 ): string {
   const n = topology.cells.length;
   if (hostCells.length < n) return `${hostCells.length} host NUMA cell(s), the guest needs ${n}`;
-  // The largest guest cell says the most.
-  const guest = [...topology.cells].sort((a, b) => b.pcpuset.length + b.memory - (a.pcpuset.length + a.memory))[0];
-  const cells = hostCells.map((h) => cellText(h, guest, limits)).join("; ");
-  const pci = pciRequests.length ? " (or no cell with the PCI devices' NUMA affinity)" : "";
-  const threads = guest.cpuThreadPolicy ? `, thread policy ${guest.cpuThreadPolicy}` : "";
-  return `guest NUMA node(s) do not fit${threads}${pci}: ${cells}`;
+  const needs = needsOf(topology, pciRequests);
+  let text = needs.heading;
+  for (let i = 0; i < hostCells.length; i++) text += (i ? "; " : "") + cellText(hostCells[i], needs, cpuRatio);
+  return text;
 }

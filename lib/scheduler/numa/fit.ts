@@ -9,7 +9,8 @@ import type { PciRequest } from "../pci/request";
 import {
   cellAvailMemory,
   cellCanFitPagesize,
-  cellFreePcpus,
+  cellFreePcpuCount,
+  cellPageSizesDesc,
   type InstanceNUMACell,
   type InstanceNUMATopology,
   MEMPAGES_ANY,
@@ -30,20 +31,28 @@ const UNSUPPORTED = Symbol("unsupported");
 
 /** _numa_cell_supports_pagesize_request: the size to use, or null. */
 function supportedPagesize(host: NUMACell, cell: InstanceNUMACell): number | null | typeof UNSUPPORTED {
-  const sizes = host.mempages.map((p) => p.sizeKb).sort((a, b) => b - a);
+  const sizes = cellPageSizesDesc(host);
   const memKb = cell.memory * 1024;
-  const first = (candidates: number[]) => {
-    for (const size of candidates) {
-      const fits = cellCanFitPagesize(host, size, memKb);
-      if (fits === null) return UNSUPPORTED;
-      if (fits) return size;
-    }
-    return null;
-  };
-  if (cell.pagesize === MEMPAGES_SMALL) return first(sizes.slice(-1));
-  if (cell.pagesize === MEMPAGES_LARGE) return first(sizes.slice(0, -1));
-  if (cell.pagesize === MEMPAGES_ANY) return first(sizes);
-  return first([cell.pagesize!]);
+  if (cell.pagesize === MEMPAGES_SMALL) return firstFitting(host, sizes, sizes.length - 1, sizes.length, memKb);
+  if (cell.pagesize === MEMPAGES_LARGE) return firstFitting(host, sizes, 0, sizes.length - 1, memKb);
+  if (cell.pagesize === MEMPAGES_ANY) return firstFitting(host, sizes, 0, sizes.length, memKb);
+  return firstFitting(host, [cell.pagesize!], 0, 1, memKb);
+}
+
+/** verify_pagesizes over sizes[from, to). */
+function firstFitting(
+  host: NUMACell,
+  sizes: number[],
+  from: number,
+  to: number,
+  memKb: number,
+): number | null | typeof UNSUPPORTED {
+  for (let i = Math.max(from, 0); i < to; i++) {
+    const fits = cellCanFitPagesize(host, sizes[i], memKb);
+    if (fits === null) return UNSUPPORTED;
+    if (fits) return sizes[i];
+  }
+  return null;
 }
 
 const dedicatedOrMixed = (c: InstanceNUMACell) => c.cpuPolicy === "dedicated" || c.cpuPolicy === "mixed";
@@ -64,7 +73,8 @@ function fitCell(
     cell.pagesize = size;
   } else if (host.mempages.length) {
     // No size asked: smallest pages, overcommit allowed (total, not free).
-    const smallest = Math.min(...host.mempages.map((p) => p.sizeKb));
+    const sizes = cellPageSizesDesc(host);
+    const smallest = sizes[sizes.length - 1];
     if (!cellCanFitPagesize(host, smallest, cell.memory * 1024, false)) return null;
   } else if (cell.memory > host.memory) return null;
 
@@ -73,7 +83,7 @@ function fitCell(
 
   let fitted: InstanceNUMACell | null = cell;
   if (dedicatedOrMixed(cell)) {
-    if (cell.pcpuset.length + cpusetReserved > cellFreePcpus(host).size) return null;
+    if (cell.pcpuset.length + cpusetReserved > cellFreePcpuCount(host)) return null;
     if (cell.memory > cellAvailMemory(host)) return null;
     fitted = packInstanceOntoCores(host, cell, cpusetReserved);
     // `if not instance_cell`: a cell without CPUs is falsy too
@@ -86,6 +96,9 @@ function fitCell(
   fitted.id = host.id;
   return fitted;
 }
+
+const pairKey = (h: number, g: number): string | number =>
+  h >= 0 && g >= 0 && h < 65536 && g < 65536 ? h * 65536 + g : `${h},${g}`;
 
 /** itertools.permutations(items, r), in its order. */
 function* permutations<T>(items: T[], r: number): Generator<T[]> {
@@ -114,10 +127,33 @@ function* permutations<T>(items: T[], r: number): Generator<T[]> {
   }
 }
 
-/** Python's sorted(key=...) with reverse, both stable. */
-function sortedBy<T>(items: T[], key: (x: T) => number, reverse: boolean): T[] {
-  return [...items].sort((a, b) => (reverse ? key(b) - key(a) : key(a) - key(b)));
+/**
+ * Python's sorted(cells, key=..., reverse=...), both stable; keys[i]
+ * belongs to cells[i]. The input is never changed (it may be the host's).
+ */
+function sortedBy(cells: NUMACell[], keys: ArrayLike<number>, reverse: boolean): NUMACell[] {
+  if (cells.length === 2) return (reverse ? keys[1] > keys[0] : keys[1] < keys[0]) ? [cells[1], cells[0]] : cells;
+  const order = cells.map((_, i) => i);
+  order.sort((a, b) => (reverse ? keys[b] - keys[a] : keys[a] - keys[b]) || a - b);
+  return order.map((i) => cells[i]);
 }
+
+/** Sort keys, reused call to call (the fit is not re-entered). */
+const KEYS = new Float64Array(256);
+
+function keysOf(cells: NUMACell[], key: (c: NUMACell) => number): ArrayLike<number> {
+  const keys = cells.length <= KEYS.length ? KEYS : new Float64Array(cells.length);
+  for (let i = 0; i < cells.length; i++) keys[i] = key(cells[i]);
+  return keys;
+}
+
+const cpuUsageOf = (c: NUMACell) => c.cpuUsage;
+
+function distinctIds(cells: NUMACell[]): boolean {
+  if (cells.length === 2) return cells[0].id !== cells[1].id;
+  return new Set(cells.map((c) => c.id)).size === cells.length;
+}
+const zero = () => 0;
 
 export interface FitOptions {
   limits: NUMALimits | null;
@@ -125,6 +161,8 @@ export interface FitOptions {
   pciStats: PciDeviceStats | null;
   /** [compute] packing_host_numa_cells_allocation_strategy */
   pack: boolean;
+  /** Set to the host cells of the first placement that fitted but lacked the PCI devices' NUMA affinity. */
+  pciMiss?: { hostCells: number[] | null };
 }
 
 /** numa_fit_instance_to_host: the fitted topology (guest cells carry host cell ids), or null. */
@@ -139,30 +177,47 @@ export function numaFitInstanceToHost(
 
   let cells = hostCells;
   if (hostCells.length > topology.cells.length) {
-    cells = sortedBy(cells, cellAvailMemory, !pack);
+    cells = sortedBy(cells, keysOf(cells, cellAvailMemory), !pack);
     const policy = topology.cells[0].cpuPolicy;
-    if (policy === null || policy === "shared") cells = sortedBy(cells, (c) => c.cpuUsage, pack);
-    else cells = sortedBy(cells, (c) => cellFreePcpus(c).size, !pack);
+    if (policy === null || policy === "shared") cells = sortedBy(cells, keysOf(cells, cpuUsageOf), pack);
+    else cells = sortedBy(cells, keysOf(cells, cellFreePcpuCount), !pack);
     if (pciStats) {
-      const perCell = new Map<number | null, number>();
+      const devices = keysOf(cells, zero) as Float64Array;
       for (const p of pciStats.pools) {
-        const node = (p.props.get("numa_node") ?? null) as number | null;
-        perCell.set(node, (perCell.get(node) ?? 0) + p.count);
+        const node = p.props.get("numa_node") ?? null;
+        for (let i = 0; i < cells.length; i++) if (cells[i].id === node) devices[i] += p.count;
       }
       // PCI cells first when devices are requested, last otherwise
-      cells = sortedBy(cells, (c) => perCell.get(c.id) ?? 0, !!pciRequests?.length);
+      cells = sortedBy(cells, devices, !!pciRequests?.length);
     }
   }
 
-  const notFit = new Set<string>();
-  const fit = new Set<string>();
+  if (topology.cells.length === 1 && distinctIds(cells)) {
+    // One guest cell: each host cell is tried once, no pair cache needed.
+    const cell = topology.cells[0];
+    const reserved = topology.emulatorThreadsPolicy === "isolate" ? 1 : 0;
+    for (const host of cells) {
+      const got = fitCell(host, cell, limits, reserved);
+      if (got === null || got === UNSUPPORTED) continue;
+      const chosen = [got];
+      if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
+        if (opts.pciMiss && !opts.pciMiss.hostCells) opts.pciMiss.hostCells = chosen.map((c) => c.id);
+        continue;
+      }
+      return { cells: chosen, emulatorThreadsPolicy: topology.emulatorThreadsPolicy };
+    }
+    return null;
+  }
+  // (host cell id, guest cell id) pairs already tried
+  const notFit = new Set<string | number>();
+  const fit = new Set<string | number>();
   const emulatorIsolated = topology.emulatorThreadsPolicy === "isolate";
   for (const perm of permutations(cells, topology.cells.length)) {
     const chosen: InstanceNUMACell[] = [];
     for (let k = 0; k < perm.length; k++) {
       const host = perm[k];
       const cell = topology.cells[k];
-      const pair = `${host.id},${cell.id}`;
+      const pair = pairKey(host.id, cell.id);
       if (notFit.has(pair)) break;
       if (fit.has(pair)) {
         cell.id = host.id;
@@ -178,7 +233,10 @@ export function numaFitInstanceToHost(
       fit.add(pair);
     }
     if (chosen.length !== perm.length) continue;
-    if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) continue;
+    if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
+      if (opts.pciMiss && !opts.pciMiss.hostCells) opts.pciMiss.hostCells = chosen.map((c) => c.id);
+      continue;
+    }
     return { cells: chosen, emulatorThreadsPolicy: topology.emulatorThreadsPolicy };
   }
   return null;

@@ -33,17 +33,64 @@ export interface NUMACell {
   siblings: PySet[];
   mempages: NUMAPages[];
   socket: number | null;
+  /**
+   * free_pcpus and free_siblings, computed on first use. A cell is never
+   * changed once built (consuming builds new cells), so they stay true.
+   */
+  derived?: { freeCount: number; freeSiblings?: number[][]; sizesDesc?: number[] };
 }
 
 export const cellAvailMemory = (c: NUMACell): number => c.memory - c.memoryUsage;
 
-/** NUMACell.free_pcpus: `pcpuset - pinned_cpus`. */
-export const cellFreePcpus = (c: NUMACell): PySet => c.pcpuset.minus(c.pinnedCpus);
+/**
+ * What the fit reads most, worked out when the cell is built (host states
+ * are built once per request, consuming builds new cells).
+ */
+export function withDerived(c: NUMACell): NUMACell {
+  const { pcpuset, pinnedCpus } = c;
+  let pinned = 0;
+  for (const x of pinnedCpus.values()) if (pcpuset.has(x)) pinned++;
+  c.derived = { freeCount: pcpuset.size - pinned };
+  return c;
+}
 
-/** NUMACell.free_siblings: each sibling set & free_pcpus, in sibling order. */
-export function cellFreeSiblings(c: NUMACell): PySet[] {
-  const free = cellFreePcpus(c);
-  return c.siblings.map((s) => s.and(free));
+function derived(c: NUMACell): NonNullable<NUMACell["derived"]> {
+  return c.derived ?? withDerived(c).derived!;
+}
+
+/** len(NUMACell.free_pcpus): dedicated CPUs not pinned. */
+export const cellFreePcpuCount = (c: NUMACell): number => derived(c).freeCount;
+
+/** NUMACell.free_siblings: each sibling set & free_pcpus (in CPython's order), in sibling order. */
+export function cellFreeSiblings(c: NUMACell): number[][] {
+  const d = derived(c);
+  if (d.freeSiblings) return d.freeSiblings;
+  const { pcpuset, pinnedCpus } = c;
+  let free: PySet | null = null;
+  const out: number[][] = new Array(c.siblings.length);
+  for (let k = 0; k < c.siblings.length; k++) {
+    const s = c.siblings[k];
+    // sibling_set & free_pcpus walks the smaller of the two sets
+    if (d.freeCount > s.size) {
+      const kept: number[] = [];
+      for (const x of s.values()) if (pcpuset.has(x) && !pinnedCpus.has(x)) kept.push(x);
+      out[k] = s.orderOfSubset(kept);
+    } else {
+      free ??= pcpuset.minus(pinnedCpus);
+      const kept: number[] = [];
+      for (const x of free.values()) if (s.has(x)) kept.push(x);
+      out[k] = PySet.orderOf(kept);
+    }
+  }
+  d.freeSiblings = out;
+  return out;
+}
+
+/** The cell's page sizes, largest first. */
+export function cellPageSizesDesc(c: NUMACell): number[] {
+  const d = derived(c);
+  d.sizesDesc ??= c.mempages.map((p) => p.sizeKb).sort((a, b) => b - a);
+  return d.sizesDesc;
 }
 
 export const cellHasThreads = (c: NUMACell): boolean => c.siblings.some((s) => s.size > 1);

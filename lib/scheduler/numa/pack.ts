@@ -10,9 +10,9 @@ import { PySet } from "./pyset";
 type Pinning = Array<[number, number]>;
 
 /** _get_pinning: vCPUs (sorted) onto the first `threadsNo` threads of each core. */
-function getPinning(threadsNo: number, siblingSet: PySet[], instanceCores: number[]): Pinning | null {
+function getPinning(threadsNo: number, siblingSet: number[][], instanceCores: number[]): Pinning | null {
   if (threadsNo * siblingSet.length < instanceCores.length) return null;
-  const usable = siblingSet.flatMap((s) => s.values().slice(0, threadsNo));
+  const usable = siblingSet.flatMap((s) => s.slice(0, threadsNo));
   const n = Math.min(instanceCores.length, usable.length);
   const out: Pinning = [];
   for (let i = 0; i < n; i++) out.push([instanceCores[i], usable[i]]);
@@ -20,10 +20,15 @@ function getPinning(threadsNo: number, siblingSet: PySet[], instanceCores: numbe
 }
 
 /** _get_reserved: host CPUs left for the emulator threads once the vCPUs are pinned. */
-function getReserved(siblingSet: PySet[], pinning: Pinning | null, numReserved: number, isolate = false): PySet | null {
+function getReserved(
+  siblingSet: number[][],
+  pinning: Pinning | null,
+  numReserved: number,
+  isolate = false,
+): PySet | null {
   if (!pinning?.length) return null;
   if (!numReserved) return null;
-  const usable = siblingSet.map((s) => s.values());
+  const usable = siblingSet.map((s) => [...s]);
   for (const [, pcpu] of pinning) {
     // Python's list iteration while removing from the list: the next core is skipped.
     for (let i = 0; i < usable.length; i++) {
@@ -46,13 +51,13 @@ export function packInstanceOntoCores(
 ): InstanceNUMACell | null {
   if (!hostCell.siblings.length) throw new NovaError("ValueError", `host NUMA cell ${hostCell.id} has no sibling sets`);
   const threadsPerCore = Math.max(...hostCell.siblings.map((s) => s.size)) || 1;
-  const siblingSets = new Map<number, PySet[]>();
-  const setsOf = (n: number): PySet[] => {
+  const siblingSets = new Map<number, number[][]>();
+  const setsOf = (n: number): number[][] => {
     let l = siblingSets.get(n);
     if (!l) siblingSets.set(n, (l = []));
     return l;
   };
-  for (const sib of cellFreeSiblings(hostCell)) for (let t = 1; t <= sib.size; t++) setsOf(t).push(sib);
+  for (const sib of cellFreeSiblings(hostCell)) for (let t = 1; t <= sib.length; t++) setsOf(t).push(sib);
 
   let pinning: Pinning | null = null;
   let reserved: PySet | null = null;
@@ -80,7 +85,7 @@ export function packInstanceOntoCores(
     }
     if (policy !== "require" && !pinning?.length) {
       // Fall back to any free thread, each core treated as if it had no siblings.
-      const single = setsOf(1).flatMap((s) => s.values().map((x) => PySet.of([x])));
+      const single = setsOf(1).flatMap((s) => s.map((x) => [x]));
       pinning = getPinning(threadsNo, single, cell.pcpuset);
       reserved = getReserved(single, pinning, numCpuReserved);
     }

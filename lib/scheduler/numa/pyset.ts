@@ -11,6 +11,8 @@ const LINEAR_PROBES = 9;
 const PERTURB_SHIFT = 5;
 const EMPTY = -1;
 const DUMMY = -2;
+const SCRATCH = new Int32Array(8);
+const NO_VALUES: number[] = [];
 
 export class PySet {
   /** Slot -> key, EMPTY or DUMMY. */
@@ -18,6 +20,11 @@ export class PySet {
   private mask: number;
   private fill = 0;
   private used = 0;
+  /** values() until the next change. */
+  private order: number[] | null = null;
+  /** orderOfSubset caches; sets that are shared are never changed. */
+  private selfOrder: number[] | null = null;
+  private singles: Map<number, number[]> | null = null;
 
   constructor() {
     this.table = new Int32Array(MINSIZE).fill(EMPTY);
@@ -70,6 +77,9 @@ export class PySet {
   }
 
   add(key: number): void {
+    this.order = null;
+    this.selfOrder = null;
+    this.singles = null;
     for (;;) {
       const mask = this.mask;
       let i = key & mask;
@@ -105,6 +115,9 @@ export class PySet {
   }
 
   discard(key: number): void {
+    this.order = null;
+    this.selfOrder = null;
+    this.singles = null;
     const mask = this.mask;
     let i = key & mask;
     let perturb = key;
@@ -148,6 +161,9 @@ export class PySet {
   }
 
   private resize(minused: number): void {
+    this.order = null;
+    this.selfOrder = null;
+    this.singles = null;
     let newsize = MINSIZE;
     while (newsize <= minused) newsize *= 2;
     // A small table without dummies is left as it is.
@@ -164,6 +180,9 @@ export class PySet {
 
   /** set_merge: update() / |= with another set. */
   merge(other: PySet): void {
+    this.order = null;
+    this.selfOrder = null;
+    this.singles = null;
     if (other === this || other.used === 0) return;
     if ((this.fill + other.used) * 5 >= this.mask * 3) this.resize((this.used + other.used) * 2);
     if (this.fill === 0 && this.mask === other.mask && other.fill === other.used) {
@@ -187,16 +206,75 @@ export class PySet {
     }
   }
 
-  /** Iteration order: table order. */
+  /** Iteration order: table order. The array is shared: do not change it. */
   values(): number[] {
+    if (this.order) return this.order;
     const out: number[] = [];
     const t = this.table;
     for (let j = 0; j < t.length; j++) if (t[j] >= 0) out.push(t[j]);
+    this.order = out;
     return out;
   }
 
   [Symbol.iterator](): Iterator<number> {
     return this.values()[Symbol.iterator]();
+  }
+
+  /**
+   * The iteration order of set(values) (one add per item, in order),
+   * without building the set when it stays in the smallest table.
+   */
+  static orderOf(values: number[]): number[] {
+    if (values.length > 4) return PySet.of(values).values();
+    const t = SCRATCH.fill(EMPTY);
+    for (const key of values) {
+      let i = key & 7;
+      let perturb = key;
+      // mask 7: no linear probes (i + 9 > 7), straight to perturbation
+      while (t[i] !== EMPTY && t[i] !== key) {
+        perturb = Math.floor(perturb / 32);
+        i = (i * 5 + 1 + perturb) & 7;
+      }
+      t[i] = key;
+    }
+    const out: number[] = [];
+    for (let j = 0; j < 8; j++) if (t[j] !== EMPTY) out.push(t[j]);
+    return out;
+  }
+
+  /**
+   * Iteration order of set(values) for `values` taken from this set in its
+   * order (one item, all items, or some): what `this & free` gives when
+   * `this` is the smaller set. Whole and single-item answers are kept
+   * (sibling sets are shared between hosts), so they cost nothing twice.
+   */
+  orderOfSubset(values: number[]): number[] {
+    if (values.length === 0) return NO_VALUES;
+    if (values.length === this.used) {
+      this.selfOrder ??= PySet.orderOf(this.values());
+      return this.selfOrder;
+    }
+    if (values.length === 1) {
+      this.singles ??= new Map();
+      let one = this.singles.get(values[0]);
+      if (!one) this.singles.set(values[0], (one = [values[0]]));
+      return one;
+    }
+    return PySet.orderOf(values);
+  }
+
+  /** Iteration order of `this & other`, without building the set when it is small. */
+  andValues(other: PySet): number[] {
+    let big: PySet = this;
+    let small: PySet = other;
+    if (other.used > this.used) {
+      big = other;
+      small = this;
+    }
+    const kept: number[] = [];
+    const t = small.table;
+    for (let j = 0; j < t.length; j++) if (t[j] >= 0 && big.has(t[j])) kept.push(t[j]);
+    return PySet.orderOf(kept);
   }
 
   /** set_intersection: walks the smaller set, adding what the other holds. */
@@ -227,6 +305,9 @@ export class PySet {
 
   /** set_difference_update (-=): discard other's items, then drop dummies past a quarter. */
   differenceUpdate(other: PySet): void {
+    this.order = null;
+    this.selfOrder = null;
+    this.singles = null;
     if (other === this) {
       const fresh = new PySet();
       this.table = fresh.table;
@@ -249,6 +330,6 @@ export class PySet {
   }
 
   sorted(): number[] {
-    return this.values().sort((a, b) => a - b);
+    return [...this.values()].sort((a, b) => a - b);
   }
 }

@@ -4,7 +4,7 @@
  * siblings for `isolate`). New cells, as Nova builds new NUMACell objects.
  */
 import { NovaError } from "../python";
-import type { InstanceNUMATopology, NUMACell, NUMAPages } from "./objects";
+import { type InstanceNUMATopology, type NUMACell, type NUMAPages, withDerived } from "./objects";
 import { PySet } from "./pyset";
 
 /** _numa_pagesize_usage_from_cell: pages of the guest's size (else the smallest) are used. */
@@ -49,6 +49,7 @@ export function numaUsageFromInstance(hostCells: NUMACell[], topology: InstanceN
       pcpuset: PySet.coerce(host.pcpuset),
       pinnedCpus: PySet.coerce(host.pinnedCpus),
       siblings: host.siblings.map((s) => PySet.coerce(s)),
+      derived: undefined,
     };
     for (const guest of topology.cells) {
       if (guest.id !== host.id) continue;
@@ -64,7 +65,7 @@ export function numaUsageFromInstance(hostCells: NUMACell[], topology: InstanceN
     }
     cell.memoryUsage = Math.max(0, memoryUsage);
     cell.cpuUsage = Math.max(0, cpuUsage);
-    out.push(cell);
+    out.push(withDerived(cell));
   }
   return out;
 }

@@ -29,19 +29,40 @@ const boolFromString = (v: PoolValue | undefined): boolean =>
     ? TRUE_STRINGS.has(v.trim().toLowerCase())
     : v !== undefined && v !== null && TRUE_STRINGS.has(String(v));
 
+/** A spec's entries with string values lower-cased, worked out once per spec. */
+const LOWERED = new WeakMap<object, Array<[string, PoolValue]>>();
+
+function lowered(spec: Record<string, PoolValue>): Array<[string, PoolValue]> {
+  let entries = LOWERED.get(spec);
+  if (!entries) {
+    entries = Object.keys(spec).map((k) => {
+      const v = spec[k];
+      return [k, typeof v === "string" ? v.toLowerCase() : v];
+    });
+    LOWERED.set(spec, entries);
+  }
+  return entries;
+}
+
 /** utils.pci_device_prop_match: every key of some spec equals the pool's (strings case-insensitively). */
 export function propMatch(pool: PciPool, specs: ReadonlyArray<Record<string, PoolValue>>): boolean {
-  return specs.some((spec) => {
-    for (const k of Object.keys(spec)) {
-      let v = spec[k];
+  for (const spec of specs) {
+    let all = true;
+    for (const [k, v] of lowered(spec)) {
       let p = pool.props.get(k) ?? null;
-      if (typeof v === "string") v = v.toLowerCase();
       if (typeof p === "string") p = p.toLowerCase();
-      if (p !== v) return false;
+      if (p !== v) {
+        all = false;
+        break;
+      }
     }
-    return true;
-  });
+    if (all) return true;
+  }
+  return false;
 }
+
+/** pci_device_prop_match(pool, [{"numa_node": id}]) */
+const onNode = (pool: PciPool, id: number | null): boolean => (pool.props.get("numa_node") ?? null) === id;
 
 const total = (pools: PciPool[]): number => pools.reduce((n, p) => n + p.count, 0);
 
@@ -81,7 +102,7 @@ export class PciDeviceStats {
     if (!cells?.length) return pools;
     const policy = request.numaPolicy || "legacy";
     const ids: Array<number | null> = cells.map((c) => c.id);
-    const onCells = (p: PciPool) => ids.some((id) => propMatch(p, [{ numa_node: id }]));
+    const onCells = (p: PciPool) => ids.some((id) => onNode(p, id));
     let filtered = pools.filter(onCells);
     if (policy === "required" || total(filtered) >= request.count) return filtered;
     if (policy === "socket") return this.forSocket(pools, cells);
@@ -99,7 +120,7 @@ export class PciDeviceStats {
     const sockets = new Set<number | null>();
     for (const g of cells) for (const h of hostCells) if (g.id === h.id) sockets.add(h.socket);
     const nodes = hostCells.filter((h) => sockets.has(h.socket)).map((h) => h.id);
-    return pools.filter((p) => nodes.some((n) => propMatch(p, [{ numa_node: n }])));
+    return pools.filter((p) => nodes.some((n) => onNode(p, n)));
   }
 
   /** _filter_pools: spec, NUMA affinity, unrequested PFs, VDPA and remote-managed devices. */
@@ -149,6 +170,8 @@ export class PciDeviceStats {
 
   /** support_requests: apply_requests on a copy. */
   supportRequests(requests: PciRequest[], cells: NumaCellRef[] | null = null): boolean {
+    // One request changes nothing it reads: no copy needed.
+    if (requests.length === 1) return !!this.filterPools(this.pools, requests[0], cells)?.length;
     return this.clone().applyRequests(requests, cells);
   }
 }

@@ -43,7 +43,8 @@ function fmt(n: number): string {
 export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | null {
   const groups = [...rr.groups.values()];
   if (!groups.length) return "At least one request group (`resources` or `resources{$S}`) is required.";
-  const knownTrait = (t: string) => STANDARD_TRAITS.has(t) || cloud.customTraits.has(t);
+  const knownTrait = (t: string) =>
+    STANDARD_TRAITS.has(t) || cloud.customTraits.has(t) || cloud.addedStandardTraits.has(t);
   for (const g of groups) {
     if (!g.resources.size) {
       if (g.required.size || g.forbidden.size)

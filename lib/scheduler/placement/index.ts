@@ -61,7 +61,7 @@ export function askPlacement(
   hosts: HostState[],
   spec: RequestSpec,
 ): PlacementOutcome {
-  const cloud = buildPlacementCloud(scenario, hosts);
+  const cloud = buildPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
   const out: PlacementOutcome = {
     query: null,
     matched: 0,
@@ -102,6 +102,7 @@ export function askPlacement(
     maxPlacementResults: config.maxPlacementResults,
     isBfv,
     forcedNodes: forced ? forced.uuids : null,
+    translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
   };
   const rr = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: true });
   out.query = toQuerystring(rr);

@@ -34,6 +34,8 @@ export interface PlacementCloud {
   providers: Provider[];
   customTraits: ReadonlySet<string>;
   customResourceClasses: ReadonlySet<string>;
+  /** Standard traits newer than the os-traits Zed ships, known under the config's release. */
+  addedStandardTraits: ReadonlySet<string>;
 }
 
 const MAX_INT = 2147483647;
@@ -134,7 +136,11 @@ function checkInventory(at: () => string, rc: string, inv: Inventory): void {
 }
 
 /** The scenario's cloud in Placement, or PlacementSetupError where Placement says no. */
-export function buildPlacementCloud(scenario: Scenario, hosts: HostState[]): PlacementCloud {
+export function buildPlacementCloud(
+  scenario: Scenario,
+  hosts: HostState[],
+  addedStandardTraits: ReadonlySet<string> = new Set(),
+): PlacementCloud {
   const { traits: customTraits, classes: customResourceClasses } = customNames(scenario);
   for (const rc of [...customResourceClasses].sort())
     if (!CUSTOM_NAME.test(rc) || rc.length > 255) throw setupError(`resource class ${rc}: not a valid custom name`);
@@ -168,7 +174,8 @@ export function buildPlacementCloud(scenario: Scenario, hosts: HostState[]): Pla
     const traits = new Set(h.traits ?? []);
     if (host.service.disabled) traits.add("COMPUTE_STATUS_DISABLED");
     for (const t of traits)
-      if (!STANDARD_TRAITS.has(t) && !customTraits.has(t)) throw setupError(`${where()}: unknown trait ${t}`);
+      if (!STANDARD_TRAITS.has(t) && !customTraits.has(t) && !addedStandardTraits.has(t))
+        throw setupError(`${where()}: unknown trait ${t}`);
     return {
       host,
       get uuid() {
@@ -180,5 +187,5 @@ export function buildPlacementCloud(scenario: Scenario, hosts: HostState[]): Pla
       aggregates: new Set(aggsByHost.get(h.name) ?? []),
     } satisfies Provider;
   });
-  return { providers, customTraits, customResourceClasses };
+  return { providers, customTraits, customResourceClasses, addedStandardTraits };
 }

@@ -6,6 +6,7 @@ import { stableUuid } from "../nova-uuid";
 import { buildRequestSpec } from "../request-spec";
 import type { Scenario, ScenarioAggregate, ScenarioConfig, ScenarioRequest } from "../scenario";
 import { aggregateRows, processRequestSpec } from "./request-filters";
+import { maxphysaddrTrait } from "./resource-request";
 
 const agg = (name: string) => stableUuid(`agg-${name}`);
 
@@ -115,5 +116,55 @@ describe("request filters", () => {
     const r = filters(config, [], request as Partial<ScenarioRequest>);
     expect([...r.rootRequired]).toEqual(required);
     expect([...r.rootForbidden]).toEqual(["COMPUTE_STATUS_DISABLED"]);
+  });
+});
+
+describe("packed_virtqueue_filter (2024.1+)", () => {
+  it.each<[string, string, Record<string, string>, Record<string, string | number | boolean>, boolean]>([
+    ["flavor hw:virtio_packed_ring=true", "2024.1", { "hw:virtio_packed_ring": "true" }, {}, true],
+    ["image hw_virtio_packed_ring=yes", "2025.1", {}, { hw_virtio_packed_ring: "yes" }, true],
+    ["flavor false", "2024.1", { "hw:virtio_packed_ring": "false" }, {}, false],
+    ["nothing asked", "2024.1", {}, {}, false],
+    ["under Zed the filter does not exist", "zed", { "hw:virtio_packed_ring": "true" }, {}, false],
+    ["under 2023.2 the filter does not exist", "2023.2", {}, { hw_virtio_packed_ring: "true" }, false],
+  ])("%s (%s): requires COMPUTE_NET_VIRTIO_PACKED: %s", (_, release, extra_specs, properties, required) => {
+    const out = filters({ nova_release: release }, [], {
+      flavor: { name: "f", vcpus: 1, memory_mb: 512, extra_specs },
+      image: { properties },
+    });
+    expect(out.rootRequired.has("COMPUTE_NET_VIRTIO_PACKED")).toBe(required);
+    expect(out.trace.some((t) => t.name === "packed_virtqueue_filter")).toBe(required);
+  });
+
+  it("a flavor and an image that disagree are a FlavorImageConflict", () => {
+    expect(() =>
+      filters({ nova_release: "2024.1" }, [], {
+        flavor: { name: "f", vcpus: 1, memory_mb: 512, extra_specs: { "hw:virtio_packed_ring": "true" } },
+        image: { properties: { hw_virtio_packed_ring: "false" } },
+      }),
+    ).toThrow("hw:virtio_packed_ring extra spec explicitly set to true");
+  });
+});
+
+describe("maxphysaddr mode → required trait (2024.1+)", () => {
+  const spec = (extra_specs: Record<string, string>, properties: Record<string, string | number | boolean>) => {
+    const scenario: Scenario = {
+      hosts: [{ name: "h", vcpus: 8, memory_mb: 8192, local_gb: 100 }],
+      request: { flavor: { name: "f", vcpus: 1, memory_mb: 512, extra_specs }, image: { properties } },
+    };
+    return buildRequestSpec(scenario, buildHostStates(scenario));
+  };
+  it.each<[Record<string, string>, Record<string, string | number | boolean>, string | null]>([
+    [{ "hw:maxphysaddr_mode": "passthrough" }, {}, "COMPUTE_ADDRESS_SPACE_PASSTHROUGH"],
+    [{}, { hw_maxphysaddr_mode: "emulate", hw_maxphysaddr_bits: 42 }, "COMPUTE_ADDRESS_SPACE_EMULATED"],
+    [{ "hw:maxphysaddr_bits": "42" }, {}, null],
+    [{ "hw:maxphysaddr_mode": "emulate" }, { hw_maxphysaddr_mode: "emulate" }, "COMPUTE_ADDRESS_SPACE_EMULATED"],
+  ])("flavor %j, image %j: %s", (extra, props, trait) => {
+    expect(maxphysaddrTrait(spec(extra, props))).toBe(trait);
+  });
+  it("a flavor and an image that disagree are a FlavorImageConflict", () => {
+    expect(() =>
+      maxphysaddrTrait(spec({ "hw:maxphysaddr_mode": "passthrough" }, { hw_maxphysaddr_mode: "emulate" })),
+    ).toThrow("hw:maxphysaddr_mode extra spec explicitly set to passthrough");
   });
 });

@@ -8,6 +8,7 @@
 import type { SchedulerConfig } from "../config";
 import type { Aggregate } from "../host-state";
 import { stableUuid } from "../nova-uuid";
+import { NovaError } from "../python";
 import type { RequestSpec } from "../request-spec";
 import { allRequiredTraits, buildResourceRequest, type RequestFilterOutput } from "./resource-request";
 import { STANDARD_TRAITS } from "./standard-names";
@@ -126,6 +127,7 @@ export function processRequestSpec(
       enablePinningTranslate: true,
       isBfv: opts.isBfv,
       forcedNodes: null,
+      translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
     });
     const ignored = new Set([...allRequiredTraits(rr)].map((t) => `trait:${t}`));
     const isolated: string[] = [];
@@ -167,6 +169,12 @@ export function processRequestSpec(
     note("accelerators_filter", "requires COMPUTE_ACCELERATORS");
   }
 
+  // packed_virtqueue_filter (2024.1 here; newer than the installed Zed)
+  if (config.release.packedRingAndMaxphysaddrTraits && packedVirtqueueRequested(spec)) {
+    out.rootRequired.add("COMPUTE_NET_VIRTIO_PACKED");
+    note("packed_virtqueue_filter", "requires COMPUTE_NET_VIRTIO_PACKED");
+  }
+
   // ephemeral_encryption_filter
   const flavorEph = spec.flavor.extraSpecs.find((e) => e.key === "hw:ephemeral_encryption")?.value;
   const imageEph = spec.imageProps.get("hw_ephemeral_encryption");
@@ -179,6 +187,24 @@ export function processRequestSpec(
     note("ephemeral_encryption_filter", "requires COMPUTE_EPHEMERAL_ENCRYPTION");
   }
   return out;
+}
+
+/**
+ * hardware.get_packed_virtqueue_constraint, written from memory of Nova's
+ * source: flavor hw:virtio_packed_ring or image hw_virtio_packed_ring (both
+ * booleans as oslo reads them); both set and different is FlavorImageConflict.
+ */
+export function packedVirtqueueRequested(spec: RequestSpec): boolean {
+  const flavorText = spec.flavor.extraSpecs.find((e) => e.key === "hw:virtio_packed_ring")?.value;
+  const imageText = spec.newerImageProps.get("hw_virtio_packed_ring");
+  const flavor = flavorText === undefined ? undefined : boolFromString(flavorText);
+  const image = imageText === undefined ? undefined : boolFromString(imageText);
+  if (flavor !== undefined && image !== undefined && flavor !== image)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${spec.flavor.name} has hw:virtio_packed_ring extra spec explicitly set to ${flavorText}, conflicting with image which has hw_virtio_packed_ring explicitly set to ${imageText}.`,
+    );
+  return Boolean(flavor ?? image);
 }
 
 export function emptyOutput(): RequestFilterOutput {

@@ -5,7 +5,7 @@
  * to GET /allocation_candidates, byte for byte.
  */
 import type { ImageProps } from "../image-meta";
-import { pyInt } from "../python";
+import { NovaError, pyInt } from "../python";
 import type { RequestSpec } from "../request-spec";
 import { STANDARD_RESOURCE_CLASSES } from "./standard-names";
 
@@ -176,6 +176,28 @@ function translateTraits(rr: ResourceRequest, spec: RequestSpec): void {
   if (sb === "required") addTrait(rr, "COMPUTE_SECURITY_UEFI_SECURE_BOOT", "required");
 }
 
+/**
+ * hardware.get_maxphysaddr_mode (flavor hw:maxphysaddr_mode, image
+ * hw_maxphysaddr_mode; both set and different is FlavorImageConflict) and the
+ * trait _translate_maxphysaddr_request requires for it. hw:maxphysaddr_bits
+ * adds no trait: the bits are checked with ComputeCapabilitiesFilter
+ * (capabilities:cpu_info:maxphysaddr:bits). Newer than the installed Zed:
+ * written from memory of Nova's source.
+ */
+export function maxphysaddrTrait(spec: RequestSpec): string | null {
+  const flavor = extraSpec(spec, "hw:maxphysaddr_mode");
+  const image = spec.newerImageProps.get("hw_maxphysaddr_mode");
+  if (flavor !== undefined && image !== undefined && flavor !== image)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${spec.flavor.name} has hw:maxphysaddr_mode extra spec explicitly set to ${flavor}, conflicting with image which has hw_maxphysaddr_mode explicitly set to ${image}.`,
+    );
+  const mode = flavor ?? image;
+  if (mode === "passthrough") return "COMPUTE_ADDRESS_SPACE_PASSTHROUGH";
+  if (mode === "emulate") return "COMPUTE_ADDRESS_SPACE_EMULATED";
+  return null;
+}
+
 export interface ResourceRequestOptions {
   maxPlacementResults: number;
   /** False for the fallback query: PCPU is asked as VCPU. */
@@ -183,6 +205,8 @@ export interface ResourceRequestOptions {
   isBfv: boolean;
   /** Uuids of the compute nodes of the first forced host/node; null when none is forced. */
   forcedNodes: string[] | null;
+  /** The release has ResourceRequest._translate_maxphysaddr_request. */
+  translateMaxphysaddr?: boolean;
 }
 
 /** ResourceRequest.from_request_spec followed by resources_from_request_spec. */
@@ -223,6 +247,10 @@ export function buildResourceRequest(
     if (disk) addResource(rr, "DISK_GB", disk);
   }
   translateTraits(rr, spec);
+  if (opts.translateMaxphysaddr) {
+    const trait = maxphysaddrTrait(spec);
+    if (trait) addTrait(rr, trait, "required");
+  }
   // strip_zeros: zero amounts vanish, then empty groups.
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) if (n === 0) g.resources.delete(rc);
   for (const [k, g] of rr.groups) {

@@ -1,0 +1,32 @@
+import type { NextRequest } from "next/server";
+import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
+import { CapacityCompareSchema } from "@/lib/capacity/schemas";
+import { prisma } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * POST /api/capacity/compare {mix, limit, profile, profileB}: the same
+ * workload under two profiles on throwaway copies of today's cloud.
+ * 200 [outcome A, outcome B]; 400 {"errors": {field: [message]}}.
+ */
+export async function POST(req: NextRequest) {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    return Response.json({ errors: { _form: ["the request body must be JSON"] } }, { status: 400 });
+  }
+  const parsed = CapacityCompareSchema.safeParse(body);
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const i of parsed.error.issues) (errors[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
+    return Response.json({ errors }, { status: 400 });
+  }
+  try {
+    return Response.json(await compareProfiles(prisma, parsed.data));
+  } catch (e) {
+    if (e instanceof CapacityInputError) return Response.json({ errors: { [e.field]: [e.message] } }, { status: 400 });
+    throw e;
+  }
+}

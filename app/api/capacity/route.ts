@@ -1,0 +1,44 @@
+import type { NextRequest } from "next/server";
+import { CapacityInputError, allFlavors, prepareFill, runFill } from "@/lib/capacity/fill";
+import { validateCapacityForm } from "@/lib/capacity/schemas";
+import { prisma } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * POST /api/capacity {mix: [{flavor, share}], limit, profile?}
+ * Fills today's cloud (in memory; nothing is written) and streams NDJSON:
+ * {"placed", "limit"} lines while it runs, then {"summary": ...}.
+ * Bad input: 400 {"errors": {field: [message]}}.
+ */
+export async function POST(req: NextRequest) {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    return Response.json({ errors: { _form: ["the request body must be JSON"] } }, { status: 400 });
+  }
+  const v = validateCapacityForm(body);
+  if (!v.ok) return Response.json({ errors: v.errors }, { status: 400 });
+  let prepared: Awaited<ReturnType<typeof prepareFill>>;
+  try {
+    prepared = await prepareFill(prisma, v.form);
+  } catch (e) {
+    if (e instanceof CapacityInputError) return Response.json({ errors: { [e.field]: [e.message] } }, { status: 400 });
+    throw e;
+  }
+  const flavors = await allFlavors(prisma);
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        for await (const line of runFill(prepared, flavors))
+          controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      } catch (e) {
+        controller.enqueue(encoder.encode(`${JSON.stringify({ error: (e as Error).message })}\n`));
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { headers: { "Content-Type": "application/x-ndjson", "Cache-Control": "no-store" } });
+}

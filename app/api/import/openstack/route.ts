@@ -1,0 +1,15 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { prisma } from "@/lib/db";
+import { bundleUpload } from "@/lib/cloud/openstack/upload";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * POST /api/import/openstack?mode=preview            body: the bundle's .tar.gz
+ * POST /api/import/openstack?mode=apply&sha256=HEX   the same file: replace the cloud
+ */
+export async function POST(req: NextRequest) {
+  const mode = req.nextUrl.searchParams.get("mode") === "apply" ? "apply" : "preview";
+  const { status, body } = await bundleUpload(prisma, req, mode, req.nextUrl.searchParams.get("sha256"));
+  return NextResponse.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}

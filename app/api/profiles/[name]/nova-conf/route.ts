@@ -1,0 +1,19 @@
+import { type NextRequest, NextResponse } from "next/server";
+import { profileNovaConf } from "@/lib/cloud/openstack/profile";
+import { prisma } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/profiles/NAME/nova-conf: the profile as a nova.conf fragment (a download). */
+export async function GET(_req: NextRequest, ctx: { params: Promise<{ name: string }> }) {
+  const { name } = await ctx.params;
+  const text = await profileNovaConf(prisma, name);
+  if (text === null) return new NextResponse(`no profile is named "${name}"\n`, { status: 404 });
+  return new NextResponse(text, {
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Disposition": `attachment; filename="nova-${name.replace(/[^A-Za-z0-9._-]/g, "_")}.conf"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * npm run bench:browser: click to result on /schedule, in Chromium, on a
+ * warm production server, at 1,000 and 10,000 hosts.
+ *
+ * For each size: a scratch SQLite database (migrated, `npm run seed -- --hosts
+ * N`), the built app (`next build`, skipped when up to date) served by
+ * `next start`, Debian's Chromium driven by Playwright (flags as in
+ * playwright.config.ts). After two warm-up clicks (the first one loads the
+ * snapshot into the server's memory), each flavor is scheduled five times;
+ * a click is timed in the page, from the click to the frame after the
+ * result's heading ("Run #N") is in the document. Prints the medians.
+ *
+ *   npm run bench:browser [-- --hosts 1000,10000] [--flavors m1.large,gpu.large] [--clicks 5]
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Page } from "@playwright/test";
+import { childEnv, npmCmd, run } from "../scripts/lib/env.mjs";
+import { ensureBuild, freePort, migrate } from "../scripts/lib/setup.mjs";
+
+const ROOT = path.resolve(__dirname, "..");
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// playwright.config.ts's launch flags
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const GOALS: Record<number, number> = { 1000: 100, 10000: 300 };
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function waitForServer(url: string, server: ReturnType<typeof spawn>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within 150 s`);
+}
+
+/**
+ * Runs in the page (a string: tsx's helpers must not leak into it): click
+ * Schedule, resolve in the frame after a new "Run #N" heading appears.
+ */
+const TIMED_CLICK = `(async () => {
+  const heading = () =>
+    [...document.querySelectorAll("h2")].map((h) => h.textContent || "").find((t) => /^Run #\\d+/.test(t));
+  const before = heading();
+  const button = [...document.querySelectorAll("button")].find((b) => (b.textContent || "").trim() === "Schedule");
+  if (!button) throw new Error("no Schedule button");
+  const t0 = performance.now();
+  const shown = new Promise((resolve) => {
+    const obs = new MutationObserver(() => {
+      const h = heading();
+      if (h && h !== before) {
+        obs.disconnect();
+        requestAnimationFrame(() => resolve(h));
+      }
+    });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  button.click();
+  const run = await shown;
+  const ms = performance.now() - t0;
+  const status = (document.querySelector('[role="status"]') || {}).textContent || "";
+  return { ms, run, status };
+})()`;
+
+/** One click on Schedule: ms from the click to the result on screen, and the server action's own total. */
+async function timedClick(page: Page): Promise<{ ms: number; run: string; serverMs: number | null }> {
+  // ready for the next click: the button says "Schedule" again and is enabled
+  await page.getByRole("button", { name: "Schedule", exact: true }).waitFor({ timeout: 120_000 });
+  await page.waitForFunction(
+    `[...document.querySelectorAll("button")].some((b) => (b.textContent || "").trim() === "Schedule" && !b.disabled)`,
+    undefined,
+    { timeout: 120_000 },
+  );
+  const out = (await page.evaluate(TIMED_CLICK)) as { ms: number; run: string; status: string };
+  // the status line says the server action's own total once the action has settled
+  const status = page.getByRole("status").filter({ hasText: / in \d+ ms/ });
+  await status.waitFor({ timeout: 120_000 });
+  const m = / in (\d+) ms/.exec((await status.textContent()) ?? "");
+  return { ms: out.ms, run: out.run, serverMs: m ? Number(m[1]) : null };
+}
+
+async function benchSize(hosts: number, flavors: string[], clicks: number, dir: string) {
+  const file = path.join(dir, `bench-${hosts}.db`);
+  const url = `file:${file}`;
+  const t0 = performance.now();
+  migrate(url);
+  run(npmCmd(), ["run", "-s", "seed", "--", "--hosts", String(hosts)], {
+    env: childEnv({ DATABASE_URL: url }),
+    quiet: true,
+  });
+  console.log(`${hosts} hosts seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  ensureBuild(url);
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }),
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const rows: Array<{ flavor: string; times: number[]; server: number[] }> = [];
+  try {
+    await waitForServer(`${base}/`, server);
+    const page = await browser.newPage();
+    await page.goto(`${base}/schedule`);
+    for (const flavor of flavors) {
+      await page.getByLabel("Flavor").selectOption(flavor);
+      for (let i = 0; i < 2; i++) await timedClick(page); // warm-up
+      const times: number[] = [];
+      const server: number[] = [];
+      for (let i = 0; i < clicks; i++) {
+        const t = await timedClick(page);
+        times.push(t.ms);
+        if (t.serverMs !== null) server.push(t.serverMs);
+      }
+      rows.push({ flavor, times, server });
+      console.log(
+        `  ${flavor}: click to result ${times.map((t) => t.toFixed(0)).join(", ")} ms -> median ${median(times).toFixed(0)} ms` +
+          ` (server action: median ${server.length ? median(server).toFixed(0) : "?"} ms)`,
+      );
+    }
+  } finally {
+    await browser.close();
+    server.kill("SIGTERM");
+  }
+  return rows;
+}
+
+async function main() {
+  const sizes = arg("hosts", "1000,10000").split(",").map(Number);
+  const flavors = arg("flavors", "m1.large,gpu.large").split(",");
+  const clicks = Number(arg("clicks", "5"));
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-bench-browser-"));
+  console.log(
+    `Click to result on /schedule (median of ${clicks} after 2 warm-up clicks; ${os.cpus().length} CPUs, ` +
+      `load average ${os.loadavg()[0].toFixed(1)} at start)`,
+  );
+  const summary: string[] = [];
+  try {
+    for (const hosts of sizes) {
+      const rows = await benchSize(hosts, flavors, clicks, dir);
+      for (const r of rows) {
+        const med = median(r.times);
+        const goal = GOALS[hosts];
+        summary.push(
+          `| ${hosts.toLocaleString("en-US")} | ${r.flavor} | ${med.toFixed(0)} | ${r.server.length ? median(r.server).toFixed(0) : "—"} | ${
+            goal ? `< ${goal} ms: ${med < goal ? "met" : "NOT met"}` : "—"
+          } |`,
+        );
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log("\n| hosts | flavor | click to result ms | server action ms | goal |");
+  console.log("| ---: | --- | ---: | ---: | --- |");
+  for (const s of summary) console.log(s);
+  console.log(`\nload average ${os.loadavg()[0].toFixed(1)} at the end`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,589 @@
+"use client";
+
+/**
+ * The /capacity page: a flavor mix (one flavor, or several with
+ * proportions), a limit and a profile; Fill streams the engine's progress
+ * from /api/capacity, then shows how many fit, where (a stacked bar per
+ * AZ, tables per cell, aggregate and host), why the last boot failed and
+ * where capacity is stranded.
+ */
+import { useRef, useState, type FormEvent } from "react";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { WorkloadOutcome } from "@/lib/capacity/ab";
+import type { CapacitySummary } from "@/lib/capacity/fill";
+import { validateCapacityForm } from "@/lib/capacity/schemas";
+
+export interface CapacityOptions {
+  flavors: Array<{ name: string; vcpus: number; memory_mb: number }>;
+  profiles: Array<{ name: string; active: boolean }>;
+  todayMix: Array<{ flavor: string; instances: number }>;
+  hostCount: number;
+  defaultFlavor: string;
+  defaultLimit: number;
+}
+
+type Row = { flavor: string; share: string };
+type Errors = Record<string, string[]>;
+
+const COLORS = ["#1f5fbf", "#e07b39", "#3a9d5d", "#9b59b6", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d"];
+const nf = new Intl.NumberFormat("en-US");
+
+function fmtMb(mb: number): string {
+  return mb >= 1024 ? `${(mb / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} GiB` : `${mb} MB`;
+}
+
+function FieldError({ errors, name }: { errors: Errors; name: string }) {
+  const list = errors[name];
+  if (!list?.length) return null;
+  return (
+    <p className="field-error" id={`${name}-error`} role="alert">
+      {list.join(" ")}
+    </p>
+  );
+}
+
+export function CapacityView({ options }: { options: CapacityOptions }) {
+  const [rows, setRows] = useState<Row[]>([{ flavor: options.defaultFlavor, share: "100" }]);
+  const [limit, setLimit] = useState(String(options.defaultLimit));
+  const [profile, setProfile] = useState(options.profiles.find((p) => p.active)?.name ?? "");
+  const [errors, setErrors] = useState<Errors>({});
+  const [progress, setProgress] = useState<{ placed: number; limit: number } | null>(null);
+  const [running, setRunning] = useState(false);
+  const [summary, setSummary] = useState<CapacitySummary | null>(null);
+  const resultRef = useRef<HTMLHeadingElement>(null);
+  const [profileB, setProfileB] = useState(options.profiles.find((p) => !p.active)?.name ?? "");
+  const [ab, setAb] = useState<[WorkloadOutcome, WorkloadOutcome] | null>(null);
+  const [abErrors, setAbErrors] = useState<Errors>({});
+  const [comparing, setComparing] = useState(false);
+
+  const compare = async () => {
+    const input = {
+      limit: limit.trim() === "" ? Number.NaN : Number(limit),
+      profile,
+      profileB,
+      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
+    };
+    const v = validateCapacityForm(input);
+    if (!v.ok) {
+      setErrors(v.errors);
+      return;
+    }
+    setErrors({});
+    setAbErrors({});
+    setAb(null);
+    setComparing(true);
+    try {
+      const res = await fetch("/api/capacity/compare", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(input),
+      });
+      const body = await res.json();
+      if (!res.ok) setAbErrors(body.errors ?? { _form: [`the comparison failed (HTTP ${res.status})`] });
+      else setAb(body);
+    } catch (err) {
+      setAbErrors({ _form: [`the comparison failed: ${(err as Error).message}`] });
+    } finally {
+      setComparing(false);
+    }
+  };
+
+  const setRow = (i: number, patch: Partial<Row>) =>
+    setRows((old) => old.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+
+  const applyTodayMix = () => {
+    const total = options.todayMix.reduce((s, m) => s + m.instances, 0);
+    if (!total) return;
+    const mix = options.todayMix.map((m) => ({
+      flavor: m.flavor,
+      share: Math.round((m.instances / total) * 1e4) / 100,
+    }));
+    // Rounded percentages: the largest takes the remainder so they sum to 100.
+    const rest = mix.slice(1).reduce((s, m) => s + m.share, 0);
+    mix[0].share = Math.round((100 - rest) * 100) / 100;
+    setRows(mix.map((m) => ({ flavor: m.flavor, share: String(m.share) })));
+    setErrors({});
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const input = {
+      limit: limit.trim() === "" ? Number.NaN : Number(limit),
+      profile: profile || undefined,
+      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
+    };
+    const v = validateCapacityForm(input);
+    if (!v.ok) {
+      setErrors(v.errors);
+      return;
+    }
+    setErrors({});
+    setSummary(null);
+    setRunning(true);
+    setProgress({ placed: 0, limit: v.form.limit });
+    try {
+      const res = await fetch("/api/capacity", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(v.form),
+      });
+      if (!res.ok || !res.body) {
+        const body = await res.json().catch(() => ({}));
+        setErrors(body.errors ?? { _form: [`the fill failed (HTTP ${res.status})`] });
+        return;
+      }
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (value) buf += decoder.decode(value, { stream: true });
+        let nl = buf.indexOf("\n");
+        while (nl >= 0) {
+          const line = JSON.parse(buf.slice(0, nl));
+          buf = buf.slice(nl + 1);
+          if (line.summary) {
+            setSummary(line.summary);
+            setTimeout(() => resultRef.current?.focus(), 0);
+          } else if (line.error) setErrors({ _form: [line.error] });
+          else setProgress(line);
+          nl = buf.indexOf("\n");
+        }
+        if (done) break;
+      }
+    } catch (err) {
+      setErrors({ _form: [`the fill failed: ${(err as Error).message}`] });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const mixError = errors.mix?.join(" ");
+
+  return (
+    <>
+      <form className="cap-form panel" onSubmit={onSubmit} noValidate aria-label="Capacity fill">
+        <fieldset aria-describedby={mixError ? "mix-error" : undefined}>
+          <legend>Flavors to boot</legend>
+          {rows.map((r, i) => (
+            <div className="cap-row" key={i}>
+              <label>
+                Flavor {rows.length > 1 ? i + 1 : ""}
+                <select
+                  aria-label={rows.length > 1 ? `Flavor ${i + 1}` : "Flavor"}
+                  name={`mix.${i}.flavor`}
+                  value={r.flavor}
+                  onChange={(e) => setRow(i, { flavor: e.target.value })}
+                  aria-invalid={errors[`mix.${i}.flavor`] ? true : undefined}
+                >
+                  {options.flavors.map((f) => (
+                    <option key={f.name} value={f.name}>
+                      {f.name} ({f.vcpus} vCPU, {fmtMb(f.memory_mb)})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Share (%) {rows.length > 1 ? i + 1 : ""}
+                <input
+                  aria-label={rows.length > 1 ? `Share (%) ${i + 1}` : "Share (%)"}
+                  name={`mix.${i}.share`}
+                  inputMode="decimal"
+                  value={r.share}
+                  onChange={(e) => setRow(i, { share: e.target.value })}
+                  aria-invalid={errors[`mix.${i}.share`] ? true : undefined}
+                  size={6}
+                />
+              </label>
+              {rows.length > 1 ? (
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => setRows((old) => old.filter((_, j) => j !== i))}
+                  aria-label={`Remove ${r.flavor || `flavor ${i + 1}`}`}
+                >
+                  Remove
+                </button>
+              ) : null}
+              <FieldError errors={errors} name={`mix.${i}.flavor`} />
+              <FieldError errors={errors} name={`mix.${i}.share`} />
+            </div>
+          ))}
+          <FieldError errors={errors} name="mix" />
+          <div className="form-actions">
+            <button
+              type="button"
+              className="btn"
+              onClick={() =>
+                setRows((old) => [
+                  ...old,
+                  { flavor: options.flavors.find((f) => !old.some((r) => r.flavor === f.name))?.name ?? "", share: "" },
+                ])
+              }
+            >
+              Add a flavor
+            </button>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                setRows([]);
+                setErrors({});
+              }}
+            >
+              Clear the mix
+            </button>
+            {options.todayMix.length ? (
+              <button type="button" className="btn" onClick={applyTodayMix}>
+                Use today&apos;s instance mix
+              </button>
+            ) : null}
+          </div>
+        </fieldset>
+        <div className="cap-row">
+          <label>
+            Limit (boots)
+            <input
+              name="limit"
+              inputMode="numeric"
+              value={limit}
+              onChange={(e) => setLimit(e.target.value)}
+              aria-invalid={errors.limit ? true : undefined}
+              aria-describedby={errors.limit ? "limit-error" : undefined}
+              size={9}
+            />
+          </label>
+          <label>
+            Scheduler profile
+            <select name="profile" value={profile} onChange={(e) => setProfile(e.target.value)}>
+              {options.profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                  {p.active ? " (active)" : ""}
+                </option>
+              ))}
+            </select>
+          </label>
+          <FieldError errors={errors} name="limit" />
+          <FieldError errors={errors} name="profile" />
+        </div>
+        <FieldError errors={errors} name="_form" />
+        <div className="form-actions">
+          <button type="submit" className="btn" disabled={running}>
+            {running ? "Filling…" : "Fill"}
+          </button>
+          {progress ? (
+            <label className="cap-progress">
+              Fill progress
+              <progress max={progress.limit} value={progress.placed} aria-valuetext={`${progress.placed} boots`} />
+              <span className="muted small">
+                {nf.format(progress.placed)} boots
+                {running ? "" : " — done"}
+              </span>
+            </label>
+          ) : null}
+        </div>
+      </form>
+      {summary ? <CapacityResult summary={summary} headingRef={resultRef} /> : null}
+      <section className="panel cap-ab" aria-labelledby="cap-ab-h">
+        <h2 id="cap-ab-h">A/B: the same workload under two profiles</h2>
+        <p className="muted small">
+          The flavors, proportions and limit above, filled under profile A (the one chosen above) and profile B, each on
+          a throwaway copy of today&apos;s cloud.
+        </p>
+        <div className="cap-row">
+          <label>
+            Profile B
+            <select value={profileB} onChange={(e) => setProfileB(e.target.value)}>
+              {options.profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="btn" onClick={() => void compare()} disabled={comparing}>
+            {comparing ? "Comparing…" : "Compare"}
+          </button>
+        </div>
+        {Object.entries(abErrors).map(([k, v]) => (
+          <p key={k} className="field-error" role="alert">
+            {v.join(" ")}
+          </p>
+        ))}
+        {ab ? <AbTable outcomes={ab} /> : null}
+      </section>
+    </>
+  );
+}
+
+function CapacityResult({
+  summary: s,
+  headingRef,
+}: {
+  summary: CapacitySummary;
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+}) {
+  const flavors = s.perFlavor.map((f) => f.flavor);
+  const chartData = s.perAz.map((a) => ({ az: a.az, ...a.byFlavor }));
+  return (
+    <section className="cap-result" aria-labelledby="cap-result-h">
+      <h2 id="cap-result-h" tabIndex={-1} ref={headingRef}>
+        Result
+      </h2>
+      <p className="cap-count" aria-label="Instances that fit">
+        <strong>{nf.format(s.count)}</strong> × {s.flavor} fit
+        {s.stopped ? "" : ` (the limit of ${nf.format(s.limit)} was reached)`}
+        <span className="muted small">
+          {" "}
+          on {nf.format(s.hostsUsed)} of {nf.format(s.hostCount)} hosts, profile {s.profileName ?? "Nova defaults"},{" "}
+          {(s.engineMs / 1000).toFixed(2)} s
+        </span>
+      </p>
+      {s.perFlavor.length > 1 ? (
+        <p>{s.perFlavor.map((f) => `${nf.format(f.count)} × ${f.flavor}`).join(", ")}</p>
+      ) : null}
+
+      <figure className="chart" aria-label="Boots per availability zone">
+        <figcaption>Boots per availability zone</figcaption>
+        <div style={{ width: "100%", height: Math.max(140, 40 + s.perAz.length * 34) }}>
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={chartData} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+              <CartesianGrid horizontal={false} stroke="#e3e7ee" />
+              <XAxis type="number" allowDecimals={false} fontSize={11} />
+              <YAxis type="category" dataKey="az" width={90} fontSize={11} interval={0} />
+              <Tooltip />
+              <Legend wrapperStyle={{ fontSize: 11 }} />
+              {flavors.map((f, i) => (
+                <Bar
+                  key={f}
+                  dataKey={f}
+                  name={f}
+                  stackId="boots"
+                  fill={COLORS[i % COLORS.length]}
+                  isAnimationActive={false}
+                />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </figure>
+      <table className="data-table compact-table" aria-label="Boots per availability zone">
+        <thead>
+          <tr>
+            <th scope="col">Availability zone</th>
+            {flavors.map((f) => (
+              <th scope="col" key={f}>
+                {f}
+              </th>
+            ))}
+            <th scope="col">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.perAz.map((a) => (
+            <tr key={a.az}>
+              <th scope="row">{a.az}</th>
+              {flavors.map((f) => (
+                <td key={f}>{nf.format(a.byFlavor[f] ?? 0)}</td>
+              ))}
+              <td>{nf.format(a.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <section aria-labelledby="cap-stop-h" className="cap-stop">
+        <h3 id="cap-stop-h">Why the fill stopped</h3>
+        {s.stopped ? (
+          <>
+            <p>
+              Boot {nf.format(s.count + 1)}
+              {s.stopped.flavor ? ` (${s.stopped.flavor})` : ""} failed: <strong>{s.stopped.error}</strong>
+              {s.stopped.message ? ` — ${s.stopped.message}` : ""}
+            </p>
+            {s.stopped.summary ? <p className="sc-diagnosis-summary">{s.stopped.summary}</p> : null}
+            {s.stopped.funnel.length ? (
+              <table className="data-table compact-table" aria-label="Funnel of the failing boot">
+                <thead>
+                  <tr>
+                    <th scope="col">Stage</th>
+                    <th scope="col">In</th>
+                    <th scope="col">Out</th>
+                    <th scope="col">Why hosts fell out</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {s.stopped.funnel.map((f) => (
+                    <tr key={f.filter}>
+                      <th scope="row">{f.filter}</th>
+                      <td>{nf.format(f.in)}</td>
+                      <td>{nf.format(f.out)}</td>
+                      <td>{f.reasons.map((r) => `${nf.format(r.hosts)} ${r.reason}`).join("; ")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+          </>
+        ) : (
+          <p>It did not: the limit of {nf.format(s.limit)} boots was reached; raise it to fill further.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="cap-frag-h">
+        <h3 id="cap-frag-h">Fragmentation after the fill</h3>
+        <p>
+          Free in total (enabled hosts, after allocation ratios): {nf.format(s.fragmentation.freeVcpus)} vCPUs and{" "}
+          {fmtMb(s.fragmentation.freeRamMb)} RAM. Largest flavor that still fits on one host:{" "}
+          <strong>{s.fragmentation.largestFit ?? "none"}</strong>.
+        </p>
+        {s.fragmentation.stranded.length ? (
+          <figure className="chart" aria-label="Hosts with stranded capacity">
+            <figcaption>
+              Stranded capacity: {nf.format(s.fragmentation.stranded.length)} hosts with RAM but no vCPU left, or vCPUs
+              but under 1 GiB of RAM
+            </figcaption>
+            <div style={{ width: "100%", height: 220 }}>
+              <ResponsiveContainer width="100%" height="100%">
+                <ScatterChart margin={{ top: 8, right: 16, bottom: 8, left: 4 }}>
+                  <CartesianGrid stroke="#e3e7ee" />
+                  <XAxis type="number" dataKey="freeVcpus" name="free vCPUs" fontSize={11} />
+                  <YAxis type="number" dataKey="freeRamMb" name="free RAM (MB)" fontSize={11} width={70} />
+                  <Tooltip />
+                  <Scatter
+                    name="RAM left, no vCPU"
+                    data={s.fragmentation.stranded.filter((h) => h.kind === "ram")}
+                    fill="#c0392b"
+                    isAnimationActive={false}
+                  />
+                  <Scatter
+                    name="vCPUs left, little RAM"
+                    data={s.fragmentation.stranded.filter((h) => h.kind === "vcpu")}
+                    fill="#e07b39"
+                    isAnimationActive={false}
+                  />
+                  <Legend wrapperStyle={{ fontSize: 11 }} />
+                </ScatterChart>
+              </ResponsiveContainer>
+            </div>
+          </figure>
+        ) : (
+          <p className="muted">No host has capacity stranded.</p>
+        )}
+      </section>
+
+      <div className="grid-2">
+        <table className="data-table compact-table" aria-label="Boots per cell">
+          <thead>
+            <tr>
+              <th scope="col">Cell</th>
+              <th scope="col">Boots</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.perCell.map((c) => (
+              <tr key={c.cell}>
+                <th scope="row">{c.cell}</th>
+                <td>{nf.format(c.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <table className="data-table compact-table" aria-label="Boots per aggregate">
+          <thead>
+            <tr>
+              <th scope="col">Aggregate</th>
+              <th scope="col">Boots</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.perAggregate.map((a) => (
+              <tr key={a.aggregate}>
+                <th scope="row">{a.aggregate}</th>
+                <td>{nf.format(a.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <details>
+        <summary>
+          Boots per host ({nf.format(s.hostsUsed)} hosts
+          {s.hostsUsed > s.perHost.length ? `, top ${s.perHost.length}` : ""})
+        </summary>
+        <table className="data-table compact-table" aria-label="Boots per host">
+          <thead>
+            <tr>
+              <th scope="col">Host</th>
+              <th scope="col">Boots</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.perHost.map((h) => (
+              <tr key={h.host}>
+                <th scope="row">{h.host}</th>
+                <td>{nf.format(h.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </section>
+  );
+}
+
+function AbTable({ outcomes }: { outcomes: [WorkloadOutcome, WorkloadOutcome] }) {
+  const rows: Array<[string, (o: WorkloadOutcome) => string]> = [
+    ["Instances placed", (o) => nf.format(o.placed)],
+    [
+      "First failure",
+      (o) =>
+        o.firstFailure
+          ? `boot ${nf.format(o.firstFailure.boot)}${o.firstFailure.flavor ? ` (${o.firstFailure.flavor})` : ""}: ${o.firstFailure.error}`
+          : "none",
+    ],
+    ["Hosts used", (o) => nf.format(o.hostsUsed)],
+    [
+      "Spread (new instances per host: hosts)",
+      (o) =>
+        o.spread
+          .slice(0, 12)
+          .map((s) => `${s.instances}: ${s.hosts}`)
+          .join(", ") + (o.spread.length > 12 ? ", …" : ""),
+    ],
+    ["Hosts with stranded capacity", (o) => nf.format(o.strandedHosts)],
+    ["Free vCPUs / RAM after", (o) => `${nf.format(o.freeVcpus)} / ${fmtMb(o.freeRamMb)}`],
+  ];
+  return (
+    <table className="data-table compact-table" aria-label="A/B comparison">
+      <thead>
+        <tr>
+          <th scope="col">Measure</th>
+          <th scope="col">A: {outcomes[0].label}</th>
+          <th scope="col">B: {outcomes[1].label}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([name, f]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>{f(outcomes[0])}</td>
+            <td>{f(outcomes[1])}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,271 @@
+"use client";
+
+/**
+ * Upload an OpenStack bundle (.tar.gz from scripts/collect-openstack.sh):
+ * send it with upload progress, show what would change, and replace the
+ * cloud only when the operator confirms (the same file is sent again with
+ * the sha256 the preview returned).
+ */
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import type { UploadAnswer } from "@/lib/cloud/openstack/upload";
+
+const MAX_BYTES = 200 * 1024 * 1024;
+
+type Preview = Extract<UploadAnswer, { mode: "preview" }>;
+type Phase =
+  | { step: "idle" }
+  | { step: "sending"; what: "preview" | "apply"; loaded: number; total: number }
+  | { step: "working"; what: "preview" | "apply"; since: number }
+  | { step: "preview"; answer: Preview }
+  | { step: "failed"; errors: string[]; warnings: string[] };
+
+function send(
+  file: File,
+  url: string,
+  onProgress: (loaded: number, total: number) => void,
+  onUploaded: () => void,
+): Promise<UploadAnswer> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("Content-Type", "application/gzip");
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.upload.onload = onUploaded;
+    xhr.onload = () => {
+      try {
+        resolve(JSON.parse(xhr.responseText) as UploadAnswer);
+      } catch {
+        resolve({ ok: false, errors: [`the server answered ${xhr.status} without a result`], warnings: [] });
+      }
+    };
+    xhr.onerror = () => resolve({ ok: false, errors: ["the upload failed (network error)"], warnings: [] });
+    xhr.send(file);
+  });
+}
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+export function BundleUpload() {
+  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [phase, setPhase] = useState<Phase>({ step: "idle" });
+  const [, tick] = useState(0);
+
+  async function run(what: "preview" | "apply", sha?: string) {
+    if (!file) return;
+    if (file.size > MAX_BYTES) {
+      setPhase({
+        step: "failed",
+        errors: [`${file.name}: is ${mb(file.size)}; a bundle may be at most ${mb(MAX_BYTES)}. Nothing was written.`],
+        warnings: [],
+      });
+      return;
+    }
+    setPhase({ step: "sending", what, loaded: 0, total: file.size });
+    const timer = setInterval(() => tick((n) => n + 1), 500);
+    const url = `/api/import/openstack?mode=${what}${sha ? `&sha256=${sha}` : ""}`;
+    const answer = await send(
+      file,
+      url,
+      (loaded, total) => setPhase({ step: "sending", what, loaded, total }),
+      () => setPhase({ step: "working", what, since: Date.now() }),
+    );
+    clearInterval(timer);
+    if (!answer.ok) setPhase({ step: "failed", errors: answer.errors, warnings: answer.warnings });
+    else if (answer.mode === "preview") setPhase({ step: "preview", answer });
+    else router.push("/hosts");
+  }
+
+  const busy = phase.step === "sending" || phase.step === "working";
+  return (
+    <div className="import">
+      <form
+        className="panel"
+        aria-labelledby="upload-title"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run("preview");
+        }}
+      >
+        <h2 id="upload-title">1. Upload the bundle</h2>
+        <label className="field">
+          <span>OpenStack bundle (.tar.gz, at most 200 MB)</span>
+          <input
+            ref={input}
+            type="file"
+            name="bundle"
+            accept=".tar.gz,.tgz,application/gzip"
+            disabled={busy}
+            onChange={(e) => {
+              setFile(e.currentTarget.files?.[0] ?? null);
+              setPhase({ step: "idle" });
+            }}
+          />
+        </label>
+        <button type="submit" className="btn primary" disabled={!file || busy}>
+          Upload and preview
+        </button>
+      </form>
+
+      {phase.step === "sending" ? (
+        <div role="status" className="import-progress">
+          <p>
+            Uploading {file?.name}: {mb(phase.loaded)} of {mb(phase.total)}
+          </p>
+          <progress aria-label="Upload progress" max={phase.total || 1} value={phase.loaded} />
+        </div>
+      ) : null}
+      {phase.step === "working" ? (
+        <div role="status" className="import-progress">
+          <p>
+            {phase.what === "preview"
+              ? "Checking the bundle and comparing it with the cloud"
+              : "Replacing the cloud in one transaction"}
+            … {Math.floor((Date.now() - phase.since) / 1000)} s
+          </p>
+          <progress aria-label={phase.what === "preview" ? "Checking progress" : "Import progress"} />
+        </div>
+      ) : null}
+
+      {phase.step === "failed" ? (
+        <div role="alert" className="notice bad">
+          <p>
+            <strong>The bundle was not imported.</strong> Nothing was written.
+          </p>
+          <ul className="error-list">
+            {phase.errors.slice(0, 100).map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+          {phase.errors.length > 100 ? <p>… and {phase.errors.length - 100} more</p> : null}
+        </div>
+      ) : null}
+
+      {phase.step === "preview" ? (
+        <PreviewView
+          answer={phase.answer}
+          onConfirm={() => void run("apply", phase.answer.sha256)}
+          onCancel={() => {
+            setPhase({ step: "idle" });
+            if (input.current) input.current.value = "";
+            setFile(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function Names({ label, names, count }: { label: string; names: string[]; count: number }) {
+  if (!count) return null;
+  return (
+    <p className="small">
+      <strong>{label}:</strong> {names.join(", ")}
+      {count > names.length ? `, … (${count} in all)` : ""}
+    </p>
+  );
+}
+
+function PreviewView({
+  answer,
+  onConfirm,
+  onCancel,
+}: {
+  answer: Preview;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const p = answer.preview;
+  return (
+    <section className="panel" aria-labelledby="preview-title">
+      <h2 id="preview-title">2. What changes</h2>
+      <p>
+        The bundle holds {p.counts.hosts} hosts, {p.counts.aggregates} aggregates, {p.counts.flavors} flavors,{" "}
+        {p.counts.images} images, {p.counts.serverGroups} server groups and {p.counts.instances} instances. Importing it
+        replaces the whole cloud.
+      </p>
+      <table className="data-table">
+        <caption>Changes by kind</caption>
+        <thead>
+          <tr>
+            <th scope="col">Kind</th>
+            <th scope="col">Added</th>
+            <th scope="col">Changed</th>
+            <th scope="col">Removed</th>
+            <th scope="col">Unchanged</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.changes.map((c) => (
+            <tr key={c.kind}>
+              <th scope="row">{c.kind}</th>
+              <td>{c.added}</td>
+              <td>{c.changed}</td>
+              <td>{c.removed}</td>
+              <td>{c.unchanged}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <details>
+        <summary>Which records</summary>
+        {p.changes.map((c) => (
+          <div key={c.kind}>
+            <Names label={`${c.kind} added`} names={c.addedNames} count={c.added} />
+            <Names label={`${c.kind} changed`} names={c.changedNames} count={c.changed} />
+            <Names label={`${c.kind} removed`} names={c.removedNames} count={c.removed} />
+          </div>
+        ))}
+      </details>
+      {p.profile ? (
+        <p>
+          nova.conf becomes the scheduler profile <strong>{p.profile.name}</strong> (
+          {p.profile.exists ? (p.profile.changed ? "changed" : "unchanged") : "new"}) and the active one.
+        </p>
+      ) : null}
+      {p.neutral.length ? (
+        <div>
+          <h3>Neutral values (not in the bundle)</h3>
+          <ul className="small">
+            {p.neutral.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {p.novaConf && (p.novaConf.unknown.length || p.novaConf.notModelled.length) ? (
+        <div>
+          <h3>nova.conf options not taken</h3>
+          <ul className="small">
+            {p.novaConf.unknown.map((u) => (
+              <li key={u}>{u}: not a Nova Zed option</li>
+            ))}
+            {p.novaConf.notModelled.map((u) => (
+              <li key={u}>{u}: does not change the scheduler&apos;s decision</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {p.warnings.length ? (
+        <details>
+          <summary>Warnings ({p.warnings.length})</summary>
+          <ul className="small">
+            {p.warnings.slice(0, 200).map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      <div className="actions-row">
+        <button type="button" className="btn primary" onClick={onConfirm}>
+          Replace the cloud
+        </button>
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+"use client";
+
+/**
+ * Beside the weights chart: for each configured multiplier, the range in
+ * which the chosen host stays the winner (against the runner-up, and
+ * against every survivor) and the value where it flips, plus a control that
+ * re-runs the engine on the run's stored snapshot with a multiplier changed.
+ */
+import { useEffect, useState, type FormEvent } from "react";
+import type { Flip, Sensitivity } from "@/lib/runs/sensitivity";
+import type { TryOutcome } from "@/lib/runs/sensitivity-run";
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : Number(n.toPrecision(4)).toString());
+
+/** A value just past a flip, so the re-run shows the other host winning. */
+function beyond(f: Flip, side: "low" | "high"): number {
+  const step = Math.max(Math.abs(f.at) * 0.1, 0.1);
+  return Number((side === "high" ? f.at + step : f.at - step).toPrecision(4));
+}
+
+export function WeightSensitivity({ runId, index }: { runId: number; index: number }) {
+  const [data, setData] = useState<Sensitivity | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [key, setKey] = useState("");
+  const [value, setValue] = useState("");
+  const [outcome, setOutcome] = useState<TryOutcome | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    setData(undefined);
+    setOutcome(null);
+    fetch(`/api/runs/${runId}/sensitivity?index=${index}`)
+      .then(async (r) => {
+        const body = await r.json();
+        if (!live) return;
+        if (!r.ok) setError(body.error ?? `HTTP ${r.status}`);
+        else {
+          setData(body);
+          if (body?.weighers?.length) setKey(body.weighers[0].key);
+        }
+      })
+      .catch((e) => live && setError((e as Error).message));
+    return () => {
+      live = false;
+    };
+  }, [runId, index]);
+
+  const tryIt = async (k: string, v: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await fetch(
+        `/api/runs/${runId}/sensitivity?index=${index}&key=${encodeURIComponent(k)}&value=${encodeURIComponent(v)}`,
+      );
+      const body = await r.json();
+      if (!r.ok) {
+        setError(body.error ?? `HTTP ${r.status}`);
+        setOutcome(null);
+      } else setOutcome(body);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void tryIt(key, value);
+  };
+
+  if (data === undefined && !error) return <p className="sc-muted">Computing weight sensitivity…</p>;
+  if (!data) return error ? <p className="sc-bad">{error}</p> : null;
+
+  const range = (r: { low: Flip | null; high: Flip | null }) =>
+    `${r.low ? fmt(r.low.at) : "−∞"} … ${r.high ? fmt(r.high.at) : "+∞"}`;
+  const flipButtons = (w: Sensitivity["weighers"][number]) => {
+    const out: Array<{ label: string; v: number }> = [];
+    for (const side of ["low", "high"] as const) {
+      const f = w.all[side];
+      if (!f) continue;
+      const v = beyond(f, side);
+      if (w.min !== undefined && v < w.min) continue;
+      out.push({ label: `${side === "low" ? "below" : "above"} ${fmt(f.at)}: ${f.host}`, v });
+    }
+    return out;
+  };
+
+  return (
+    <section className="sc-section" aria-labelledby={`sens-h-${index}`}>
+      <h4 id={`sens-h-${index}`}>Weight sensitivity</h4>
+      <p className="sc-help">
+        How far each multiplier can move (others fixed) before <strong>{data.winner}</strong> stops winning. Normalised
+        values do not depend on multipliers, so each host&apos;s weight is a line in the multiplier; hosts whose
+        multiplier an aggregate overrides do not move.
+      </p>
+      <table className="sc-table" aria-label="Weight sensitivity">
+        <thead>
+          <tr>
+            <th scope="col">Multiplier</th>
+            <th scope="col">Now</th>
+            <th scope="col">Beats {data.runnerUp} within</th>
+            <th scope="col">Beats every survivor within</th>
+            <th scope="col">Flips to</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.weighers.map((w) => (
+            <tr key={w.key}>
+              <th scope="row">
+                {w.key}
+                {w.overridden ? (
+                  <span className="sc-muted"> ({w.overridden} hosts overridden by aggregates)</span>
+                ) : null}
+              </th>
+              <td>{fmt(w.value)}</td>
+              <td>{range(w.runnerUp)}</td>
+              <td>{range(w.all)}</td>
+              <td>
+                {flipButtons(w).length
+                  ? flipButtons(w).map((b) => (
+                      <button
+                        key={b.label}
+                        type="button"
+                        className="sc-link-btn"
+                        onClick={() => {
+                          setKey(w.key);
+                          setValue(String(b.v));
+                          void tryIt(w.key, String(b.v));
+                        }}
+                        aria-label={`Try ${w.key} = ${b.v} (${b.label})`}
+                      >
+                        {b.label}
+                      </button>
+                    ))
+                  : "never"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form className="sc-form" onSubmit={onSubmit} aria-label="Try a multiplier">
+        <label>
+          Multiplier
+          <select value={key} onChange={(e) => setKey(e.target.value)}>
+            {data.weighers.map((w) => (
+              <option key={w.key} value={w.key}>
+                {w.key}
+              </option>
+            ))}
+          </select>
+        </label>{" "}
+        <label>
+          Value
+          <input value={value} onChange={(e) => setValue(e.target.value)} inputMode="decimal" size={8} />
+        </label>{" "}
+        <button type="submit" className="sc-btn sc-btn-small" disabled={busy || !key}>
+          Re-run with this value
+        </button>
+      </form>
+      {error ? (
+        <p className="sc-bad" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {outcome ? (
+        <p role="status" aria-label="Re-run with the multiplier">
+          With {outcome.key} = {fmt(outcome.value)}:{" "}
+          {outcome.error && outcome.error !== "NoValidHost" ? (
+            <>
+              the engine answers {outcome.error}
+              {outcome.message ? ` (${outcome.message})` : ""}.
+            </>
+          ) : outcome.chosen === data.winner ? (
+            <>
+              <strong>{outcome.chosen}</strong> still wins.
+            </>
+          ) : (
+            <>
+              the winner flips to <strong>{outcome.chosen ?? "no host"}</strong> (was {data.winner}).
+            </>
+          )}{" "}
+          {outcome.top.length ? (
+            <span className="sc-muted">
+              Top: {outcome.top.map((t) => `${t.host} ${Number(t.weight.toPrecision(4))}`).join(", ")}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}

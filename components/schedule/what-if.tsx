@@ -1,0 +1,188 @@
+"use client";
+
+/**
+ * What would let a rejected host pass: the run's snapshot tried with small
+ * changes (enable the service, add the host to an aggregate, set aggregate
+ * metadata); only changes after which the host survives every filter are
+ * shown. Apply makes them on the real cloud through the inventory's own
+ * actions (the mutation wrapper); Re-run then schedules the request again.
+ */
+import { useState, type FormEvent } from "react";
+import { addAggregateHosts, saveAggregateMetadata } from "@/lib/aggregates/actions";
+import type { ActionResult } from "@/lib/actions/mutation";
+import { setHostService } from "@/lib/hosts/actions";
+import { rerunAction } from "@/lib/runs/actions";
+import type { WhatIfView } from "@/lib/whatif/run";
+
+type Proposal = WhatIfView["proposals"][number];
+
+function formData(entries: Record<string, string | string[]>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(entries)) for (const x of Array.isArray(v) ? v : [v]) f.append(k, x);
+  return f;
+}
+
+function failure(r: ActionResult): string {
+  if (r.ok) return "";
+  return r.formError ?? Object.values(r.fieldErrors).flat().join(" ");
+}
+
+async function applyChange(c: Proposal["changes"][number]): Promise<string | null> {
+  let r: ActionResult;
+  if (c.kind === "enable-service") r = await setHostService(null, formData({ host: c.host, disabled: "false" }));
+  else if (c.aggregateId === undefined) return `aggregate ${c.aggregate} no longer exists`;
+  else if (c.kind === "add-to-aggregate")
+    r = await addAggregateHosts(
+      null,
+      formData({ id: String(c.aggregateId), hosts: [c.host], aggregate_name: c.aggregate }),
+    );
+  else
+    r = await saveAggregateMetadata(
+      null,
+      formData({ id: String(c.aggregateId), key: c.key, value: c.value, aggregate_name: c.aggregate }),
+    );
+  return r.ok ? null : `${c.text}: ${failure(r)}`;
+}
+
+export function WhatIf({ runId, index }: { runId: number; index: number }) {
+  const [host, setHost] = useState("");
+  const [view, setView] = useState<WhatIfView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [applied, setApplied] = useState<string | null>(null);
+  const [rerun, setRerun] = useState<{ runId: number; passes: boolean; text: string } | null>(null);
+
+  const find = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setView(null);
+    setApplied(null);
+    setRerun(null);
+    if (!host.trim()) {
+      setError("host: name a host of the run");
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await fetch(`/api/runs/${runId}/whatif?index=${index}&host=${encodeURIComponent(host.trim())}`);
+      const body = await r.json();
+      if (!r.ok) setError(body.error ?? `HTTP ${r.status}`);
+      else setView(body);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const apply = async (p: Proposal) => {
+    setBusy(true);
+    setError(null);
+    try {
+      for (const c of p.changes) {
+        const why = await applyChange(c);
+        if (why) {
+          setError(`Not applied: ${why}`);
+          return;
+        }
+      }
+      setApplied(p.changes.map((c) => c.text).join(", then "));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const runAgain = async () => {
+    if (!view) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await rerunAction(runId);
+      if (!r.ok) {
+        setError(failure(r));
+        return;
+      }
+      const fate = await (
+        await fetch(`/api/runs/${r.data.runId}/whatif?index=${index}&fate=1&host=${encodeURIComponent(view.host)}`)
+      ).json();
+      setRerun({
+        runId: r.data.runId,
+        passes: !!fate.passes,
+        text: fate.passes
+          ? `${view.host} passes every filter`
+          : `${view.host} is still rejected${fate.rejection ? ` by ${fate.rejection.filter}: ${fate.rejection.reason}` : ""}`,
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="sc-section" aria-labelledby={`whatif-h-${index}`}>
+      <h4 id={`whatif-h-${index}`}>What would let a host pass</h4>
+      <form className="sc-form" onSubmit={find} aria-label="What would let a host pass">
+        <label>
+          Rejected host
+          <input value={host} onChange={(e) => setHost(e.target.value)} size={18} />
+        </label>{" "}
+        <button type="submit" className="sc-btn sc-btn-small" disabled={busy}>
+          Find changes
+        </button>
+      </form>
+      {error ? (
+        <p className="sc-bad" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {view ? (
+        <div role="region" aria-label={`Changes for ${view.host}`}>
+          {!view.rejection ? (
+            <p>{view.host} was not rejected in this instance.</p>
+          ) : (
+            <p>
+              {view.host} fell out at <strong>{view.rejection.filter}</strong>: {view.rejection.reason}.
+            </p>
+          )}
+          {view.proposals.length ? (
+            <ul className="sc-advice">
+              {view.proposals.map((p) => {
+                const text = p.changes.map((c) => c.text).join(", then ");
+                return (
+                  <li key={text}>
+                    {text}{" "}
+                    <span className="sc-muted">(checked: with this change {view.host} survives every filter)</span>{" "}
+                    <button
+                      type="button"
+                      className="sc-btn sc-btn-small"
+                      disabled={busy}
+                      onClick={() => void apply(p)}
+                      aria-label={`Apply: ${text}`}
+                    >
+                      Apply
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          ) : view.rejection ? (
+            <p className="sc-muted">
+              No change to the service or to aggregates lets it pass
+              {view.unanswered.length ? ` (${view.unanswered.map((u) => u.filter).join(", ")})` : ""}.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {applied ? (
+        <p role="status" aria-label="Applied change">
+          Applied to the cloud: {applied}.{" "}
+          <button type="button" className="sc-btn sc-btn-small" onClick={() => void runAgain()} disabled={busy}>
+            Re-run the request
+          </button>
+        </p>
+      ) : null}
+      {rerun ? (
+        <p role="status" aria-label="Re-run outcome">
+          <a href={`/runs/${rerun.runId}`}>Run #{rerun.runId}</a>: {rerun.text}.
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * Loading your own cloud: upload a bundle on /import, read the preview,
+ * confirm, see the hosts; export a profile as nova.conf and import it back.
+ * Importing replaces the whole cloud, so these tests run against their own
+ * server on a copy of the e2e database: the other specs' cloud is untouched.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import Database from "better-sqlite3";
+import { effectiveConfig } from "../lib/cloud/openstack/nova-conf";
+import { e2eDatabaseFile } from "./db";
+
+const FIXTURES = path.resolve(__dirname, "..", "lib", "cloud", "openstack", "fixtures");
+
+let tmp: string;
+let dbFile: string;
+let server: ChildProcess | undefined;
+let base: string;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function query<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+const hostCount = () => query<{ n: number }>(`SELECT count(*) AS n FROM "ComputeHost"`)[0].n;
+
+/** A bundle directory of fixtures/ as the .tar.gz collect-openstack.sh writes. */
+function tarball(fixture: string): string {
+  const out = path.join(tmp, `${fixture}.tar.gz`);
+  execFileSync("tar", ["-czf", out, "-C", FIXTURES, fixture]);
+  return out;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-import-e2e-"));
+  dbFile = path.join(tmp, "import.db");
+  const source = new Database(e2eDatabaseFile(), { readonly: true, fileMustExist: true });
+  await source.backup(dbFile);
+  source.close();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(
+    process.execPath,
+    [path.resolve(__dirname, "..", "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: path.resolve(__dirname, ".."),
+      env: { ...process.env, DATABASE_URL: `file:${dbFile}` },
+      stdio: "ignore",
+    },
+  );
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/import`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the import test server did not start on ${base}`);
+});
+
+test.afterAll(async () => {
+  if (server?.pid) server.kill("SIGTERM");
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function upload(page: Page, file: string) {
+  await page.goto(`${base}/import`);
+  await page.getByLabel("OpenStack bundle (.tar.gz, at most 200 MB)").setInputFiles(file);
+  await page.getByRole("button", { name: "Upload and preview" }).click();
+}
+
+function changesRow(page: Page, kind: string) {
+  return page.getByRole("table", { name: "Changes by kind" }).getByRole("row", { name: new RegExp(`^${kind}\\b`) });
+}
+
+test("upload a bundle, read the preview, confirm, see the hosts", async ({ page }) => {
+  test.setTimeout(120_000);
+  const before = hostCount();
+  await upload(page, tarball("modern"));
+  await expect(page.getByRole("heading", { name: "2. What changes" })).toBeVisible({ timeout: 60_000 });
+  // the demo cloud's hosts go, the bundle's three come
+  await expect(changesRow(page, "hosts").getByRole("cell")).toHaveText(["3", "0", String(before), "0"]);
+  await expect(changesRow(page, "server groups").getByRole("cell").first()).toHaveText("1");
+  await expect(page.getByText(/nova.conf becomes the scheduler profile nova.conf \(new\)/)).toBeVisible();
+  await expect(page.getByText(/have no row in compute-nodes.json \(cmp-002.cloud.example\)/)).toBeVisible();
+  await expect(page.getByText("[filter_scheduler] use_baremetal_filters: not a Nova Zed option")).toBeVisible();
+  expect(hostCount()).toBe(before); // a preview writes nothing
+
+  await page.getByRole("button", { name: "Replace the cloud" }).click();
+  await expect(page).toHaveURL(/\/hosts$/, { timeout: 60_000 });
+  for (const name of ["cmp-001", "cmp-002", "gpu-001"]) {
+    await expect(page.getByRole("link", { name, exact: true })).toBeVisible();
+  }
+  expect(hostCount()).toBe(3);
+  expect(query<{ name: string }>(`SELECT name FROM "SchedulerProfile" WHERE active = 1`)[0].name).toBe("nova.conf");
+});
+
+test("bad bundles: a clear message each, nothing written", async ({ page }) => {
+  test.setTimeout(120_000);
+  const before = hostCount();
+
+  // a truncated tarball
+  const whole = fs.readFileSync(tarball("modern"));
+  const truncated = path.join(tmp, "truncated.tar.gz");
+  fs.writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2)));
+  await upload(page, truncated);
+  const alert = page.getByRole("alert").filter({ hasText: "The bundle was not imported" });
+  await expect(alert).toContainText("Nothing was written");
+  await expect(alert).toContainText("the upload: is not a complete .tar.gz (truncated or corrupt");
+
+  // a file that is not JSON, and an aggregate naming an unknown host
+  await upload(page, tarball("broken"));
+  await expect(alert).toContainText("flavor-list.json: is not valid JSON");
+  await expect(alert).toContainText('aggregate "gpu-a100" names unknown host "cmp-999"');
+
+  // over 200 MB: refused before anything is sent
+  const big = path.join(tmp, "huge.tar.gz");
+  fs.closeSync(fs.openSync(big, "w"));
+  fs.truncateSync(big, 200 * 1024 * 1024 + 1);
+  await upload(page, big);
+  await expect(alert).toContainText("huge.tar.gz: is 200.0 MB; a bundle may be at most 200.0 MB");
+
+  expect(hostCount()).toBe(before);
+});
+
+test("export the active profile as nova.conf, import it back: the same profile", async ({ page }) => {
+  const active = query<{ name: string; config: string }>(
+    `SELECT name, config FROM "SchedulerProfile" WHERE active = 1`,
+  )[0];
+  await page.goto(`${base}/config?profile=${encodeURIComponent(active.name)}`);
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export as nova.conf" }).click();
+  const file = path.join(tmp, "exported-nova.conf");
+  await (await download).saveAs(file);
+  expect(fs.readFileSync(file, "utf8")).toContain("[filter_scheduler]");
+
+  const name = `from-nova-conf-${Date.now().toString(36)}`;
+  const form = page.getByRole("form", { name: "Import nova.conf" });
+  await form.getByLabel("nova.conf file").setInputFiles(file);
+  await form.getByLabel("Profile name").fill(name);
+  await form.getByRole("button", { name: "Import nova.conf" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `nova.conf imported as profile ${name}` })).toBeVisible();
+  const imported = query<{ config: string }>(`SELECT config FROM "SchedulerProfile" WHERE name = ?`, name)[0];
+  expect(effectiveConfig(JSON.parse(imported.config))).toEqual(effectiveConfig(JSON.parse(active.config)));
+});

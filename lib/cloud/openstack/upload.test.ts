@@ -1,0 +1,96 @@
+/**
+ * The /import upload handler: size limits while the body streams, the
+ * preview, and "apply" only for the file that was previewed, written through
+ * the mutation wrapper (in a test database).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { tableCounts } from "@/lib/testing/cloud";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { bundleUpload } from "./upload";
+
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+
+const FIXTURES = path.join(__dirname, "fixtures");
+const MB = 1024 * 1024;
+
+function post(body: BodyInit | ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
+  return new Request("http://localhost/api/import/openstack", {
+    method: "POST",
+    body,
+    headers,
+    duplex: "half",
+  } as RequestInit);
+}
+
+/** A body of `chunks` MB that is never held in memory at once. */
+function stream(chunks: number): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(MB);
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent++ < chunks) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+}
+
+describe("bundle upload", () => {
+  let t: TestDatabase;
+  let bundle: Uint8Array<ArrayBuffer>;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "upload-"));
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    // the mutation wrapper writes through the app's client: point it at the test database
+    (globalThis as { __schedscopePrisma?: unknown }).__schedscopePrisma = t.prisma;
+    execFileSync("tar", ["-czf", path.join(tmp, "b.tar.gz"), "-C", FIXTURES, "modern"]);
+    bundle = new Uint8Array(fs.readFileSync(path.join(tmp, "b.tar.gz")));
+  });
+  afterAll(async () => {
+    (globalThis as { __schedscopePrisma?: unknown }).__schedscopePrisma = undefined;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    await t?.cleanup();
+  });
+
+  it.each([
+    ["a declared length over 200 MB", () => post("x", { "content-length": String(250 * MB) }), "250.0 MB"],
+    ["a streamed body that passes 200 MB", () => post(stream(250)), "201.0 MB"],
+  ])("refuses %s with 413", async (_name, req, size) => {
+    const r = await bundleUpload(t.prisma, req(), "preview");
+    expect(r.status).toBe(413);
+    expect(r.body).toEqual({
+      ok: false,
+      errors: [
+        expect.stringMatching(
+          new RegExp(`^the upload: is ${size.replace(".", "\\.")}.*; a bundle may be at most 200\\.0 MB`),
+        ),
+      ],
+      warnings: [],
+    });
+  });
+
+  it("previews, refuses to apply another file, then applies the previewed one", async () => {
+    const before = await tableCounts(t.prisma);
+    const preview = await bundleUpload(t.prisma, post(bundle), "preview");
+    expect(preview.status).toBe(200);
+    if (!preview.body.ok || preview.body.mode !== "preview") throw new Error("no preview");
+    expect(preview.body.preview.counts.hosts).toBe(3);
+    expect(preview.body.preview).not.toHaveProperty("doc");
+    expect(await tableCounts(t.prisma)).toEqual(before);
+
+    const other = await bundleUpload(t.prisma, post(bundle), "apply", "0".repeat(64));
+    expect(other.status).toBe(409);
+    expect(await tableCounts(t.prisma)).toEqual(before);
+
+    const applied = await bundleUpload(t.prisma, post(bundle), "apply", preview.body.sha256);
+    expect(applied.body).toMatchObject({ ok: true, mode: "apply", summary: { hosts: 3, instances: 4 } });
+    expect((await t.prisma.computeHost.findMany()).map((h) => h.name).sort()).toEqual([
+      "cmp-001",
+      "cmp-002",
+      "gpu-001",
+    ]);
+  });
+});

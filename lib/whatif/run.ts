@@ -1,0 +1,59 @@
+/**
+ * "What would let it pass" for a stored run: proposals computed (and each
+ * verified) on the run's stored snapshot, with the database ids the apply
+ * buttons need; and, after a re-run, whether the host now passes.
+ */
+import "server-only";
+import type { PrismaClient } from "@/lib/db-client";
+import { getRunResult, getRunText } from "@/lib/runs/queries";
+import { parseJson } from "@/lib/scheduler/python";
+import type { Scenario } from "@/lib/scheduler/scenario";
+import { describeChange, rejectionOf, whatWouldLetItPass, type Change, type Rejection, type WhatIf } from "./proposals";
+
+export class WhatIfInputError extends Error {}
+
+export interface WhatIfView extends Omit<WhatIf, "proposals"> {
+  proposals: Array<{ changes: Array<Change & { text: string; aggregateId?: number }>; answers: Rejection[] }>;
+}
+
+export async function runWhatIf(db: PrismaClient, runId: number, host: string, index: number): Promise<WhatIfView> {
+  const text = await getRunText(db, runId, "snapshot");
+  if (text === null) throw new WhatIfInputError(`run ${runId} does not exist`);
+  const scenario = parseJson(text) as Scenario;
+  if (!scenario.hosts.some((h) => h.name === host))
+    throw new WhatIfInputError(`host: "${host}" is not a host of run ${runId}`);
+  const w = whatWouldLetItPass(scenario, host, index);
+  const names = [
+    ...new Set(
+      w.proposals.flatMap((p) => p.changes.flatMap((c) => (c.kind === "enable-service" ? [] : [c.aggregate]))),
+    ),
+  ];
+  const rows = names.length
+    ? await db.aggregate.findMany({ where: { name: { in: names } }, select: { id: true, name: true } })
+    : [];
+  const ids = new Map(rows.map((r) => [r.name, r.id]));
+  return {
+    ...w,
+    proposals: w.proposals.map((p) => ({
+      answers: p.answers,
+      changes: p.changes.map((c) => ({
+        ...c,
+        text: describeChange(c),
+        ...(c.kind !== "enable-service" && ids.has(c.aggregate) ? { aggregateId: ids.get(c.aggregate) } : {}),
+      })),
+    })),
+  };
+}
+
+/** Did `host` survive every filter of instance `index` in run `runId`? */
+export async function hostFate(
+  db: PrismaClient,
+  runId: number,
+  host: string,
+  index: number,
+): Promise<{ passes: boolean; rejection: Rejection | null }> {
+  const result = await getRunResult(db, runId);
+  if (!result) throw new WhatIfInputError(`run ${runId} does not exist`);
+  const req = result.requests[index];
+  return { passes: !!req?.weighed.some((w) => w.host === host), rejection: rejectionOf(req, host) };
+}
