@@ -43,7 +43,9 @@ function findChromium() {
   return after;
 }
 
-const NOVA_HINT = "apt-get update && apt-get install -y --no-install-recommends python3-nova";
+// Nova for the filter scheduler; Placement and wsgi-intercept for its in-process Placement path.
+const NOVA_PACKAGES = ["python3-nova", "python3-placement", "python3-wsgi-intercept"];
+const NOVA_HINT = `apt-get update && apt-get install -y --no-install-recommends ${NOVA_PACKAGES.join(" ")}`;
 
 /**
  * The Nova reference (../shared/nova-reference) runs real Nova code from
@@ -51,19 +53,23 @@ const NOVA_HINT = "apt-get update && apt-get install -y --no-install-recommends 
  */
 function ensureNovaReference() {
   const probe = () =>
-    spawnSync("/usr/bin/python3", ["-c", "import nova.scheduler.filters"], { stdio: "ignore" }).status === 0;
+    spawnSync("/usr/bin/python3", ["-c", "import nova.scheduler.filters, placement.objects, wsgi_intercept"], {
+      stdio: "ignore",
+    }).status === 0;
   if (probe()) return;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot)
-    throw new UserError(`python3-nova is missing for the Nova reference tests: run \`sudo sh -c '${NOVA_HINT}'\``);
-  log(`python3-nova not found: installing it (${NOVA_HINT})`);
+    throw new UserError(`the Nova reference needs ${NOVA_PACKAGES.join(", ")}: run \`sudo sh -c '${NOVA_HINT}'\``);
+  log(`the Nova reference's packages are missing: installing them (${NOVA_HINT})`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "python3-nova"]]) {
+  for (const args of [["update"], ["install", "-y", "--no-install-recommends", ...NOVA_PACKAGES]]) {
     const r = spawnSync("apt-get", args, { stdio: "inherit", env });
     if (r.status !== 0)
-      throw new UserError(`installing python3-nova failed (apt-get ${args.join(" ")}); run: ${NOVA_HINT}`);
+      throw new UserError(
+        `installing the Nova reference's packages failed (apt-get ${args.join(" ")}); run: ${NOVA_HINT}`,
+      );
   }
-  if (!probe()) throw new UserError(`python3-nova still not importable after apt-get; run: ${NOVA_HINT}`);
+  if (!probe()) throw new UserError(`Nova/Placement still not importable after apt-get; run: ${NOVA_HINT}`);
 }
 
 function readJson(file) {
