@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, allFlavors, prepareFill, runFill } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
+import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,9 @@ export const dynamic = "force-dynamic";
  * Bad input: 400 {"errors": {field: [message]}}.
  */
 export async function POST(req: NextRequest) {
+  // fills a copy in memory, writes nothing: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   let body: unknown;
   try {
     body = await req.json();

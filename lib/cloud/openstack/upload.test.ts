@@ -10,12 +10,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tableCounts } from "@/lib/testing/cloud";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { type Actor, runAs } from "@/lib/auth/session";
 import { bundleUpload } from "./upload";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const FIXTURES = path.join(__dirname, "fixtures");
 const MB = 1024 * 1024;
+const admin: Actor = { userId: "u-admin", name: "admin", role: "admin" };
+const viewer: Actor = { userId: "u-viewer", name: "vera", role: "viewer" };
 
 function post(body: BodyInit | ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
   return new Request("http://localhost/api/import/openstack", {
@@ -85,7 +88,12 @@ describe("bundle upload", () => {
     expect(other.status).toBe(409);
     expect(await tableCounts(t.prisma)).toEqual(before);
 
-    const applied = await bundleUpload(t.prisma, post(bundle), "apply", preview.body.sha256);
+    // replacing the cloud is an admin's write: a viewer is refused and nothing changes
+    const refused = await runAs(viewer, () => bundleUpload(t.prisma, post(bundle), "apply", preview.body.sha256));
+    expect(refused.body).toMatchObject({ ok: false, errors: [expect.stringMatching(/needs the admin role/)] });
+    expect(await tableCounts(t.prisma)).toEqual(before);
+
+    const applied = await runAs(admin, () => bundleUpload(t.prisma, post(bundle), "apply", preview.body.sha256));
     expect(applied.body).toMatchObject({ ok: true, mode: "apply", summary: { hosts: 3, instances: 4 } });
     expect((await t.prisma.computeHost.findMany()).map((h) => h.name).sort()).toEqual([
       "cmp-001",

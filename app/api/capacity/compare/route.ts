@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
 import { CapacityCompareSchema } from "@/lib/capacity/schemas";
+import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -11,6 +12,9 @@ export const dynamic = "force-dynamic";
  * 200 [outcome A, outcome B]; 400 {"errors": {field: [message]}}.
  */
 export async function POST(req: NextRequest) {
+  // fills copies in memory, writes nothing: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   let body: unknown;
   try {
     body = await req.json();

@@ -1,11 +1,15 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { profileNovaConf } from "@/lib/cloud/openstack/profile";
+import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/profiles/NAME/nova-conf: the profile as a nova.conf fragment (a download). */
-export async function GET(_req: NextRequest, ctx: { params: Promise<{ name: string }> }) {
+export async function GET(req: NextRequest, ctx: { params: Promise<{ name: string }> }) {
+  // reads: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   const { name } = await ctx.params;
   const text = await profileNovaConf(prisma, name);
   if (text === null) return new NextResponse(`no profile is named "${name}"\n`, { status: 404 });

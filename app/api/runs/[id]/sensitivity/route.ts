@@ -1,4 +1,5 @@
 import type { NextRequest } from "next/server";
+import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { SensitivityInputError, runSensitivity, tryMultiplier } from "@/lib/runs/sensitivity-run";
 
@@ -11,6 +12,9 @@ export const dynamic = "force-dynamic";
  * again with that multiplier (nothing stored): who wins then.
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string }> }) {
+  // re-runs the engine on a stored run without writing: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   const id = Number((await ctx.params).id);
   const sp = req.nextUrl.searchParams;
   const index = Number(sp.get("index") ?? "0");

@@ -1,4 +1,5 @@
 import type { NextRequest } from "next/server";
+import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { WhatIfInputError, hostFate, runWhatIf } from "@/lib/whatif/run";
 
@@ -10,6 +11,9 @@ export const dynamic = "force-dynamic";
  * GET ...&fate=1: whether the host survived every filter of that run.
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string }> }) {
+  // re-runs the engine on changed copies, writes nothing: any signed-in role; checked before any work
+  const actor = await requireRole(req, "viewer");
+  if (actor instanceof Response) return actor;
   const id = Number((await ctx.params).id);
   const sp = req.nextUrl.searchParams;
   const host = (sp.get("host") ?? "").trim();
