@@ -284,7 +284,6 @@ describe("NUMA, PCI and Placement input the database refuses (nothing written)",
   });
   afterAll(async () => t?.cleanup());
 
-  // biome-ignore lint/suspicious/noExplicitAny: test documents are edited freely
   const bad: [string, (d: any) => void, string][] = [
     [
       "a NUMA cell whose cpuset and pcpuset overlap",

@@ -96,7 +96,12 @@ export function describeNumaTopology(
     // Nova's default without siblings: one thread per core
     const siblingSets = c.siblings?.length ? c.siblings : all.map((x) => [x]);
     const seen = new Set<number>();
-    const cores = siblingSets.map((set) => set.map((cpu) => (seen.add(cpu), cpuView(cpu))));
+    const cores = siblingSets.map((set) =>
+      set.map((cpu) => {
+        seen.add(cpu);
+        return cpuView(cpu);
+      }),
+    );
     for (const cpu of all) if (!seen.has(cpu)) cores.push([cpuView(cpu)]);
     const pages = (c.mempages?.length ? c.mempages : [{ size_kb: 4, total: c.memory * 256 }]).map((m) => {
       const used = m.used ?? 0;

@@ -88,12 +88,13 @@ describe("bundle upload", () => {
     expect(other.status).toBe(409);
     expect(await tableCounts(t.prisma)).toEqual(before);
 
+    const sha256 = preview.body.ok && preview.body.mode === "preview" ? preview.body.sha256 : "";
     // replacing the cloud is an admin's write: a viewer is refused and nothing changes
-    const refused = await runAs(viewer, () => bundleUpload(t.prisma, post(bundle), "apply", preview.body.sha256));
+    const refused = await runAs(viewer, () => bundleUpload(t.prisma, post(bundle), "apply", sha256));
     expect(refused.body).toMatchObject({ ok: false, errors: [expect.stringMatching(/needs the admin role/)] });
     expect(await tableCounts(t.prisma)).toEqual(before);
 
-    const applied = await runAs(admin, () => bundleUpload(t.prisma, post(bundle), "apply", preview.body.sha256));
+    const applied = await runAs(admin, () => bundleUpload(t.prisma, post(bundle), "apply", sha256));
     expect(applied.body).toMatchObject({ ok: true, mode: "apply", summary: { hosts: 3, instances: 4 } });
     expect((await t.prisma.computeHost.findMany()).map((h) => h.name).sort()).toEqual([
       "cmp-001",
