@@ -69,23 +69,6 @@ export const DEFAULT_ENABLED_FILTERS = [
   "ServerGroupAffinityFilter",
 ];
 
-/**
- * What "all" means in Zed (nova.scheduler.weights.all_weighers). Newer
- * Nova's HypervisorVersionWeigher and NumInstancesWeigher are opt-in by name.
- */
-export const ZED_ALL_WEIGHERS = [
-  "CrossCellWeigher",
-  "MetricsWeigher",
-  "CPUWeigher",
-  "BuildFailureWeigher",
-  "ServerGroupSoftAffinityWeigher",
-  "ServerGroupSoftAntiAffinityWeigher",
-  "RAMWeigher",
-  "DiskWeigher",
-  "PCIWeigher",
-  "IoOpsWeigher",
-];
-
 export interface OptionDoc {
   key: keyof ScenarioConfig;
   default: unknown;

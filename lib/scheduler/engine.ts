@@ -375,19 +375,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     if (selected.length < spec.numInstances) {
       run.error = { name: "NoValidHost", message: "No valid host was found." };
     } else {
-      let altPool = pool;
-      if (index > 0 && numAlts > 0) {
-        // The last instance's list, filtered and weighed once more after it consumed.
-        const { passed } = s.runFilters(pool, index);
-        const w = passed.length ? s.weigh(passed) : EMPTY;
-        altPool = w.order.map((i) => passed[i]);
-      }
-      const chosenSet = new Set(selected);
-      run.selections = selected.map((host, i) => ({
-        host,
-        alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h)).slice(0, numAlts),
-        placement: placed[i],
-      }));
+      run.selections = withAlternates(s, pool, index, numAlts, selected, placed, () => true);
     }
     run.engineMs = now() - started;
   } catch (e) {
@@ -500,6 +488,28 @@ function schedulePlacement(
     run.error = noValidHost;
     return;
   }
+  const hasAllocation = (h: HostState) => {
+    const p = providerOf.get(h);
+    return !!p && outcome.allocations.has(p);
+  };
+  run.selections = withAlternates(s, pool, index, numAlts, selected, placed, hasAllocation);
+}
+
+/**
+ * _get_alternate_hosts: for each selection, hosts of its cell that no
+ * instance chose, in the last instance's order — filtered and weighed once
+ * more after it consumed when there were several instances. `eligible`
+ * drops hosts Placement gave no allocation request.
+ */
+function withAlternates(
+  s: Scheduler,
+  pool: HostState[],
+  index: number,
+  numAlts: number,
+  selected: HostState[],
+  placed: Placement[],
+  eligible: (h: HostState) => boolean,
+): ScheduleRun["selections"] {
   let altPool = pool;
   if (index > 0 && numAlts > 0) {
     const { passed } = s.runFilters(pool, index);
@@ -507,13 +517,9 @@ function schedulePlacement(
     altPool = w.order.map((i) => passed[i]);
   }
   const chosenSet = new Set(selected);
-  const hasAllocation = (h: HostState) => {
-    const p = providerOf.get(h);
-    return !!p && outcome.allocations.has(p);
-  };
-  run.selections = selected.map((host, i) => ({
+  return selected.map((host, i) => ({
     host,
-    alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h) && hasAllocation(h)).slice(0, numAlts),
+    alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h) && eligible(h)).slice(0, numAlts),
     placement: placed[i],
   }));
 }

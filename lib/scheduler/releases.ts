@@ -28,7 +28,8 @@ export interface ReleaseBehaviour {
   addedStandardTraits: ReadonlySet<string>;
 }
 
-const ZED_ALL = [
+/** What "all" means in Zed (nova.scheduler.weights.all_weighers). */
+export const ZED_ALL_WEIGHERS = [
   "CrossCellWeigher",
   "MetricsWeigher",
   "CPUWeigher",
@@ -75,7 +76,9 @@ const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= N
  */
 export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
   const bobcat = at(release, "2023.2");
-  const bobcatAll = bobcat ? [...ZED_ALL, "HypervisorVersionWeigher", "NumInstancesWeigher"] : ZED_ALL;
+  const bobcatAll = bobcat
+    ? [...ZED_ALL_WEIGHERS, "HypervisorVersionWeigher", "NumInstancesWeigher"]
+    : ZED_ALL_WEIGHERS;
   return {
     release,
     label: LABELS[release],
