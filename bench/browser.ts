@@ -12,7 +12,7 @@
  *
  *   npm run bench:browser [-- --hosts 1000,10000] [--flavors m1.large,gpu.large] [--clicks 5]
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +39,9 @@ function arg(name: string, fallback: string): string {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const BENCH_USER = "bench_operator";
+const BENCH_PASSWORD = "bench-password-123";
 
 async function waitForServer(url: string, server: ReturnType<typeof spawn>): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -108,6 +111,18 @@ async function benchSize(hosts: number, flavors: string[], clicks: number, dir: 
     quiet: true,
   });
   console.log(`${hosts} hosts seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  // Every page needs a signed-in user: an operator made with the users CLI.
+  const users = spawnSync(
+    path.join(ROOT, "node_modules", ".bin", "tsx"),
+    ["lib/auth/users-cli.ts", "add", BENCH_USER, "--role", "operator"],
+    {
+      cwd: ROOT,
+      input: `${BENCH_PASSWORD}\n`,
+      encoding: "utf8",
+      env: childEnv({ DATABASE_URL: url }),
+    },
+  );
+  if (users.status !== 0) throw new Error(`users add ${BENCH_USER}: ${users.stdout}${users.stderr}`);
   ensureBuild(url);
   const port = await freePort();
   const server = spawn(
@@ -125,6 +140,12 @@ async function benchSize(hosts: number, flavors: string[], clicks: number, dir: 
   try {
     await waitForServer(`${base}/`, server);
     const page = await browser.newPage();
+    await page.goto(`${base}/sign-in`);
+    const signIn = page.getByRole("form", { name: "Sign in" });
+    await signIn.getByLabel("Name").fill(BENCH_USER);
+    await signIn.getByLabel("Password").fill(BENCH_PASSWORD);
+    await signIn.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText(`Signed in as ${BENCH_USER}`).waitFor();
     await page.goto(`${base}/schedule`);
     for (const flavor of flavors) {
       await page.getByLabel("Flavor").selectOption(flavor);
