@@ -485,60 +485,19 @@ function CapacityResult({
       </section>
 
       <div className="grid-2">
-        <table className="data-table compact-table" aria-label="Boots per cell">
-          <thead>
-            <tr>
-              <th scope="col">Cell</th>
-              <th scope="col">Boots</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.perCell.map((c) => (
-              <tr key={c.cell}>
-                <th scope="row">{c.cell}</th>
-                <td>{nf.format(c.count)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <table className="data-table compact-table" aria-label="Boots per aggregate">
-          <thead>
-            <tr>
-              <th scope="col">Aggregate</th>
-              <th scope="col">Boots</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.perAggregate.map((a) => (
-              <tr key={a.aggregate}>
-                <th scope="row">{a.aggregate}</th>
-                <td>{nf.format(a.count)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <BootsTable label="Boots per cell" what="Cell" rows={s.perCell.map((c) => [c.cell, c.count])} />
+        <BootsTable
+          label="Boots per aggregate"
+          what="Aggregate"
+          rows={s.perAggregate.map((a) => [a.aggregate, a.count])}
+        />
       </div>
       <details>
         <summary>
           Boots per host ({nf.format(s.hostsUsed)} hosts
           {s.hostsUsed > s.perHost.length ? `, top ${s.perHost.length}` : ""})
         </summary>
-        <table className="data-table compact-table" aria-label="Boots per host">
-          <thead>
-            <tr>
-              <th scope="col">Host</th>
-              <th scope="col">Boots</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.perHost.map((h) => (
-              <tr key={h.host}>
-                <th scope="row">{h.host}</th>
-                <td>{nf.format(h.count)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <BootsTable label="Boots per host" what="Host" rows={s.perHost.map((h) => [h.host, h.count])} />
       </details>
     </section>
   );
@@ -581,6 +540,28 @@ function AbTable({ outcomes }: { outcomes: [WorkloadOutcome, WorkloadOutcome] })
             <th scope="row">{name}</th>
             <td>{f(outcomes[0])}</td>
             <td>{f(outcomes[1])}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Boots counted per cell, aggregate or host: one row each. */
+function BootsTable({ label, what, rows }: { label: string; what: string; rows: Array<[string, number]> }) {
+  return (
+    <table className="data-table compact-table" aria-label={label}>
+      <thead>
+        <tr>
+          <th scope="col">{what}</th>
+          <th scope="col">Boots</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([name, count]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>{nf.format(count)}</td>
           </tr>
         ))}
       </tbody>
