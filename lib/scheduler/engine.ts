@@ -14,6 +14,7 @@ import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
+import { RawWeights } from "./raw-weights";
 import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
@@ -94,6 +95,33 @@ export interface ScheduleRun {
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
+const EMPTY_VALUES = new Float64Array(0);
+
+function newStage(f: HostFilter, hostsIn: number): FunnelStage {
+  return {
+    filter: f.name,
+    stage: "filter",
+    in: hostsIn,
+    out: hostsIn,
+    rejected: [],
+    reasons: [],
+    codes: [],
+    labels: {},
+  };
+}
+
+function reject(stage: FunnelStage, f: HostFilter, h: HostState, why: Reason | string): void {
+  stage.rejected.push(h);
+  // A plain message is coded with the filter's name.
+  if (typeof why === "string") {
+    stage.reasons.push(why);
+    stage.codes.push(f.name);
+  } else {
+    stage.reasons.push(why.message);
+    stage.codes.push(why.code);
+    if (why.label) stage.labels[why.code] = why.label;
+  }
+}
 
 /**
  * One request's filters, weighers and consume step over a set of host
@@ -145,54 +173,84 @@ export class Scheduler {
     return { passed: current, funnel };
   }
 
-  private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
+  private prepare(f: HostFilter): void {
     if (!this.prepared.has(f)) {
       // Lazily, so a filter that never sees a host never raises (as in Nova).
       f.prepare?.(this.spec);
       this.prepared.add(f);
     }
+  }
+
+  private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
+    this.prepare(f);
     const kept: HostState[] = [];
-    const rejected: HostState[] = [];
-    const reasons: string[] = [];
-    const codes: string[] = [];
-    const labels: Record<string, string> = {};
+    const stage = newStage(f, current.length);
     const spec = this.spec;
     for (let i = 0; i < current.length; i++) {
       const h = current[i];
       const why = f.check(h, spec);
       if (why === null) kept.push(h);
-      else {
-        rejected.push(h);
-        // A plain message is coded with the filter's name.
-        if (typeof why === "string") {
-          reasons.push(why);
-          codes.push(f.name);
-        } else {
-          reasons.push(why.message);
-          codes.push(why.code);
-          if (why.label) labels[why.code] = why.label;
-        }
-      }
+      else reject(stage, f, h, why);
     }
-    funnel.push({
-      filter: f.name,
-      stage: "filter",
-      in: current.length,
-      out: kept.length,
-      rejected,
-      reasons,
-      codes,
-      labels,
-    });
+    stage.out = kept.length;
+    funnel.push(stage);
     return kept;
   }
 
-  /** BaseWeightHandler.get_weighed_objects with every column kept. */
+  /**
+   * runFilters for a later instance of a request when `changed`, the host
+   * the previous instance consumed, is the only thing its filters read that
+   * changed (see `carries`): every other host of `pool` passed these filters
+   * for the previous instance and passes again, so only `changed` is
+   * checked. The funnel is the one runFilters would give.
+   */
+  refilterChanged(
+    pool: HostState[],
+    index: number,
+    changed: HostState,
+  ): { passed: HostState[]; funnel: FunnelStage[] } {
+    const funnel: FunnelStage[] = [];
+    const restricted = this.restrict(pool);
+    let current = restricted.hosts;
+    if (restricted.skipFilters) return { passed: current, funnel };
+    let present = current.includes(changed);
+    for (const f of this.filters) {
+      if (f.runOncePerRequest && index > 0) continue;
+      this.prepare(f);
+      const stage = newStage(f, current.length);
+      const why = present ? f.check(changed, this.spec) : null;
+      if (why !== null) {
+        reject(stage, f, changed, why);
+        current = current.filter((h) => h !== changed);
+        present = false;
+      }
+      stage.out = current.length;
+      funnel.push(stage);
+      if (!current.length) break;
+    }
+    return { passed: current, funnel };
+  }
+
+  /**
+   * Whether the next instance may reuse this one's verdicts and raw weights
+   * for every host but the consumed one: its filters and weighers read the
+   * host and the request, and the request changes between instances only
+   * through a server group (its hosts grow) or a NUMA topology (replaced by
+   * the fitted one).
+   */
+  carries(numaBefore: RequestSpec["numaTopology"]): boolean {
+    return this.spec.instanceGroup === null && this.spec.numaTopology === numaBefore;
+  }
+
   /** Multipliers per weigher and aggregate view: they depend on nothing else. */
   private readonly multipliers: Array<Array<{ value: number; source: string } | undefined>>;
 
-  /** BaseWeightHandler.get_weighed_objects with every column kept. */
-  weigh(hosts: HostState[]): WeighedSet {
+  /**
+   * BaseWeightHandler.get_weighed_objects with every column kept. With
+   * `known`, a host's raw values are taken from it when it holds them, and
+   * kept there when computed.
+   */
+  weigh(hosts: HostState[], known?: RawWeights): WeighedSet {
     const n = hosts.length;
     const W = n > 1 ? this.weighers.length : 0;
     // One buffer per call: weights, then raw and normalized per weigher.
@@ -200,18 +258,27 @@ export class Scheduler {
     const weights = buf.subarray(0, n);
     const columns: WeigherColumn[] = [];
     const spec = this.spec;
+    // What the loops below read of each host, read once.
+    const views = new Int32Array(n);
+    const at = known ? new Int32Array(n) : null;
+    for (let i = 0; i < n; i++) {
+      views[i] = hosts[i].aggregates.id;
+      if (at) at[i] = hosts[i].index;
+    }
     for (let k = 0; k < W; k++) {
       const w = this.weighers[k];
       const raw = buf.subarray(n * (1 + 2 * k), n * (2 + 2 * k));
       const normalized = buf.subarray(n * (2 + 2 * k), n * (3 + 2 * k));
       const minval = w.minval;
       const maxval = w.maxval;
-      for (let i = 0; i < n; i++) {
-        let v = w.weigh(hosts[i], spec);
-        if (minval !== undefined && v < minval) v = minval;
-        if (maxval !== undefined && v > maxval) v = maxval;
-        raw[i] = v;
-      }
+      if (known && at) known.fill(k, w, hosts, at, spec, raw);
+      else
+        for (let i = 0; i < n; i++) {
+          let v = w.weigh(hosts[i], spec);
+          if (minval !== undefined && v < minval) v = minval;
+          if (maxval !== undefined && v > maxval) v = maxval;
+          raw[i] = v;
+        }
       let lo = minval;
       let hi = maxval;
       if (lo === undefined || hi === undefined) {
@@ -224,20 +291,44 @@ export class Scheduler {
         if (lo === undefined) lo = mn;
         if (hi === undefined) hi = mx;
       }
-      const range = hi - lo;
       const byView = this.multipliers[k];
-      for (let i = 0; i < n; i++) {
-        const norm = lo === hi ? 0 : (raw[i] - lo) / range;
-        const h = hosts[i];
-        let m = byView[h.aggregates.id];
-        if (m === undefined) byView[h.aggregates.id] = m = w.multiplier(h);
-        normalized[i] = norm;
-        weights[i] += m.value * norm;
+      const m = this.multiplierValues(k, hosts, views);
+      if (lo === hi) {
+        // Every normalized value is 0 (already in buf); 0 × an infinite multiplier is still NaN.
+        for (let i = 0; i < n; i++) weights[i] += m[views[i]] * 0;
+      } else {
+        const range = hi - lo;
+        for (let i = 0; i < n; i++) {
+          const norm = (raw[i] - lo) / range;
+          normalized[i] = norm;
+          weights[i] += m[views[i]] * norm;
+        }
       }
       columns.push({ name: w.name, raw, normalized, byView });
     }
+    if (known && W) known.settle(hosts);
     return { hosts, weights, columns, order: orderByWeight(weights) };
   }
+
+  /** Weigher k's multiplier value per aggregate view id, asking the weigher for views not seen yet. */
+  private multiplierValues(k: number, hosts: HostState[], views: Int32Array): Float64Array {
+    const byView = this.multipliers[k];
+    let values = this.multiplierValuesByView[k];
+    for (let i = 0; i < views.length; i++) {
+      const v = views[i];
+      if (byView[v] !== undefined) continue;
+      const m = (byView[v] = this.weighers[k].multiplier(hosts[i]));
+      if (!values || values.length <= v) {
+        const grown = new Float64Array(Math.max(v + 1, 2 * (values?.length ?? 4)));
+        if (values) grown.set(values);
+        values = this.multiplierValuesByView[k] = grown;
+      }
+      values[v] = m.value;
+    }
+    return values ?? EMPTY_VALUES;
+  }
+
+  private readonly multiplierValuesByView: Array<Float64Array | undefined> = [];
 
   /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
   private readonly asked: { numa: boolean; pci: boolean };
@@ -353,10 +444,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const placed: Placement[] = [];
     let pool = hosts;
     let index = 0;
+    const pass = new InstancePass(s, spec.numInstances > 1);
     for (index = 0; index < spec.numInstances; index++) {
       spec.instanceUuid = instanceUuids[index];
-      const { passed, funnel } = s.runFilters(pool, index);
-      const weighed = passed.length ? s.weigh(passed) : EMPTY;
+      const { passed, funnel, weighed } = pass.run(pool, index);
       const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
       run.traces.push(trace);
       if (!passed.length) break;
@@ -367,7 +458,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       const chosen = ordered[0];
       trace.chosen = chosen;
       selected.push(chosen);
-      placed.push(s.consumeSelected(chosen));
+      placed.push(pass.consume(chosen));
       pool = ordered;
     }
     // Python's loop variable stays on the last index after a full loop.
@@ -375,7 +466,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     if (selected.length < spec.numInstances) {
       run.error = { name: "NoValidHost", message: "No valid host was found." };
     } else {
-      run.selections = withAlternates(s, pool, index, numAlts, selected, placed, () => true);
+      run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
     }
     run.engineMs = now() - started;
   } catch (e) {
@@ -386,6 +477,44 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     run.engineMs = started ? now() - started : 0;
   }
   return run;
+}
+
+/**
+ * Filter and weigh the instances of one request in turn. After the first,
+ * when nothing but the consumed host changed (Scheduler.carries), only that
+ * host is filtered and weighed again; the rest comes from the previous
+ * instance.
+ */
+class InstancePass {
+  private readonly known: RawWeights | null;
+  private changed: HostState | null = null;
+  private numaBefore: RequestSpec["numaTopology"] = null;
+
+  constructor(
+    private readonly s: Scheduler,
+    several: boolean,
+  ) {
+    // Host indices are positions in s.hosts: true for host states built for this request.
+    const indexed = s.hosts.every((h, i) => h.index === i);
+    this.known = several && indexed && s.weighers.length ? new RawWeights(s.hosts, s.weighers.length) : null;
+  }
+
+  run(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[]; weighed: WeighedSet } {
+    const { s, changed } = this;
+    const carried = changed !== null && s.carries(this.numaBefore);
+    if (!carried) this.known?.forgetAll();
+    const { passed, funnel } = carried ? s.refilterChanged(pool, index, changed) : s.runFilters(pool, index);
+    const weighed = passed.length ? s.weigh(passed, this.known ?? undefined) : EMPTY;
+    return { passed, funnel, weighed };
+  }
+
+  consume(host: HostState): Placement {
+    this.numaBefore = this.s.spec.numaTopology;
+    const placed = this.s.consumeSelected(host);
+    this.known?.forget(host);
+    this.changed = host;
+    return placed;
+  }
 }
 
 function placementStage(hosts: HostState[], outcome: PlacementOutcome): FunnelStage {
@@ -502,7 +631,7 @@ function schedulePlacement(
  * drops hosts Placement gave no allocation request.
  */
 function withAlternates(
-  s: Scheduler,
+  s: Scheduler | InstancePass,
   pool: HostState[],
   index: number,
   numAlts: number,
@@ -512,8 +641,13 @@ function withAlternates(
 ): ScheduleRun["selections"] {
   let altPool = pool;
   if (index > 0 && numAlts > 0) {
-    const { passed } = s.runFilters(pool, index);
-    const w = passed.length ? s.weigh(passed) : EMPTY;
+    let passed: HostState[];
+    let w: WeighedSet;
+    if (s instanceof InstancePass) ({ passed, weighed: w } = s.run(pool, index));
+    else {
+      passed = s.runFilters(pool, index).passed;
+      w = passed.length ? s.weigh(passed) : EMPTY;
+    }
     altPool = w.order.map((i) => passed[i]);
   }
   const chosenSet = new Set(selected);
