@@ -14,10 +14,7 @@ export class RawWeights {
   /** 1 when values hold the host's raw weights for every weigher. */
   private readonly held: Uint8Array;
 
-  constructor(
-    hosts: HostState[],
-    private readonly weighers: number,
-  ) {
+  constructor(hosts: HostState[], weighers: number) {
     this.n = hosts.length;
     for (let i = 0; i < hosts.length; i++)
       if (hosts[i].index !== i) throw new Error("RawWeights: hosts must be in HostState.index order");
