@@ -14,7 +14,7 @@ import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
-import { RawWeights } from "./raw-weights";
+import { clampedWeight, RawWeights } from "./raw-weights";
 import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
@@ -95,7 +95,85 @@ export interface ScheduleRun {
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
-const EMPTY_VALUES = new Float64Array(0);
+
+/*
+ * Every filter (and every weigher) as an object of one shape: the host loops
+ * call them in turn, and objects of one shape keep those call sites from
+ * being recompiled for each new filter they meet.
+ */
+function sameShapeFilter(f: HostFilter): HostFilter {
+  return {
+    name: f.name,
+    runOncePerRequest: f.runOncePerRequest,
+    prepare: f.prepare,
+    check: f.check,
+  };
+}
+
+function sameShapeWeigher(w: HostWeigher): HostWeigher {
+  return {
+    name: w.name,
+    minval: w.minval,
+    maxval: w.maxval,
+    weigh: w.weigh,
+    multiplier: w.multiplier,
+  };
+}
+
+/** A weigher's raw values, clamped to its minval and maxval. */
+function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: Float64Array): void {
+  for (let i = 0; i < hosts.length; i++) raw[i] = clampedWeight(w, hosts[i], spec);
+}
+
+function indicesOf(hosts: HostState[]): Int32Array {
+  const at = new Int32Array(hosts.length);
+  for (let i = 0; i < hosts.length; i++) at[i] = hosts[i].index;
+  return at;
+}
+
+/** hosts in `order` (positions into hosts). */
+function inOrder(hosts: HostState[], order: number[]): HostState[] {
+  const out = new Array<HostState>(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = hosts[order[i]];
+  return out;
+}
+
+// min() and max() as Nova's normalize() gets them, NaN included (a comparison with NaN is false).
+function min(xs: Float64Array): number {
+  let m = xs[0];
+  for (let i = 1; i < xs.length; i++) if (xs[i] < m) m = xs[i];
+  return m;
+}
+
+function max(xs: Float64Array): number {
+  let m = xs[0];
+  for (let i = 1; i < xs.length; i++) if (xs[i] > m) m = xs[i];
+  return m;
+}
+
+/** normalize() into `normalized`, and multiplier × normalized added to each weight. */
+function addNormalized(
+  raw: Float64Array,
+  lo: number,
+  hi: number,
+  multiplierByView: Float64Array,
+  views: Int32Array,
+  normalized: Float64Array,
+  weights: Float64Array,
+): void {
+  const n = raw.length;
+  if (lo === hi) {
+    // Every normalized value is 0 (normalized is zeroed); 0 × an infinite multiplier is still NaN.
+    for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * 0;
+    return;
+  }
+  const range = hi - lo;
+  for (let i = 0; i < n; i++) {
+    const norm = (raw[i] - lo) / range;
+    normalized[i] = norm;
+    weights[i] += multiplierByView[views[i]] * norm;
+  }
+}
 
 function newStage(f: HostFilter, hostsIn: number): FunnelStage {
   return {
@@ -257,78 +335,61 @@ export class Scheduler {
     const buf = new Float64Array(n * (1 + 2 * W));
     const weights = buf.subarray(0, n);
     const columns: WeigherColumn[] = [];
+    if (!W) return { hosts, weights, columns, order: orderByWeight(weights) };
     const spec = this.spec;
     // What the loops below read of each host, read once.
-    const views = new Int32Array(n);
-    const at = known ? new Int32Array(n) : null;
-    for (let i = 0; i < n; i++) {
-      views[i] = hosts[i].aggregates.id;
-      if (at) at[i] = hosts[i].index;
-    }
+    const views = this.viewsOf(hosts);
+    const raws: Float64Array[] = [];
+    for (let k = 0; k < W; k++) raws.push(buf.subarray(n * (1 + 2 * k), n * (2 + 2 * k)));
+    const at = known ? indicesOf(hosts) : null;
+    if (known && at) known.fill(this.weighers, hosts, at, known.missing(at), spec, raws);
+    // Small loops in functions of their own: each is compiled on its own, early.
     for (let k = 0; k < W; k++) {
       const w = this.weighers[k];
-      const raw = buf.subarray(n * (1 + 2 * k), n * (2 + 2 * k));
+      const raw = raws[k];
       const normalized = buf.subarray(n * (2 + 2 * k), n * (3 + 2 * k));
-      const minval = w.minval;
-      const maxval = w.maxval;
-      if (known && at) known.fill(k, w, hosts, at, spec, raw);
-      else
-        for (let i = 0; i < n; i++) {
-          let v = w.weigh(hosts[i], spec);
-          if (minval !== undefined && v < minval) v = minval;
-          if (maxval !== undefined && v > maxval) v = maxval;
-          raw[i] = v;
-        }
-      let lo = minval;
-      let hi = maxval;
-      if (lo === undefined || hi === undefined) {
-        let mn = raw[0];
-        let mx = raw[0];
-        for (let i = 1; i < n; i++) {
-          if (raw[i] < mn) mn = raw[i];
-          if (raw[i] > mx) mx = raw[i];
-        }
-        if (lo === undefined) lo = mn;
-        if (hi === undefined) hi = mx;
-      }
-      const byView = this.multipliers[k];
-      const m = this.multiplierValues(k, hosts, views);
-      if (lo === hi) {
-        // Every normalized value is 0 (already in buf); 0 × an infinite multiplier is still NaN.
-        for (let i = 0; i < n; i++) weights[i] += m[views[i]] * 0;
-      } else {
-        const range = hi - lo;
-        for (let i = 0; i < n; i++) {
-          const norm = (raw[i] - lo) / range;
-          normalized[i] = norm;
-          weights[i] += m[views[i]] * norm;
-        }
-      }
-      columns.push({ name: w.name, raw, normalized, byView });
+      if (!known) rawColumn(w, hosts, spec, raw);
+      const lo = w.minval ?? min(raw);
+      const hi = w.maxval ?? max(raw);
+      addNormalized(raw, lo, hi, this.multiplierValues[k], views, normalized, weights);
+      columns.push({ name: w.name, raw, normalized, byView: this.multipliers[k] });
     }
-    if (known && W) known.settle(hosts);
+    if (known && at) known.settle(at);
     return { hosts, weights, columns, order: orderByWeight(weights) };
   }
 
-  /** Weigher k's multiplier value per aggregate view id, asking the weigher for views not seen yet. */
-  private multiplierValues(k: number, hosts: HostState[], views: Int32Array): Float64Array {
-    const byView = this.multipliers[k];
-    let values = this.multiplierValuesByView[k];
-    for (let i = 0; i < views.length; i++) {
-      const v = views[i];
-      if (byView[v] !== undefined) continue;
-      const m = (byView[v] = this.weighers[k].multiplier(hosts[i]));
-      if (!values || values.length <= v) {
-        const grown = new Float64Array(Math.max(v + 1, 2 * (values?.length ?? 4)));
-        if (values) grown.set(values);
-        values = this.multiplierValuesByView[k] = grown;
-      }
-      values[v] = m.value;
-    }
-    return values ?? EMPTY_VALUES;
-  }
+  /** Multiplier values per weigher, indexed by aggregate view id (filled by viewsOf). */
+  private multiplierValues: Float64Array[] = [];
+  private viewsSeen = new Uint8Array(0);
 
-  private readonly multiplierValuesByView: Array<Float64Array | undefined> = [];
+  /** The hosts' aggregate view ids; every weigher's multiplier is known for each of them after this. */
+  private viewsOf(hosts: HostState[]): Int32Array {
+    const views = new Int32Array(hosts.length);
+    for (let i = 0; i < hosts.length; i++) {
+      const v = hosts[i].aggregates.id;
+      views[i] = v;
+      if (v < this.viewsSeen.length && this.viewsSeen[v]) continue;
+      if (v >= this.viewsSeen.length) {
+        const size = Math.max(v + 1, 2 * this.viewsSeen.length, 8);
+        const seen = new Uint8Array(size);
+        seen.set(this.viewsSeen);
+        this.viewsSeen = seen;
+        this.multiplierValues = this.weighers.map((_, k) => {
+          const grown = new Float64Array(size);
+          if (this.multiplierValues[k]) grown.set(this.multiplierValues[k]);
+          return grown;
+        });
+      }
+      // The first host of a view asks each weigher, as the multiplier is per aggregate view.
+      for (let k = 0; k < this.weighers.length; k++) {
+        const byView = this.multipliers[k];
+        byView[v] ??= this.weighers[k].multiplier(hosts[i]);
+        this.multiplierValues[k][v] = byView[v].value;
+      }
+      this.viewsSeen[v] = 1;
+    }
+    return views;
+  }
 
   /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
   private readonly asked: { numa: boolean; pci: boolean };
@@ -404,8 +465,8 @@ export function openSession(
   config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN),
   hosts: HostState[] = buildHostStates(scenario),
 ): Session {
-  const filters = config.enabledFilters.map((n) => getFilter(n)(config));
-  const weighers = config.weighers.map((n) => getWeigher(n)(config));
+  const filters = config.enabledFilters.map((n) => sameShapeFilter(getFilter(n)(config)));
+  const weighers = config.weighers.map((n) => sameShapeWeigher(getWeigher(n)(config)));
   const spec = buildRequestSpec(scenario, hosts, config);
   const scheduler = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
   return { config, hosts, spec, scheduler };
@@ -453,7 +514,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       if (!passed.length) break;
       let order = weighed.order;
       if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
-      const ordered = order.map((i) => passed[i]);
+      const ordered = inOrder(passed, order);
       if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
       const chosen = ordered[0];
       trace.chosen = chosen;
@@ -592,7 +653,7 @@ function schedulePlacement(
     if (!passed.length) break;
     let order = weighed.order;
     if (random) order = pickWithRandom(order, weighed.weights, config, random);
-    const ordered = order.map((i) => passed[i]);
+    const ordered = inOrder(passed, order);
     if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
     pool = ordered;
     const attempt = { index, tried: [] as HostState[], claimed: null as HostState | null };
@@ -648,7 +709,7 @@ function withAlternates(
       passed = s.runFilters(pool, index).passed;
       w = passed.length ? s.weigh(passed) : EMPTY;
     }
-    altPool = w.order.map((i) => passed[i]);
+    altPool = inOrder(passed, w.order);
   }
   const chosenSet = new Set(selected);
   return selected.map((host, i) => ({
