@@ -14,7 +14,6 @@ import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
-import { clampedWeight, RawWeights } from "./raw-weights";
 import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
@@ -53,6 +52,32 @@ export interface WeigherColumn {
   normalized: Float64Array;
   /** Multiplier and its source per aggregate view id (host.aggregates.id). */
   byView: ReadonlyArray<{ value: number; source: string } | undefined>;
+}
+
+/**
+ * A weigher's column: the raw values and the bounds normalize() used. The
+ * weights are computed from them in the host loop; the normalized values
+ * are kept only when read (the same arithmetic), so a request of many
+ * instances does not hold a second copy of every column per instance.
+ */
+class Column implements WeigherColumn {
+  private kept: Float64Array | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly raw: Float64Array,
+    private readonly lo: number,
+    private readonly hi: number,
+    readonly byView: ReadonlyArray<{ value: number; source: string } | undefined>,
+  ) {}
+
+  get normalized(): Float64Array {
+    if (!this.kept) {
+      this.kept = new Float64Array(this.raw.length);
+      normalize(this.raw, this.lo, this.hi, this.kept);
+    }
+    return this.kept;
+  }
 }
 
 export interface WeighedSet {
@@ -125,10 +150,34 @@ function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: F
   for (let i = 0; i < hosts.length; i++) raw[i] = clampedWeight(w, hosts[i], spec);
 }
 
-function indicesOf(hosts: HostState[]): Int32Array {
-  const at = new Int32Array(hosts.length);
-  for (let i = 0; i < hosts.length; i++) at[i] = hosts[i].index;
-  return at;
+/**
+ * Raw values of the previous instance's weighing (columns in its host
+ * order) and where each host now weighed sat there; -1: weigh it again.
+ */
+interface CarriedWeights {
+  raws: Float64Array[];
+  views: Int32Array;
+  from: Int32Array;
+}
+
+/** rawColumn, copying a carried host's value from `previous` (it rarely moved far: the reads stay close). */
+function carryColumn(
+  w: HostWeigher,
+  hosts: HostState[],
+  spec: RequestSpec,
+  previous: Float64Array,
+  from: Int32Array,
+  raw: Float64Array,
+): void {
+  for (let i = 0; i < hosts.length; i++) raw[i] = from[i] < 0 ? clampedWeight(w, hosts[i], spec) : previous[from[i]];
+}
+
+/** A weigher's raw value of one host, clamped to its minval and maxval. */
+function clampedWeight(w: HostWeigher, host: HostState, spec: RequestSpec): number {
+  let v = w.weigh(host, spec);
+  if (w.minval !== undefined && v < w.minval) v = w.minval;
+  if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
+  return v;
 }
 
 /** hosts in `order` (positions into hosts). */
@@ -151,28 +200,30 @@ function max(xs: Float64Array): number {
   return m;
 }
 
-/** normalize() into `normalized`, and multiplier × normalized added to each weight. */
+/** normalize(): min-max scaled into [0, 1], all 0 when every value is the same. */
+function normalize(raw: Float64Array, lo: number, hi: number, out: Float64Array): void {
+  if (lo === hi) return;
+  const range = hi - lo;
+  for (let i = 0; i < raw.length; i++) out[i] = (raw[i] - lo) / range;
+}
+
+/** multiplier × normalize()d value added to each weight, with normalize()'s arithmetic. */
 function addNormalized(
   raw: Float64Array,
   lo: number,
   hi: number,
   multiplierByView: Float64Array,
   views: Int32Array,
-  normalized: Float64Array,
   weights: Float64Array,
 ): void {
   const n = raw.length;
   if (lo === hi) {
-    // Every normalized value is 0 (normalized is zeroed); 0 × an infinite multiplier is still NaN.
+    // Every normalized value is 0; 0 × an infinite multiplier is still NaN.
     for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * 0;
     return;
   }
   const range = hi - lo;
-  for (let i = 0; i < n; i++) {
-    const norm = (raw[i] - lo) / range;
-    normalized[i] = norm;
-    weights[i] += multiplierByView[views[i]] * norm;
-  }
+  for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw[i] - lo) / range);
 }
 
 function newStage(f: HostFilter, hostsIn: number): FunnelStage {
@@ -323,72 +374,77 @@ export class Scheduler {
   /** Multipliers per weigher and aggregate view: they depend on nothing else. */
   private readonly multipliers: Array<Array<{ value: number; source: string } | undefined>>;
 
+  /** BaseWeightHandler.get_weighed_objects with every column kept. */
+  weigh(hosts: HostState[]): WeighedSet {
+    return this.weighCarrying(hosts, null).weighed;
+  }
+
   /**
-   * BaseWeightHandler.get_weighed_objects with every column kept. With
-   * `known`, a host's raw values are taken from it when it holds them, and
-   * kept there when computed.
+   * weigh(), taking from `carried` the raw values of every host whose
+   * position there it gives (the others are weighed). Returns the views of
+   * the hosts too, for the next call to carry.
    */
-  weigh(hosts: HostState[], known?: RawWeights): WeighedSet {
+  weighCarrying(hosts: HostState[], carried: CarriedWeights | null): { weighed: WeighedSet; views: Int32Array } {
     const n = hosts.length;
     const W = n > 1 ? this.weighers.length : 0;
-    // One buffer per call: weights, then raw and normalized per weigher.
-    const buf = new Float64Array(n * (1 + 2 * W));
+    // One buffer per call: weights, then raw values per weigher.
+    const buf = new Float64Array(n * (1 + W));
     const weights = buf.subarray(0, n);
     const columns: WeigherColumn[] = [];
-    if (!W) return { hosts, weights, columns, order: orderByWeight(weights) };
+    if (!W) return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views: new Int32Array(0) };
     const spec = this.spec;
-    // What the loops below read of each host, read once.
-    const views = this.viewsOf(hosts);
-    const raws: Float64Array[] = [];
-    for (let k = 0; k < W; k++) raws.push(buf.subarray(n * (1 + 2 * k), n * (2 + 2 * k)));
-    const at = known ? indicesOf(hosts) : null;
-    if (known && at) known.fill(this.weighers, hosts, at, known.missing(at), spec, raws);
+    const views = this.viewsOf(hosts, carried);
     // Small loops in functions of their own: each is compiled on its own, early.
     for (let k = 0; k < W; k++) {
       const w = this.weighers[k];
-      const raw = raws[k];
-      const normalized = buf.subarray(n * (2 + 2 * k), n * (3 + 2 * k));
-      if (!known) rawColumn(w, hosts, spec, raw);
+      const raw = buf.subarray(n * (1 + k), n * (2 + k));
+      if (carried) carryColumn(w, hosts, spec, carried.raws[k], carried.from, raw);
+      else rawColumn(w, hosts, spec, raw);
       const lo = w.minval ?? min(raw);
       const hi = w.maxval ?? max(raw);
-      addNormalized(raw, lo, hi, this.multiplierValues[k], views, normalized, weights);
-      columns.push({ name: w.name, raw, normalized, byView: this.multipliers[k] });
+      addNormalized(raw, lo, hi, this.multiplierValues[k], views, weights);
+      columns.push(new Column(w.name, raw, lo, hi, this.multipliers[k]));
     }
-    if (known && at) known.settle(at);
-    return { hosts, weights, columns, order: orderByWeight(weights) };
+    return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views };
   }
 
   /** Multiplier values per weigher, indexed by aggregate view id (filled by viewsOf). */
   private multiplierValues: Float64Array[] = [];
   private viewsSeen = new Uint8Array(0);
 
-  /** The hosts' aggregate view ids; every weigher's multiplier is known for each of them after this. */
-  private viewsOf(hosts: HostState[]): Int32Array {
+  /** The hosts' aggregate view ids (a carried host's from `carried`); each weigher's multiplier is known for them. */
+  private viewsOf(hosts: HostState[], carried: CarriedWeights | null): Int32Array {
     const views = new Int32Array(hosts.length);
-    for (let i = 0; i < hosts.length; i++) {
-      const v = hosts[i].aggregates.id;
-      views[i] = v;
-      if (v < this.viewsSeen.length && this.viewsSeen[v]) continue;
-      if (v >= this.viewsSeen.length) {
-        const size = Math.max(v + 1, 2 * this.viewsSeen.length, 8);
-        const seen = new Uint8Array(size);
-        seen.set(this.viewsSeen);
-        this.viewsSeen = seen;
-        this.multiplierValues = this.weighers.map((_, k) => {
-          const grown = new Float64Array(size);
-          if (this.multiplierValues[k]) grown.set(this.multiplierValues[k]);
-          return grown;
-        });
-      }
-      // The first host of a view asks each weigher, as the multiplier is per aggregate view.
-      for (let k = 0; k < this.weighers.length; k++) {
-        const byView = this.multipliers[k];
-        byView[v] ??= this.weighers[k].multiplier(hosts[i]);
-        this.multiplierValues[k][v] = byView[v].value;
-      }
-      this.viewsSeen[v] = 1;
+    if (!carried) for (let i = 0; i < hosts.length; i++) views[i] = this.viewOf(hosts[i]);
+    else {
+      const from = carried.from;
+      for (let i = 0; i < hosts.length; i++) views[i] = from[i] < 0 ? this.viewOf(hosts[i]) : carried.views[from[i]];
     }
     return views;
+  }
+
+  private viewOf(host: HostState): number {
+    const v = host.aggregates.id;
+    if (v < this.viewsSeen.length && this.viewsSeen[v]) return v;
+    if (v >= this.viewsSeen.length) {
+      const size = Math.max(v + 1, 2 * this.viewsSeen.length, 8);
+      const seen = new Uint8Array(size);
+      seen.set(this.viewsSeen);
+      this.viewsSeen = seen;
+      this.multiplierValues = this.weighers.map((_, k) => {
+        const grown = new Float64Array(size);
+        if (this.multiplierValues[k]) grown.set(this.multiplierValues[k]);
+        return grown;
+      });
+    }
+    // The first host of a view asks each weigher: a multiplier depends on the view alone.
+    for (let k = 0; k < this.weighers.length; k++) {
+      const byView = this.multipliers[k];
+      byView[v] ??= this.weighers[k].multiplier(host);
+      this.multiplierValues[k][v] = byView[v].value;
+    }
+    this.viewsSeen[v] = 1;
+    return v;
   }
 
   /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
@@ -505,7 +561,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const placed: Placement[] = [];
     let pool = hosts;
     let index = 0;
-    const pass = new InstancePass(s, spec.numInstances > 1);
+    const pass = new InstancePass(s);
     for (index = 0; index < spec.numInstances; index++) {
       spec.instanceUuid = instanceUuids[index];
       const { passed, funnel, weighed } = pass.run(pool, index);
@@ -514,7 +570,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       if (!passed.length) break;
       let order = weighed.order;
       if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
-      const ordered = inOrder(passed, order);
+      const ordered = pass.arrange(passed, order);
       if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
       const chosen = ordered[0];
       trace.chosen = chosen;
@@ -543,39 +599,68 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
 /**
  * Filter and weigh the instances of one request in turn. After the first,
  * when nothing but the consumed host changed (Scheduler.carries), only that
- * host is filtered and weighed again; the rest comes from the previous
- * instance.
+ * host is filtered and weighed again; the other hosts' verdicts and raw
+ * weights come from the previous instance.
  */
 class InstancePass {
-  private readonly known: RawWeights | null;
   private changed: HostState | null = null;
   private numaBefore: RequestSpec["numaTopology"] = null;
+  /** The previous weighing: its hosts, raw columns and views. */
+  private last: { hosts: HostState[]; raws: Float64Array[]; views: Int32Array } | null = null;
+  /** The order (positions into last.hosts) the next pool was arranged in. */
+  private arranged: number[] | null = null;
 
-  constructor(
-    private readonly s: Scheduler,
-    several: boolean,
-  ) {
-    // Host indices are positions in s.hosts: true for host states built for this request.
-    const indexed = s.hosts.every((h, i) => h.index === i);
-    this.known = several && indexed && s.weighers.length ? new RawWeights(s.hosts, s.weighers.length) : null;
-  }
+  constructor(private readonly s: Scheduler) {}
 
   run(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[]; weighed: WeighedSet } {
-    const { s, changed } = this;
-    const carried = changed !== null && s.carries(this.numaBefore);
-    if (!carried) this.known?.forgetAll();
-    const { passed, funnel } = carried ? s.refilterChanged(pool, index, changed) : s.runFilters(pool, index);
-    const weighed = passed.length ? s.weigh(passed, this.known ?? undefined) : EMPTY;
-    return { passed, funnel, weighed };
+    const { s, changed, last, arranged } = this;
+    this.last = null;
+    this.arranged = null;
+    if (changed === null || !s.carries(this.numaBefore)) {
+      const { passed, funnel } = s.runFilters(pool, index);
+      return { passed, funnel, weighed: this.weigh(passed, null) };
+    }
+    const { passed, funnel } = s.refilterChanged(pool, index, changed);
+    const carried =
+      last && arranged && last.raws.length
+        ? { raws: last.raws, views: last.views, from: positionsIn(pool, arranged, passed, changed) }
+        : null;
+    return { passed, funnel, weighed: this.weigh(passed, carried) };
+  }
+
+  private weigh(passed: HostState[], carried: CarriedWeights | null): WeighedSet {
+    if (!passed.length) return EMPTY;
+    const { weighed, views } = this.s.weighCarrying(passed, carried);
+    this.last = { hosts: passed, raws: weighed.columns.map((c) => c.raw), views };
+    return weighed;
+  }
+
+  /** The next pool: the hosts just weighed, in `order`. */
+  arrange(passed: HostState[], order: number[]): HostState[] {
+    if (this.last?.hosts === passed) this.arranged = order;
+    return inOrder(passed, order);
   }
 
   consume(host: HostState): Placement {
     this.numaBefore = this.s.spec.numaTopology;
     const placed = this.s.consumeSelected(host);
-    this.known?.forget(host);
     this.changed = host;
     return placed;
   }
+}
+
+/**
+ * Where each of `passed` (a subsequence of `pool`) sat in the previous
+ * weighing, given that pool[j] sat at arranged[j]; -1 for `changed`.
+ */
+function positionsIn(pool: HostState[], arranged: number[], passed: HostState[], changed: HostState): Int32Array {
+  const from = new Int32Array(passed.length);
+  let j = 0;
+  for (let i = 0; i < passed.length; i++, j++) {
+    while (pool[j] !== passed[i]) j++;
+    from[i] = passed[i] === changed ? -1 : arranged[j];
+  }
+  return from;
 }
 
 function placementStage(hosts: HostState[], outcome: PlacementOutcome): FunnelStage {
@@ -714,7 +799,23 @@ function withAlternates(
   const chosenSet = new Set(selected);
   return selected.map((host, i) => ({
     host,
-    alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h) && eligible(h)).slice(0, numAlts),
+    alternates: firstAlternates(altPool, host, chosenSet, eligible, numAlts),
     placement: placed[i],
   }));
+}
+
+/** The first `count` hosts of the pool in the chosen host's cell, not chosen, eligible. */
+function firstAlternates(
+  pool: HostState[],
+  host: HostState,
+  chosen: Set<HostState>,
+  eligible: (h: HostState) => boolean,
+  count: number,
+): HostState[] {
+  const out: HostState[] = [];
+  for (let i = 0; i < pool.length && out.length < count; i++) {
+    const h = pool[i];
+    if (h.cell === host.cell && !chosen.has(h) && eligible(h)) out.push(h);
+  }
+  return out;
 }
