@@ -311,12 +311,24 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
   Object.assign(s, hostFacts(h, index));
   s.aggregates = view;
-  // NUMA cells and PCI pools are per request: consuming mutates them.
+  // PCI pools are per request: consuming takes devices from them. NUMA
+  // cells are never changed (consuming builds new ones): a frozen host's
+  // are built once, like its facts.
   const f = `hosts[${index}]`;
-  if (h.numa_topology) s.numaCells = buildNumaCells(h.numa_topology.cells ?? [], `${f}.numa_topology`);
+  if (h.numa_topology) s.numaCells = numaCellsOf(h, `${f}.numa_topology`);
   if (h.pci_device_pools?.length || s.numaCells)
     s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `${f}.pci_device_pools`);
   return s;
+}
+
+const FROZEN_NUMA_CELLS = new WeakMap<ScenarioHost, NUMACell[]>();
+
+function numaCellsOf(h: ScenarioHost, field: string): NUMACell[] {
+  const cells = h.numa_topology?.cells ?? [];
+  if (!Object.isFrozen(h) || !Object.isFrozen(h.numa_topology)) return buildNumaCells(cells, field);
+  let built = FROZEN_NUMA_CELLS.get(h);
+  if (!built) FROZEN_NUMA_CELLS.set(h, (built = buildNumaCells(cells, field)));
+  return built;
 }
 
 /**
