@@ -147,7 +147,14 @@ function sameShapeWeigher(w: HostWeigher): HostWeigher {
 
 /** A weigher's raw values, clamped to its minval and maxval. */
 function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: Float64Array): void {
-  for (let i = 0; i < hosts.length; i++) raw[i] = clampedWeight(w, hosts[i], spec);
+  // clampedWeight written out: a first request runs this loop before it is compiled, where a call costs.
+  const { minval, maxval } = w;
+  for (let i = 0; i < hosts.length; i++) {
+    let v = w.weigh(hosts[i], spec);
+    if (minval !== undefined && v < minval) v = minval;
+    if (maxval !== undefined && v > maxval) v = maxval;
+    raw[i] = v;
+  }
 }
 
 /**
@@ -312,18 +319,23 @@ export class Scheduler {
 
   private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
     this.prepare(f);
-    const kept: HostState[] = [];
+    // Copied from the first rejection on: a filter that keeps every host returns its input.
+    let kept: HostState[] | null = null;
     const stage = newStage(f, current.length);
     const spec = this.spec;
     for (let i = 0; i < current.length; i++) {
       const h = current[i];
       const why = f.check(h, spec);
-      if (why === null) kept.push(h);
-      else reject(stage, f, h, why);
+      if (why === null) kept?.push(h);
+      else {
+        kept ??= current.slice(0, i);
+        reject(stage, f, h, why);
+      }
     }
-    stage.out = kept.length;
+    const out = kept ?? current;
+    stage.out = out.length;
     funnel.push(stage);
-    return kept;
+    return out;
   }
 
   /**
