@@ -40,6 +40,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack: config.packingHostNumaCellsAllocationStrategy,
+        verdictOnly: true,
         pciMiss,
       });
       if (!fitted) {
