@@ -372,6 +372,10 @@ export function resolveConfig(
   for (const f of enabledFilters.filter((f) => release.removedFilters.has(f)))
     releaseNotes.push(`${f} is not in Nova ${release.label} (removed); it did not run`);
   const keptFilters = enabledFilters.filter((f) => !release.removedFilters.has(f));
+  if (release.azRequestFilterAlwaysOn && c.query_placement_for_availability_zone === false)
+    releaseNotes.push(
+      `query_placement_for_availability_zone is not in Nova ${release.label} (removed); the availability zone request filter always runs`,
+    );
   if (known) {
     enabledFilters.forEach((f, i) => {
       // The reference looks classes up in a dict: an unknown name is a KeyError.
