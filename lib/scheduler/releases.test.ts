@@ -315,3 +315,25 @@ it('2023.2 "Remove deprecated AZ filter.": query_placement_for_availability_zone
   ]);
   expect(toResult(schedule(scenario({ query_placement_for_availability_zone: false }))).release_notes).toBeUndefined();
 });
+
+it('2025.1 "Add a new ImagePropertiesWeigher": instances\' image properties pack or spread the request', () => {
+  const uuid = "44444444-4444-4444-4444-444444444444";
+  const run = (nova_release: string, image_props_weight_multiplier: number) =>
+    toResult(
+      schedule({
+        config: { enabled_filters: ["ComputeFilter"], weighers: "all", nova_release, image_props_weight_multiplier },
+        hosts: [
+          { ...hosts[0], instances: [uuid], instance_image_properties: { [uuid]: { os_distro: "windows" } } },
+          hosts[1],
+        ],
+        request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 }, image: { properties: { os_distro: "windows" } } },
+      }),
+    ).selections[0].host;
+  // HypervisorVersionWeigher prefers "new"; packing on the windows image outweighs it, spreading keeps it.
+  expect([run("2024.2", 10), run("2025.1", 0), run("2025.1", 10), run("2025.1", -10)]).toEqual([
+    "new",
+    "new",
+    "old",
+    "new",
+  ]);
+});
