@@ -123,3 +123,11 @@ export function weights(
   dump("weigher", weigher.name, c, { weights: out });
   return out;
 }
+
+/** host name → null (passes) or the code of the filter's reason (rejected). */
+export function reasonCodes(factory: FilterFactory, c: Case): Record<string, string | null> {
+  const { hosts, spec, config } = prepared(c);
+  const filter = factory(config);
+  filter.prepare?.(spec);
+  return Object.fromEntries(hosts.map((h) => [h.host, filter.check(h, spec)?.code ?? null]));
+}

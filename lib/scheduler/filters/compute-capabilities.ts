@@ -79,9 +79,14 @@ export const ComputeCapabilitiesFilter: FilterFactory = (config) => {
       for (let i = 0; i < specs.length; i++) {
         const s = specs[i];
         const cap = getCapabilities(host, s.scope);
-        if (cap === undefined) return `no capability ${s.scope.join(":")} (extra spec ${s.key})`;
+        if (cap === undefined)
+          return { code: "CAPABILITY_MISSING", message: `no capability ${s.scope.join(":")} (extra spec ${s.key})` };
         const value = pyStr(cap);
-        if (!s.matches(value)) return `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`;
+        if (!s.matches(value))
+          return {
+            code: "CAPABILITY_MISMATCH",
+            message: `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`,
+          };
       }
       return null;
     },

@@ -43,7 +43,8 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
     check(host) {
       if (!wanted.length) return null;
       const supported = host.supportedInstances;
-      if (!supported.length) return `no supported instance types (image needs ${want})`;
+      if (!supported.length)
+        return { code: "IMAGE_PROPS_MISMATCH", message: `no supported instance types (image needs ${want})` };
       for (const s of supported) {
         let all = true;
         for (let i = 0; i < wanted.length; i++) if (!s.includes(wanted[i])) all = false;
@@ -61,7 +62,10 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
         }
       }
       const ver = versionRequired ? ` with hypervisor version ${versionRequired}` : "";
-      return `image needs ${want}${ver}; host supports ${supported.map((s) => s.join("/")).join(", ")} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`;
+      return {
+        code: "IMAGE_PROPS_MISMATCH",
+        message: `image needs ${want}${ver}; host supports ${supported.map((s) => s.join("/")).join(", ")} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`,
+      };
     },
   };
 };
