@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioHost } from "@/lib/scheduler/scenario";
+import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/cloud/demo-cloud";
 import { explainFailure } from "./advice";
 
 const host = (name: string, over: Partial<ScenarioHost> = {}): ScenarioHost => ({
@@ -114,3 +115,13 @@ describe("advice per code, from the filters' codes", () => {
 function uniqueCodes(groups: { code?: string }[] | undefined): string[] {
   return [...new Set((groups ?? []).map((g) => g.code ?? ""))].sort();
 }
+
+it("the demo cloud's r1.2xlarge in az3 (as e2e/schedule.spec.ts asks it in the browser): advice from the flavor", () => {
+  const cloud = buildDemoCloud() as Scenario;
+  const flavor = DEMO_FLAVORS.find((f) => f.name === "r1.2xlarge");
+  const request = { flavor, availability_zone: "az3" } as Scenario["request"];
+  const d = explainFailure(toResult(schedule({ ...cloud, config: DEFAULT_PROFILE_CONFIG, request })), request);
+  expect(d?.lastFilter).toBe("AggregateInstanceExtraSpecsFilter");
+  expect(d?.advice.join(" ")).toContain("Add highmem=true to the metadata of an aggregate whose hosts have capacity");
+  expect(d?.advice.join(" ")).toContain("remove aggregate_instance_extra_specs:highmem from flavor r1.2xlarge");
+});
