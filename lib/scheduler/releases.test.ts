@@ -337,3 +337,18 @@ it('2025.1 "Add a new ImagePropertiesWeigher": instances\' image properties pack
     "new",
   ]);
 });
+
+it.each([
+  ["zed", ["HypervisorVersionWeigher", "ImagePropertiesWeigher"]],
+  ["2024.2", ["ImagePropertiesWeigher"]],
+  ["2025.1", []],
+])("a weigher named under %s that only a later release has is left out and said so: %j", (nova_release, later) => {
+  const weighers = ["RAMWeigher", "HypervisorVersionWeigher", "ImagePropertiesWeigher"];
+  const r = toResult(schedule(scenario({ nova_release, weighers })));
+  expect(Object.keys(r.requests[0].weighed[0].weighers)).toEqual(weighers.filter((w) => !later.includes(w)));
+  expect(r.release_notes ?? []).toEqual(
+    later.map(
+      (w) => `${w} is not in Nova ${resolveConfig({ nova_release }).release.label} (added later); it did not run`,
+    ),
+  );
+});

@@ -13,8 +13,10 @@ export interface ReleaseBehaviour {
   label: string;
   /** Weigher classes "all" stands for (nova.scheduler.weights.all_weighers). */
   allWeighers: readonly string[];
-  /** Filters this release no longer ships (naming one is an error). */
+  /** Filters this release no longer ships (named, they are left out and said so). */
   removedFilters: ReadonlySet<string>;
+  /** Weighers of later releases (named, they are left out and said so). */
+  laterWeighers: ReadonlySet<string>;
   /** map_az_to_placement_aggregate runs whatever query_placement_for_availability_zone says (the option is gone). */
   azRequestFilterAlwaysOn: boolean;
   /**
@@ -162,6 +164,11 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     label: LABELS[release],
     allWeighers: at(release, "2025.1") ? [...bobcatAll, "ImagePropertiesWeigher"] : bobcatAll,
     removedFilters: new Set(bobcat ? ["AvailabilityZoneFilter"] : []),
+    laterWeighers: new Set(
+      ["HypervisorVersionWeigher", "NumInstancesWeigher", "ImagePropertiesWeigher"].filter(
+        (w) => !(at(release, "2025.1") ? [...bobcatAll, "ImagePropertiesWeigher"] : bobcatAll).includes(w),
+      ),
+    ),
     azRequestFilterAlwaysOn: bobcat,
     packedRingAndMaxphysaddrTraits: at(release, "2024.1"),
     maxphysaddrBitsChecks: at(release, "2024.1"),
