@@ -252,10 +252,11 @@ describe("Placement looks names up lazily: an empty step answers 200 before a la
   // member_of, traits, capacity, candidates; the first empty step stops the search.
   // The same cases with hw:cpu_policy=dedicated are the fixtures placement-lazy-validation-*
   // (Nova's answers: a refused fallback query is Zed's TypeError).
+  // run() adds the flavor to the request.
   const scsi = {
     config: { image_metadata_prefilter: true },
     request: { image: { properties: { hw_disk_bus: "scsi" } } },
-  };
+  } as unknown as Partial<Scenario>;
   it.each<[string, Partial<Scenario>, ScenarioHost[], Record<string, string>, boolean]>([
     [
       "no host has the root trait (image hw_disk_bus=scsi): the unknown trait is never looked up",
