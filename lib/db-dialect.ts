@@ -112,3 +112,14 @@ export const DIALECTS: Record<Dialect, SqlDialect> = { sqlite, postgresql };
 export function sqlFor(db: unknown): SqlDialect {
   return DIALECTS[dialectOf(db)];
 }
+
+/**
+ * A Prisma `contains` filter that ignores case on both databases: SQLite's
+ * LIKE already does (ASCII), PostgreSQL's needs `mode: "insensitive"`, which
+ * the SQLite client's types do not know.
+ */
+export function containsText(db: unknown, text: string): { contains: string } {
+  return dialectOf(db) === "postgresql"
+    ? ({ contains: text, mode: "insensitive" } as { contains: string })
+    : { contains: text };
+}
