@@ -19,7 +19,9 @@ async function main() {
   } finally {
     cluster?.stop();
   }
-  console.log(`\nload average ${os.loadavg()[0].toFixed(1)} at the end (2 CPUs shared: compare runs of one machine only)`);
+  console.log(
+    `\nload average ${os.loadavg()[0].toFixed(1)} at the end (2 CPUs shared: compare runs of one machine only)`,
+  );
 }
 
 main().catch((err) => {
