@@ -170,6 +170,7 @@ describe("SQLite and PostgreSQL read the same cloud the same way", () => {
     ],
     ["hosts sorted by vCPU usage", (t) => q.listHostsPage(t.prisma, { sort: "vcpu_usage", pageSize: 40 })],
     ["a case-insensitive search", (t) => q.listHostsPage(t.prisma, { search: "A3-01", pageSize: 50 })],
+    ["hosts sorted by name, descending", (t) => q.listHostsPage(t.prisma, { sort: "name", dir: "desc", pageSize: 30 })],
     ["hosts out of rotation", (t) => q.problemHosts(t.prisma)],
     [
       "hosts of one zone, by state",

@@ -29,7 +29,7 @@ export function hostServiceState(h: {
 
 export const HOST_SORTS = {
   position: { label: "scenario order", sql: `h."position"` },
-  /** unique: no tie-breakers, so SQLite walks the name index */
+  /** unique: no tie-breakers, so the database walks the name index */
   name: { label: "name", sql: `h."name"`, unique: true },
   cell: { label: "cell", sql: `c."name"` },
   vcpus: { label: "vCPUs", sql: `h."vcpus"` },
@@ -257,8 +257,9 @@ export async function listHostsPage(db: Db, q: HostQuery = {}): Promise<Page<Hos
   const d = sqlFor(db);
   const where = hostWhere(d, q);
   const sort: { sql: string; unique?: boolean } = HOST_SORTS[parseHostSort(q.sort) ?? "position"];
-  const dir = d.order(q.dir === "desc" ? "DESC" : "ASC");
-  const order = sort.unique ? `${sort.sql} ${dir}` : `${sort.sql} ${dir}, h."position" ${dir}, h."id" ${dir}`;
+  const dir = q.dir === "desc" ? "DESC" : "ASC";
+  // a unique key is never NULL: its plain direction lets either database walk its index
+  const order = sort.unique ? `${sort.sql} ${dir}` : `${sort.sql} ${d.order(dir)}, h."position" ${dir}, h."id" ${dir}`;
   const from = Prisma.sql`FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where}`;
   const countRows = await db.$queryRaw<{ n: unknown }[]>`SELECT COUNT(*) AS "n" ${from}`;
   const total = num(countRows[0]?.n);
