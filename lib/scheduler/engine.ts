@@ -246,17 +246,11 @@ function newStage(f: HostFilter, hostsIn: number): FunnelStage {
   };
 }
 
-function reject(stage: FunnelStage, f: HostFilter, h: HostState, why: Reason | string): void {
+function reject(stage: FunnelStage, h: HostState, why: Reason): void {
   stage.rejected.push(h);
-  // A plain message is coded with the filter's name.
-  if (typeof why === "string") {
-    stage.reasons.push(why);
-    stage.codes.push(f.name);
-  } else {
-    stage.reasons.push(why.message);
-    stage.codes.push(why.code);
-    if (why.label) stage.labels[why.code] = why.label;
-  }
+  stage.reasons.push(why.message);
+  stage.codes.push(why.code);
+  if (why.label) stage.labels[why.code] = why.label;
 }
 
 /**
@@ -329,7 +323,7 @@ export class Scheduler {
       if (why === null) kept?.push(h);
       else {
         kept ??= current.slice(0, i);
-        reject(stage, f, h, why);
+        reject(stage, h, why);
       }
     }
     const out = kept ?? current;
@@ -361,7 +355,7 @@ export class Scheduler {
       const stage = newStage(f, current.length);
       const why = present ? f.check(changed, this.spec) : null;
       if (why !== null) {
-        reject(stage, f, changed, why);
+        reject(stage, changed, why);
         current = current.filter((h) => h !== changed);
         present = false;
       }

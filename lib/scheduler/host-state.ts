@@ -25,6 +25,7 @@ import {
   pyValueAt,
   type PyValue,
 } from "./python";
+import { buildImageProps, type ImageProps } from "./image-meta";
 import type { NUMALimits } from "./numa/fit";
 import { buildNumaCells, buildPciStats } from "./numa/host-topology";
 import type { NUMACell } from "./numa/objects";
@@ -198,6 +199,8 @@ export class HostState {
   }
   instanceList: readonly string[] = NO_INSTANCES;
   private instanceSet: Set<string> | null = null;
+  /** Image properties of the host's instances that have them (ImagePropertiesWeigher). */
+  instanceImageProps: readonly ImageProps[] = NO_IMAGE_PROPS;
   stats: Record<string, string> = NO_STATS;
   aggregates!: AggregateView;
   // Placement inventory (our extension).
@@ -237,6 +240,28 @@ const float = (v: unknown, index: number, key: string): number =>
   typeof v === "number" ? v : pyFloatOfJson(v, `hosts[${index}].${key}`);
 const iter = (v: unknown, index: number, key: string): unknown[] =>
   Array.isArray(v) ? v : pyIter(v, `hosts[${index}].${key}`);
+
+const NO_IMAGE_PROPS: readonly ImageProps[] = [];
+
+/** hosts[i].instance_image_properties: each key one of the host's instances, each value image properties. */
+function instanceImageProps(h: ScenarioHost, index: number, instances: readonly string[]): ImageProps[] {
+  const field = `hosts[${index}].instance_image_properties`;
+  const given = h.instance_image_properties as unknown;
+  if (given === null || typeof given !== "object" || Array.isArray(given))
+    throw new NovaError("ValueError", `${field}: must be an object of instance UUID -> image properties`);
+  const out: ImageProps[] = [];
+  for (const [uuid, props] of Object.entries(given as Record<string, unknown>)) {
+    if (!instances.includes(uuid))
+      throw new NovaError("ValueError", `${field}.${uuid}: not one of hosts[${index}].instances`);
+    try {
+      out.push(buildImageProps(props as Record<string, unknown>));
+    } catch (e) {
+      if (!(e instanceof NovaError)) throw e;
+      throw new NovaError(e.name, `${field}.${uuid}: ${e.message.replace(/^image\.properties(: )?/, "")}`);
+    }
+  }
+  return out;
+}
 
 export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
   return aggs.map((a, i) => {
@@ -356,6 +381,7 @@ type HostFacts = Pick<
   | "diskAllocationRatio"
   | "service"
   | "instanceList"
+  | "instanceImageProps"
   | "traits"
   | "reservedVcpus"
   | "reservedMemoryMb"
@@ -376,6 +402,7 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   const t = {
     metrics: NO_METRICS,
     instanceList: NO_INSTANCES,
+    instanceImageProps: NO_IMAGE_PROPS,
   } as HostFacts;
   t.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
   if (!isValidIp(t.hostIp)) {
@@ -444,6 +471,7 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
     forced_down: svc.forced_down === undefined ? false : pyTruthy(svc.forced_down as PyValue),
   };
   if (h.instances !== undefined) t.instanceList = iter(h.instances, index, "instances") as string[];
+  if (h.instance_image_properties !== undefined) t.instanceImageProps = instanceImageProps(h, index, t.instanceList);
   t.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
   t.reservedVcpus = h.reserved_vcpus ?? 0;
   t.reservedMemoryMb = h.reserved_memory_mb ?? 0;

@@ -39,12 +39,18 @@ function fmt(n: number): string {
   return frac ? `${grouped}.${frac}` : grouped;
 }
 
-/** The checks Placement makes on the query string itself (each a 400). */
+/**
+ * The 400s Placement answers. The query's own shape is checked first,
+ * always; the names it looks up (traits, resource classes) only as
+ * AllocationCandidates._get_by_requests reaches them, and an empty answer
+ * on the way stops it with 200 and no candidates (research_context.py):
+ * root traits, then per request group in the order its first key has in
+ * the sorted query string: resource classes, positive member_of, required
+ * then forbidden traits, capacity per class, the group's candidates.
+ */
 export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | null {
   const groups = [...rr.groups.values()];
   if (!groups.length) return "At least one request group (`resources` or `resources{$S}`) is required.";
-  const knownTrait = (t: string) =>
-    STANDARD_TRAITS.has(t) || cloud.customTraits.has(t) || cloud.addedStandardTraits.has(t);
   for (const g of groups) {
     if (!g.resources.size) {
       if (g.required.size || g.forbidden.size)
@@ -59,16 +65,60 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | nu
   }
   for (const t of rr.rootRequired)
     if (rr.rootForbidden.has(t)) return `Conflicting required and forbidden traits found in root_required: ${t}`;
-  for (const g of groups) {
+
+  const unknownTraits = (names: Iterable<string>): string | null => {
+    const unknown = [...names].filter(
+      (t) => !STANDARD_TRAITS.has(t) && !cloud.customTraits.has(t) && !cloud.addedStandardTraits.has(t),
+    );
+    return unknown.length ? `No such trait(s): ${[...new Set(unknown)].sort().join(", ")}.` : null;
+  };
+  // RequestWideSearchContext: the root traits, then the roots that have them.
+  const rootUnknown = unknownTraits(rr.rootRequired) ?? unknownTraits(rr.rootForbidden);
+  if (rootUnknown) return rootUnknown;
+  const rootOk = (p: Provider) => {
+    for (const t of rr.rootRequired) if (!p.traits.has(t)) return false;
+    for (const t of rr.rootForbidden) if (p.traits.has(t)) return false;
+    return true;
+  };
+  const roots = rr.rootRequired.size || rr.rootForbidden.size ? cloud.providers.filter(rootOk) : cloud.providers;
+  if (!roots.length) return null;
+  for (const g of inQueryOrder(groups)) {
     for (const rc of g.resources.keys())
       if (!STANDARD_RC.has(rc) && !cloud.customResourceClasses.has(rc))
         return `Invalid resource class in resources parameter: No such resource class ${rc}.`;
+    if (
+      g.aggregates.length &&
+      !cloud.providers.some((p) => g.aggregates.every((l) => l.some((a) => p.aggregates.has(a))))
+    )
+      return null;
+    const traitUnknown = unknownTraits(g.required) ?? unknownTraits(g.forbidden);
+    if (traitUnknown) return traitUnknown;
+    for (const [rc, amount] of g.resources) {
+      const fits = (p: Provider) => {
+        const inv = p.inventories.get(rc);
+        return inv !== undefined && !shortReason(p, rc, amount) && !unitReason(rc, amount, inv);
+      };
+      if (!cloud.providers.some(fits)) return null;
+    }
+    if (!roots.some((p) => groupReason(p, g, []) === null)) return null;
   }
-  const traits = [...rr.rootRequired, ...rr.rootForbidden];
-  for (const g of groups) traits.push(...g.required, ...g.forbidden);
-  const unknown = traits.filter((t) => !knownTrait(t));
-  if (unknown.length) return `No such trait(s): ${[...new Set(unknown)].sort().join(", ")}.`;
   return null;
+}
+
+/** Request groups in the order Placement meets them: by their first key in the sorted query string. */
+function inQueryOrder(groups: RequestGroup[]): RequestGroup[] {
+  const firstKey = (g: RequestGroup) => {
+    const s = g.suffix;
+    const keys = [`resources${s}`];
+    if (g.required.size || g.forbidden.size) keys.push(`required${s}`);
+    if (g.aggregates.length || g.forbiddenAggregates.size) keys.push(`member_of${s}`);
+    if (g.inTree) keys.push(`in_tree${s}`);
+    return keys.sort()[0];
+  };
+  return groups
+    .map((g) => ({ g, key: firstKey(g) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((x) => x.g);
 }
 
 const UNIT = "outside min_unit/max_unit/step_size";
