@@ -17,6 +17,7 @@ import {
   MEMPAGES_LARGE,
   MEMPAGES_SMALL,
   type NUMACell,
+  pagesFree,
 } from "./objects";
 import { packInstanceOntoCores, wouldPack } from "./pack";
 
@@ -99,6 +100,52 @@ function fitCell(
   }
   fitted.id = host.id;
   return fitted;
+}
+
+/**
+ * Whether every guest cell has some host cell passing _numa_fit_instance_cell's
+ * first checks (pages, memory, CPU counts). False means no placement can fit,
+ * so the full fit is skipped; true decides nothing. The checks are never
+ * stricter than Nova's: an earlier host cell may have fixed the guest's page
+ * size (to one of its own sizes; for "large", one above the smallest of some
+ * cell), and emulator threads and allocation ratios are left out.
+ */
+export function mayFit(hostCells: NUMACell[], topology: InstanceNUMATopology): boolean {
+  for (const cell of topology.cells) {
+    let above = 0;
+    if (cell.pagesize === MEMPAGES_LARGE) {
+      above = Number.POSITIVE_INFINITY;
+      for (const h of hostCells) for (const p of h.mempages) if (p.sizeKb < above) above = p.sizeKb;
+    }
+    let any = false;
+    for (let i = 0; i < hostCells.length && !any; i++) any = cellMayFit(hostCells[i], cell, above);
+    if (!any) return false;
+  }
+  return true;
+}
+
+/** `above`: only page sizes larger than this count. */
+function cellMayFit(host: NUMACell, cell: InstanceNUMACell, above: number): boolean {
+  if (cell.pagesize) {
+    const memKb = cell.memory * 1024;
+    const only = cell.pagesize > 0 ? cell.pagesize : 0;
+    let room = false;
+    for (const p of host.mempages)
+      if (
+        (only === 0 || p.sizeKb === only) &&
+        p.sizeKb > above &&
+        memKb <= pagesFree(p) * p.sizeKb &&
+        memKb % p.sizeKb === 0
+      )
+        room = true;
+    if (!room) return false;
+  } else if (!host.mempages.length && cell.memory > host.memory) return false;
+  if (dedicatedOrMixed(cell)) {
+    if (cell.pcpuset.length > cellFreePcpuCount(host)) return false;
+    if (cell.memory > cellAvailMemory(host)) return false;
+  }
+  if (sharedOrMixed(cell) && cell.cpuset.length > host.cpuset.size) return false;
+  return true;
 }
 
 const pairKey = (h: number, g: number): string | number =>
