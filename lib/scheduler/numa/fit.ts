@@ -128,7 +128,7 @@ export function mayFit(hostCells: NUMACell[], topology: InstanceNUMATopology): b
 function cellMayFit(host: NUMACell, cell: InstanceNUMACell, above: number): boolean {
   if (cell.pagesize) {
     const memKb = cell.memory * 1024;
-    const only = cell.pagesize > 0 ? cell.pagesize : 0;
+    const only = Math.max(cell.pagesize, 0);
     let room = false;
     for (const p of host.mempages)
       if (
