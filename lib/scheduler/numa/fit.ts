@@ -112,40 +112,52 @@ function fitCell(
  */
 export function mayFit(hostCells: NUMACell[], topology: InstanceNUMATopology): boolean {
   for (const cell of topology.cells) {
-    let above = 0;
-    if (cell.pagesize === MEMPAGES_LARGE) {
-      above = Number.POSITIVE_INFINITY;
-      for (const h of hostCells) for (const p of h.mempages) if (p.sizeKb < above) above = p.sizeKb;
-    }
+    let above = -1;
     let any = false;
-    for (let i = 0; i < hostCells.length && !any; i++) any = cellMayFit(hostCells[i], cell, above);
+    for (let i = 0; i < hostCells.length && !any; i++) {
+      const host = hostCells[i];
+      // Counts first: they are on the cell itself, the pages one step further.
+      if (!cellCountsMayFit(host, cell)) continue;
+      if (!cell.pagesize) any = true;
+      else {
+        if (above < 0) above = cell.pagesize === MEMPAGES_LARGE ? smallestPageSize(hostCells) : 0;
+        any = pagesMayFit(host, cell, above);
+      }
+    }
     if (!any) return false;
   }
   return true;
 }
 
-/** `above`: only page sizes larger than this count. */
-function cellMayFit(host: NUMACell, cell: InstanceNUMACell, above: number): boolean {
-  if (cell.pagesize) {
-    const memKb = cell.memory * 1024;
-    const only = Math.max(cell.pagesize, 0);
-    let room = false;
-    for (const p of host.mempages)
-      if (
-        (only === 0 || p.sizeKb === only) &&
-        p.sizeKb > above &&
-        memKb <= pagesFree(p) * p.sizeKb &&
-        memKb % p.sizeKb === 0
-      )
-        room = true;
-    if (!room) return false;
-  } else if (!host.mempages.length && cell.memory > host.memory) return false;
+function cellCountsMayFit(host: NUMACell, cell: InstanceNUMACell): boolean {
+  if (!cell.pagesize && !host.mempages.length && cell.memory > host.memory) return false;
   if (dedicatedOrMixed(cell)) {
-    if (cell.pcpuset.length > cellFreePcpuCount(host)) return false;
     if (cell.memory > cellAvailMemory(host)) return false;
+    if (cell.pcpuset.length > cellFreePcpuCount(host)) return false;
   }
   if (sharedOrMixed(cell) && cell.cpuset.length > host.cpuset.size) return false;
   return true;
+}
+
+function smallestPageSize(hostCells: NUMACell[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const h of hostCells) for (const p of h.mempages) if (p.sizeKb < min) min = p.sizeKb;
+  return min;
+}
+
+/** Some page size (the asked one if it is a size; only sizes above `above`) has room for the guest's memory. */
+function pagesMayFit(host: NUMACell, cell: InstanceNUMACell, above: number): boolean {
+  const memKb = cell.memory * 1024;
+  const only = Math.max(cell.pagesize ?? 0, 0);
+  for (const p of host.mempages)
+    if (
+      (only === 0 || p.sizeKb === only) &&
+      p.sizeKb > above &&
+      memKb <= pagesFree(p) * p.sizeKb &&
+      memKb % p.sizeKb === 0
+    )
+      return true;
+  return false;
 }
 
 const pairKey = (h: number, g: number): string | number =>

@@ -66,6 +66,12 @@ const onNode = (pool: PciPool, id: number | null): boolean => (pool.props.get("n
 
 const total = (pools: PciPool[]): number => pools.reduce((n, p) => n + p.count, 0);
 
+/** pools.filter(keep), but the same array when every pool is kept: a host has few pools and most filters keep them all. */
+function kept(pools: PciPool[], keep: (p: PciPool) => boolean): PciPool[] {
+  for (let i = 0; i < pools.length; i++) if (!keep(pools[i])) return pools.filter(keep);
+  return pools;
+}
+
 function samePool(a: PciPool, b: PciPool): boolean {
   if (a.count !== b.count || a.props.size !== b.props.size) return false;
   for (const [k, v] of a.props) if (b.props.get(k) !== v || !b.props.has(k)) return false;
@@ -103,15 +109,17 @@ export class PciDeviceStats {
     const policy = request.numaPolicy || "legacy";
     const ids: Array<number | null> = cells.map((c) => c.id);
     const onCells = (p: PciPool) => ids.some((id) => onNode(p, id));
-    let filtered = pools.filter(onCells);
+    let filtered = kept(pools, onCells);
     if (policy === "required" || total(filtered) >= request.count) return filtered;
     if (policy === "socket") return this.forSocket(pools, cells);
     ids.push(null);
-    filtered = pools.filter(onCells);
+    filtered = kept(pools, onCells);
     if (policy === "legacy" || total(filtered) >= request.count) return filtered;
-    // preferred: every pool, those with affinity first
+    // preferred: every pool, those with affinity first (a stable sort: already in order, nothing moves)
     const affine = (p: PciPool) => (ids.includes((p.props.get("numa_node") ?? null) as number | null) ? 0 : 1);
-    return [...pools].sort((a, b) => affine(a) - affine(b));
+    let ordered = true;
+    for (let i = 1; i < pools.length && ordered; i++) ordered = affine(pools[i - 1]) <= affine(pools[i]);
+    return ordered ? pools : [...pools].sort((a, b) => affine(a) - affine(b));
   }
 
   private forSocket(pools: PciPool[], cells: NumaCellRef[]): PciPool[] {
@@ -126,22 +134,24 @@ export class PciDeviceStats {
   /** _filter_pools: spec, NUMA affinity, unrequested PFs, VDPA and remote-managed devices. */
   filterPools(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] | null {
     const specs = request.spec as ReadonlyArray<PciSpec>;
-    let out = pools.filter((p) => propMatch(p, specs));
+    let out = kept(pools, (p) => propMatch(p, specs));
     if (total(out) < request.count) return null;
     out = this.forNumaCells(out, request, cells);
     if (total(out) < request.count) return null;
-    if (specs.every((s) => s.dev_type !== "type-PF")) out = out.filter((p) => p.props.get("dev_type") !== "type-PF");
+    if (specs.every((s) => s.dev_type !== "type-PF")) out = kept(out, (p) => p.props.get("dev_type") !== "type-PF");
     if (total(out) < request.count) return null;
-    if (specs.every((s) => s.dev_type !== "vdpa")) out = out.filter((p) => p.props.get("dev_type") !== "vdpa");
+    if (specs.every((s) => s.dev_type !== "vdpa")) out = kept(out, (p) => p.props.get("dev_type") !== "vdpa");
     if (specs.every((s) => !boolFromString(s.remote_managed)))
-      out = out.filter((p) => !boolFromString(p.props.get("remote_managed")));
+      out = kept(out, (p) => !boolFromString(p.props.get("remote_managed")));
     if (total(out) < request.count) return null;
     return out;
   }
 
   private applyRequest(request: PciRequest, cells: NumaCellRef[] | null): boolean {
-    const filtered = this.filterPools(this.pools, request, cells);
+    let filtered = this.filterPools(this.pools, request, cells);
     if (!filtered?.length) return false;
+    // this.pools loses pools below while the loop walks `filtered`
+    if (filtered === this.pools) filtered = [...filtered];
     let count = request.count;
     for (const pool of filtered) {
       if (pool.count > count) {
