@@ -14,6 +14,7 @@ import {
   MEMPAGES_LARGE,
   MEMPAGES_SMALL,
   type NUMACell,
+  type NUMAPages,
   pagesFree,
 } from "./objects";
 
@@ -56,11 +57,14 @@ function pagesText(host: NUMACell, guest: InstanceNUMACell): string | null {
   const sizes = cellPageSizesDesc(host);
   const from = size === MEMPAGES_LARGE || size === MEMPAGES_ANY ? 0 : size === MEMPAGES_SMALL ? sizes.length - 1 : -1;
   const to = size === MEMPAGES_LARGE ? sizes.length - 1 : sizes.length;
-  const candidates = from < 0 ? [size] : sizes.slice(Math.max(from, 0), to);
-  if (!candidates.length) return "no large pages";
+  // It runs for every rejected host: no intermediate arrays.
+  const n = from < 0 ? 1 : to - Math.max(from, 0);
+  if (n <= 0) return "no large pages";
   let text = "";
-  for (const s of candidates) {
-    const p = host.mempages.find((m) => m.sizeKb === s);
+  for (let i = 0; i < n; i++) {
+    const s = from < 0 ? size : sizes[Math.max(from, 0) + i];
+    let p: NUMAPages | undefined;
+    for (const m of host.mempages) if (m.sizeKb === s) p = p ?? m;
     const part = p
       ? `${pageSizeText(s)} pages ${pagesFree(p)} free, needs ${Math.ceil((guest.memory * 1024) / s)}`
       : `no ${pageSizeText(s)} pages`;
