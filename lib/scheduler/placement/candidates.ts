@@ -7,7 +7,7 @@
  */
 import type { Reason } from "../plugin";
 import { type Inventory, type PlacementCloud, type Provider, capacity } from "./providers";
-import { type RequestGroup, type ResourceRequest, suffixedGroups } from "./resource-request";
+import { type ResourceRequest, suffixedGroups } from "./resource-request";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
 
 const STANDARD_RC = new Set(STANDARD_RESOURCE_CLASSES);
@@ -25,10 +25,10 @@ export interface CandidateQuery {
   matched: Provider[];
   /** What Placement returned: the first `limit` of `matched`. */
   returned: Provider[];
-  /** The allocation request per returned provider: amounts per class, groups merged. */
-  allocations: Map<Provider, Map<string, number>>;
-  /** Why each other provider is not a candidate. */
-  reasons: Map<Provider, Reason>;
+  /** The allocation request of every returned provider (one provider per host): amounts per class, groups merged. */
+  amounts: Map<string, number>;
+  /** Why each other provider is not a candidate, by provider index (null: returned). */
+  reasons: (Reason | null)[];
 }
 
 /** 12345 → "12,345"; fractions to two places (Intl is slow in the host loop). */
@@ -110,11 +110,56 @@ export function shortReason(p: Provider, rc: string, amount: number): Reason | n
   return null;
 }
 
-function groupReason(p: Provider, g: RequestGroup, labels: AggregateLabel[]): Reason | null {
+/** A request group as arrays: walked once per provider, so no iterator per provider. */
+interface GroupChecks {
+  inTree: string | null;
+  aggregates: string[][];
+  labels: AggregateLabel[];
+  forbiddenAggregates: string[];
+  required: string[];
+  forbidden: string[];
+  resources: Array<[string, number]>;
+}
+
+/** The query, prepared once for every provider it is asked of. */
+interface CompiledRequest {
+  rootForbidden: string[];
+  rootRequired: string[];
+  groups: GroupChecks[];
+  /** numbered groups, when group_policy=isolate needs several providers */
+  isolated: number;
+  merged: Array<[string, number]>;
+}
+
+function compile(rr: ResourceRequest, labels: AggregateLabel[]): CompiledRequest {
+  const granular = suffixedGroups(rr);
+  return {
+    rootForbidden: [...rr.rootForbidden],
+    rootRequired: [...rr.rootRequired],
+    groups: [...rr.groups.values()].map((g) => ({
+      inTree: g.inTree,
+      aggregates: g.aggregates,
+      labels: g.suffix === "" ? labels : [],
+      forbiddenAggregates: [...g.forbiddenAggregates],
+      required: [...g.required],
+      forbidden: [...g.forbidden],
+      resources: [...g.resources],
+    })),
+    isolated: rr.groupPolicy === "isolate" && granular > 1 ? granular : 0,
+    merged: [...mergedAmounts(rr)],
+  };
+}
+
+function memberOfAny(p: Provider, aggregates: string[]): boolean {
+  for (let i = 0; i < aggregates.length; i++) if (p.aggregates.has(aggregates[i])) return true;
+  return false;
+}
+
+function groupReason(p: Provider, g: GroupChecks): Reason | null {
   if (g.inTree !== null && g.inTree !== p.uuid) return { code: "NOT_FORCED_HOST", message: "not the forced host" };
   for (let i = 0; i < g.aggregates.length; i++) {
-    if (!g.aggregates[i].some((a) => p.aggregates.has(a))) {
-      const l = labels[i] ?? { code: "NOT_IN_AGGREGATE", message: "not in a required aggregate" };
+    if (!memberOfAny(p, g.aggregates[i])) {
+      const l = g.labels[i] ?? { code: "NOT_IN_AGGREGATE", message: "not in a required aggregate" };
       return { code: l.code, message: l.message };
     }
   }
@@ -144,22 +189,20 @@ const traitForbidden = (t: string): Reason =>
     ? { code: "DISABLED", message: "compute service disabled (COMPUTE_STATUS_DISABLED)" }
     : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}`, label: "have a forbidden trait" };
 
-/** One provider against the whole query: null when it is a candidate. */
-export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): Reason | null {
-  for (const t of rr.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
-  for (const t of rr.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
-  for (const g of rr.groups.values()) {
-    const why = groupReason(p, g, g.suffix === "" ? labels : []);
+function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
+  for (const t of q.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
+  for (const t of q.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
+  for (const g of q.groups) {
+    const why = groupReason(p, g);
     if (why) return why;
   }
-  const granular = suffixedGroups(rr);
-  if (rr.groupPolicy === "isolate" && granular > 1)
+  if (q.isolated)
     return {
       code: "GROUP_POLICY",
-      message: `group_policy=isolate needs ${granular} providers for ${granular} numbered groups, a host has one`,
+      message: `group_policy=isolate needs ${q.isolated} providers for ${q.isolated} numbered groups, a host has one`,
     };
   // Groups served by the same provider add up (Placement's final capacity check).
-  for (const [rc, amount] of mergedAmounts(rr)) {
+  for (const [rc, amount] of q.merged) {
     const inv = p.inventories.get(rc)!;
     const used = p.used.get(rc) ?? 0;
     if (used + amount > Math.trunc(capacity(inv)))
@@ -178,6 +221,11 @@ export function providerReason(p: Provider, rr: ResourceRequest, labels: Aggrega
   return null;
 }
 
+/** One provider against the whole query: null when it is a candidate. */
+export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): Reason | null {
+  return compiledReason(p, compile(rr, labels));
+}
+
 export function mergedAmounts(rr: ResourceRequest): Map<string, number> {
   const out = new Map<string, number>();
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) out.set(rc, (out.get(rc) ?? 0) + n);
@@ -190,33 +238,33 @@ export function allocationCandidates(
   cloud: PlacementCloud,
   labels: AggregateLabel[],
 ): CandidateQuery {
-  const reasons = new Map<Provider, Reason>();
+  const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
   const refused = refusal(rr, cloud);
   if (refused) {
     const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
-    for (const p of cloud.providers) reasons.set(p, why);
-    return { refused, matched: [], returned: [], allocations: new Map(), reasons };
+    reasons.fill(why);
+    return { refused, matched: [], returned: [], amounts: new Map(), reasons };
   }
+  const q = compile(rr, labels);
   const matched: Provider[] = [];
   for (const p of cloud.providers) {
-    const why = providerReason(p, rr, labels);
-    if (why) reasons.set(p, why);
+    const why = compiledReason(p, q);
+    if (why) reasons[p.index] = why;
     else matched.push(p);
   }
+  // Placement keeps the first `limit` allocation requests of its list (randomize_allocation_candidates
+  // is off by default); the reference pins that list to provider creation order.
   const limit = rr.limit;
   const returned = limit !== null && limit < matched.length ? matched.slice(0, limit) : matched;
   if (returned.length < matched.length) {
     const why: Reason = {
       code: "NOT_IN_CANDIDATE_LIMIT",
-      message: `a candidate, but not among the first ${fmt(limit!)} (max_placement_results)`,
-      label: `not among the first ${fmt(limit!)} candidates`,
+      message: `matched, but not among the first ${fmt(limit!)} allocation candidates (max_placement_results = ${limit}): never considered by the filters`,
+      label: `not among the first ${fmt(limit!)} allocation candidates`,
     };
-    for (const p of matched.slice(returned.length)) reasons.set(p, why);
+    for (let i = returned.length; i < matched.length; i++) reasons[matched[i].index] = why;
   }
-  const merged = mergedAmounts(rr);
-  const allocations = new Map<Provider, Map<string, number>>();
-  for (const p of returned) allocations.set(p, merged);
-  return { refused: null, matched, returned, allocations, reasons };
+  return { refused: null, matched, returned, amounts: mergedAmounts(rr), reasons };
 }
 
 /** PUT /allocations/{consumer}: the claim succeeds when every class still fits. */
@@ -229,6 +277,6 @@ export function claim(p: Provider, amounts: Map<string, number>): Reason | null 
     const unit = unitReason(rc, amount, inv);
     if (unit) return unit;
   }
-  for (const [rc, amount] of amounts) p.used.set(rc, (p.used.get(rc) ?? 0) + amount);
+  p.allocate(amounts);
   return null;
 }
