@@ -38,7 +38,7 @@ describe("placementView", () => {
     const v = placementView(expected("placement-limit"))!;
     expect([v.hostsIn, v.hostsReturned, v.matched, v.candidates, v.limit, v.cutByLimit]).toEqual([8, 3, 5, 3, 3, 2]);
     expect(v.explanation).toBe(
-      "Placement matched 5 allocation candidates but returned only 3: max_placement_results=3 keeps the first ones in provider order, so 2 matching hosts were never considered by the filters and weighers.",
+      "Placement returned 3 of 8 hosts (max_placement_results = 3): 2 hosts that matched the request were never considered by the filters and weighers, because they were not among the first 3 allocation candidates. 3 other hosts did not match the request (reasons in the funnel's Placement stage).",
     );
     expect(v.params).toContainEqual({ key: "resources", value: "DISK_GB:40,MEMORY_MB:8192,VCPU:4" });
     expect(v.claims).toEqual([{ claimed: "h-3", index: 0, tried: [] }]);
