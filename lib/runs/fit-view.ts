@@ -181,9 +181,9 @@ export function placementView(result: {
         ? ` ${fmtCount(unmatched)} other ${unmatched === 1 ? "host" : "hosts"} did not match the request (reasons in the funnel's Placement stage).`
         : "");
   } else if (limit === null && p.query) {
-    explanation = `No limit was sent (a server group, a same_host/different_host hint or a multi-node forced host drops max_placement_results): every matching host was returned${matched !== null ? ` (${matched})` : ""}.`;
+    explanation = `No limit was sent (a server group, a same_host/different_host hint or a multi-node forced host drops max_placement_results): every matching host was returned${matched !== null ? ` (${fmtCount(matched)})` : ""}.`;
   } else {
-    explanation = `Placement returned every host it matched${matched !== null ? ` (${matched})` : ""}; max_placement_results=${limit} cut none.`;
+    explanation = `Placement returned every host it matched${matched !== null ? ` (${fmtCount(matched)})` : ""}; max_placement_results = ${limit} cut none.`;
   }
   return {
     query: p.query,
