@@ -8,7 +8,12 @@
  * playwright.config.ts). After two warm-up clicks (the first one loads the
  * snapshot into the server's memory), each flavor is scheduled five times;
  * a click is timed in the page, from the click to the frame after the
- * result's heading ("Run #N") is in the document. Prints the medians.
+ * result's heading ("Run #N") is in the document ("click to result": the
+ * chosen host, alternates, funnel and weights tables are rendered with it),
+ * and to the frame after its charts are drawn (they are drawn once the text
+ * has painted). Also printed: when the server action's answer had arrived
+ * (resource timing) and the action's own total as the page shows it.
+ * Prints the medians.
  *
  *   npm run bench:browser [-- --hosts 1000,10000] [--flavors m1.large,gpu.large] [--clicks 5]
  */
@@ -80,12 +85,42 @@ const TIMED_CLICK = `(async () => {
   button.click();
   const run = await shown;
   const ms = performance.now() - t0;
+  // the charts are drawn after the result's text has painted: time them too
+  const pending = () => document.querySelector(".sc-result [data-chart-pending]");
+  if (pending()) {
+    await new Promise((resolve) => {
+      const obs = new MutationObserver(() => {
+        if (!pending()) {
+          obs.disconnect();
+          resolve(null);
+        }
+      });
+      obs.observe(document.body, { subtree: true, childList: true });
+    });
+  }
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  const chartsMs = performance.now() - t0;
+  // the server action's answer: the first fetch of this page's URL after the click
+  // (a server action posts to the page; later fetches are the views' own queries)
+  const answer = performance
+    .getEntriesByType("resource")
+    .find((e) => e.initiatorType === "fetch" && e.startTime >= t0 && e.name === location.href);
+  const responseMs = answer ? answer.responseEnd - t0 : null;
+  const bytes = answer ? answer.encodedBodySize : null;
+  performance.clearResourceTimings();
   const status = (document.querySelector('[role="status"]') || {}).textContent || "";
-  return { ms, run, status };
+  return { ms, chartsMs, run, status, responseMs, bytes };
 })()`;
 
 /** One click on Schedule: ms from the click to the result on screen, and the server action's own total. */
-async function timedClick(page: Page): Promise<{ ms: number; run: string; serverMs: number | null }> {
+async function timedClick(page: Page): Promise<{
+  ms: number;
+  chartsMs: number;
+  run: string;
+  serverMs: number | null;
+  responseMs: number | null;
+  bytes: number | null;
+}> {
   // ready for the next click: the button says "Schedule" again and is enabled
   await page.getByRole("button", { name: "Schedule", exact: true }).waitFor({ timeout: 120_000 });
   await page.waitForFunction(
@@ -93,12 +128,26 @@ async function timedClick(page: Page): Promise<{ ms: number; run: string; server
     undefined,
     { timeout: 120_000 },
   );
-  const out = (await page.evaluate(TIMED_CLICK)) as { ms: number; run: string; status: string };
+  const out = (await page.evaluate(TIMED_CLICK)) as {
+    ms: number;
+    chartsMs: number;
+    run: string;
+    status: string;
+    responseMs: number | null;
+    bytes: number | null;
+  };
   // the status line says the server action's own total once the action has settled
   const status = page.getByRole("status").filter({ hasText: / in \d+ ms/ });
   await status.waitFor({ timeout: 120_000 });
   const m = / in (\d+) ms/.exec((await status.textContent()) ?? "");
-  return { ms: out.ms, run: out.run, serverMs: m ? Number(m[1]) : null };
+  return {
+    ms: out.ms,
+    chartsMs: out.chartsMs,
+    run: out.run,
+    serverMs: m ? Number(m[1]) : null,
+    responseMs: out.responseMs,
+    bytes: out.bytes,
+  };
 }
 
 async function benchSize(hosts: number, flavors: string[], clicks: number, dir: string) {
@@ -136,7 +185,7 @@ async function benchSize(hosts: number, flavors: string[], clicks: number, dir: 
   );
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const rows: Array<{ flavor: string; times: number[]; server: number[] }> = [];
+  const rows: Array<{ flavor: string; times: number[]; charts: number[]; answer: number[]; server: number[] }> = [];
   try {
     await waitForServer(`${base}/`, server);
     const page = await browser.newPage();
@@ -151,16 +200,24 @@ async function benchSize(hosts: number, flavors: string[], clicks: number, dir: 
       await page.getByLabel("Flavor").selectOption(flavor);
       for (let i = 0; i < 2; i++) await timedClick(page); // warm-up
       const times: number[] = [];
+      const charts: number[] = [];
       const server: number[] = [];
+      const response: number[] = [];
+      let bytes = 0;
       for (let i = 0; i < clicks; i++) {
         const t = await timedClick(page);
         times.push(t.ms);
+        charts.push(t.chartsMs);
         if (t.serverMs !== null) server.push(t.serverMs);
+        if (t.responseMs !== null) response.push(t.responseMs);
+        if (t.bytes !== null) bytes = t.bytes;
       }
-      rows.push({ flavor, times, server });
+      rows.push({ flavor, times, charts, answer: response, server });
       console.log(
         `  ${flavor}: click to result ${times.map((t) => t.toFixed(0)).join(", ")} ms -> median ${median(times).toFixed(0)} ms` +
-          ` (server action: median ${server.length ? median(server).toFixed(0) : "?"} ms)`,
+          `; charts drawn: median ${median(charts).toFixed(0)} ms` +
+          ` (server action: median ${server.length ? median(server).toFixed(0) : "?"} ms;` +
+          ` answer received after ${response.length ? median(response).toFixed(0) : "?"} ms, ${(bytes / 1024).toFixed(0)} KiB)`,
       );
     }
   } finally {
@@ -188,7 +245,9 @@ async function main() {
         const med = median(r.times);
         const goal = GOALS[hosts];
         summary.push(
-          `| ${hosts.toLocaleString("en-US")} | ${r.flavor} | ${med.toFixed(0)} | ${r.server.length ? median(r.server).toFixed(0) : "—"} | ${
+          `| ${hosts.toLocaleString("en-US")} | ${r.flavor} | ${med.toFixed(0)} | ${median(r.charts).toFixed(0)} | ${
+            r.answer.length ? median(r.answer).toFixed(0) : "—"
+          } | ${r.server.length ? median(r.server).toFixed(0) : "—"} | ${
             goal ? `< ${goal} ms: ${med < goal ? "met" : "NOT met"}` : "—"
           } |`,
         );
@@ -197,8 +256,10 @@ async function main() {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log("\n| hosts | flavor | click to result ms | server action ms | goal |");
-  console.log("| ---: | --- | ---: | ---: | --- |");
+  console.log(
+    "\n| hosts | flavor | click to result ms | charts drawn ms | answer received ms | server action ms | goal (click to result) |",
+  );
+  console.log("| ---: | --- | ---: | ---: | ---: | ---: | --- |");
   for (const s of summary) console.log(s);
   console.log(`\nload average ${os.loadavg()[0].toFixed(1)} at the end`);
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { AfterPaint } from "@/components/ui/after-paint";
 import { fmtCount, fmtStage } from "@/lib/runs/format";
 import type { InstanceSummary } from "@/lib/runs/view";
 
@@ -45,20 +46,27 @@ export function FunnelChart({ summary }: { summary: InstanceSummary }) {
         Hosts remaining after each stage (Placement prefilters in purple, filters in blue; an emptied list in red).
       </figcaption>
       <div style={{ width: "100%", height }}>
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 56, bottom: 4, left: 8 }} barCategoryGap={6}>
-            <CartesianGrid horizontal={false} stroke="#e5e9f0" />
-            <XAxis type="number" allowDecimals={false} tick={{ fontSize: 12 }} />
-            <YAxis type="category" dataKey="name" width={250} tick={{ fontSize: 12 }} interval={0} />
-            <Tooltip content={<FunnelTooltip />} cursor={{ fill: "#f0f3f8" }} />
-            <Bar dataKey="hosts" isAnimationActive={false} name="Hosts left" minPointSize={4}>
-              {data.map((d, i) => (
-                <Cell key={i} fill={d.hosts === 0 && d.kind !== "start" ? COLORS.empty : COLORS[d.kind]} />
-              ))}
-              <LabelList dataKey="hosts" position="right" style={{ fontSize: 12, fill: "#1c2330" }} />
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
+        <AfterPaint height={height}>
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart
+              data={data}
+              layout="vertical"
+              margin={{ top: 4, right: 56, bottom: 4, left: 8 }}
+              barCategoryGap={6}
+            >
+              <CartesianGrid horizontal={false} stroke="#e5e9f0" />
+              <XAxis type="number" allowDecimals={false} tick={{ fontSize: 12 }} />
+              <YAxis type="category" dataKey="name" width={250} tick={{ fontSize: 12 }} interval={0} />
+              <Tooltip content={<FunnelTooltip />} cursor={{ fill: "#f0f3f8" }} />
+              <Bar dataKey="hosts" isAnimationActive={false} name="Hosts left" minPointSize={4}>
+                {data.map((d, i) => (
+                  <Cell key={i} fill={d.hosts === 0 && d.kind !== "start" ? COLORS.empty : COLORS[d.kind]} />
+                ))}
+                <LabelList dataKey="hosts" position="right" style={{ fontSize: 12, fill: "#1c2330" }} />
+              </Bar>
+            </BarChart>
+          </ResponsiveContainer>
+        </AfterPaint>
       </div>
     </figure>
   );

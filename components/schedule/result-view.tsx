@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { memo, useId, useRef, useState, type KeyboardEvent } from "react";
 import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
 import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
@@ -386,8 +386,13 @@ function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
   );
 }
 
-/** A run's result: outcome, why-not search, and per instance the funnel, the weights and the removed hosts. */
-export function ResultView({
+/**
+ * A run's result: outcome, why-not search, and per instance the funnel, the
+ * weights and the removed hosts. Memoized: the form beside it re-renders on
+ * every keystroke and while a new run is pending, and redrawing the previous
+ * result's charts then would delay the next request.
+ */
+export const ResultView = memo(function ResultView({
   meta,
   view,
   showPermalink = true,
@@ -501,4 +506,4 @@ export function ResultView({
       )}
     </div>
   );
-}
+});

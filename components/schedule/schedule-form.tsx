@@ -16,22 +16,28 @@ function fmtMb(mb: number): string {
   return mb >= 1024 ? `${(mb / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} GiB` : `${mb} MB`;
 }
 
+/**
+ * Seconds since it mounted, ticking every 100 ms. Its own component so that
+ * the tick re-renders this text only, not the form and the result beside it.
+ */
+function Elapsed() {
+  const [ms, setMs] = useState(0);
+  useEffect(() => {
+    const t0 = performance.now();
+    const timer = setInterval(() => setMs(performance.now() - t0), 100);
+    return () => clearInterval(timer);
+  }, []);
+  return <>{(ms / 1000).toFixed(1)} s</>;
+}
+
 export function ScheduleForm({ options, initial }: { options: ScheduleFormOptions; initial: FormValues }) {
   const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<ScheduleOutcome | null>(null);
   const [pending, start] = useTransition();
-  const [elapsed, setElapsed] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!pending) return;
-    const t0 = performance.now();
-    const timer = setInterval(() => setElapsed(performance.now() - t0), 100);
-    return () => clearInterval(timer);
-  }, [pending]);
 
   useEffect(() => {
     if (outcome) resultRef.current?.querySelector<HTMLElement>("h2")?.focus({ preventScroll: false });
@@ -315,7 +321,7 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
               <>
                 <progress aria-label="Scheduling in progress" />
                 <span>
-                  Scheduling {values.flavor} on {fmtCount(options.hostCount)} hosts… {(elapsed / 1000).toFixed(1)} s
+                  Scheduling {values.flavor} on {fmtCount(options.hostCount)} hosts… <Elapsed />
                 </span>
               </>
             ) : outcome ? (

@@ -12,6 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { AfterPaint } from "@/components/ui/after-paint";
 import { fmtMultiplier, fmtNormalized, fmtRaw, fmtSource, fmtWeight, shortWeigher } from "@/lib/runs/format";
 import type { WeighedRow } from "@/lib/runs/view";
 
@@ -156,42 +157,44 @@ export function WeightsChart({ rows, names, index }: { rows: WeighedRow[]; names
         for raw, normalized, multiplier and its source). ◆ marks the total.
       </figcaption>
       <div style={{ width: "100%", height }}>
-        <ResponsiveContainer width="100%" height="100%" onResize={(w: number) => setNarrow(w < 1000)}>
-          <ComposedChart
-            data={data}
-            layout="vertical"
-            stackOffset="sign"
-            margin={{ top: 4, right: 24, bottom: 4, left: 8 }}
-            barCategoryGap={4}
-          >
-            <CartesianGrid horizontal={false} stroke="#e5e9f0" />
-            <XAxis
-              type="number"
-              tick={{ fontSize: 12 }}
-              domain={["auto", "auto"]}
-              tickFormatter={(v: number) => fmtWeight(v).replace(/0+$/, "").replace(/\.$/, "")}
-            />
-            <YAxis type="category" dataKey="label" width={250} interval={0} tick={<HostTick data={data} />} />
-            <ReferenceLine x={0} stroke="#8a94a6" />
-            <Tooltip
-              content={<WeightsTooltip names={names} drawn={drawn} />}
-              cursor={{ fill: "#eef2f8" }}
-              allowEscapeViewBox={{ x: false, y: true }}
-              position={narrow ? { x: 4 } : undefined}
-            />
-            {drawn.map((n) => (
-              <Bar
-                key={n}
-                dataKey={n}
-                stackId="w"
-                fill={weigherColor(names, n)}
-                name={shortWeigher(n)}
-                isAnimationActive={false}
+        <AfterPaint height={height}>
+          <ResponsiveContainer width="100%" height="100%" onResize={(w: number) => setNarrow(w < 1000)}>
+            <ComposedChart
+              data={data}
+              layout="vertical"
+              stackOffset="sign"
+              margin={{ top: 4, right: 24, bottom: 4, left: 8 }}
+              barCategoryGap={4}
+            >
+              <CartesianGrid horizontal={false} stroke="#e5e9f0" />
+              <XAxis
+                type="number"
+                tick={{ fontSize: 12 }}
+                domain={["auto", "auto"]}
+                tickFormatter={(v: number) => fmtWeight(v).replace(/0+$/, "").replace(/\.$/, "")}
               />
-            ))}
-            <Scatter dataKey="weight" fill="#1c2330" shape="diamond" name="total weight" isAnimationActive={false} />
-          </ComposedChart>
-        </ResponsiveContainer>
+              <YAxis type="category" dataKey="label" width={250} interval={0} tick={<HostTick data={data} />} />
+              <ReferenceLine x={0} stroke="#8a94a6" />
+              <Tooltip
+                content={<WeightsTooltip names={names} drawn={drawn} />}
+                cursor={{ fill: "#eef2f8" }}
+                allowEscapeViewBox={{ x: false, y: true }}
+                position={narrow ? { x: 4 } : undefined}
+              />
+              {drawn.map((n) => (
+                <Bar
+                  key={n}
+                  dataKey={n}
+                  stackId="w"
+                  fill={weigherColor(names, n)}
+                  name={shortWeigher(n)}
+                  isAnimationActive={false}
+                />
+              ))}
+              <Scatter dataKey="weight" fill="#1c2330" shape="diamond" name="total weight" isAnimationActive={false} />
+            </ComposedChart>
+          </ResponsiveContainer>
+        </AfterPaint>
       </div>
       <ul className="sc-legend" aria-label="Legend">
         <li>

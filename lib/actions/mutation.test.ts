@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Actor } from "@/lib/auth/session";
 import { runAs } from "@/lib/auth/session";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { mutate } from "./mutation";
+import { MutationError, mutate } from "./mutation";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
@@ -96,6 +96,46 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect(JSON.parse(e.after!).metadata).toEqual({ gpu: "false" });
       const agg = await db.prisma.aggregate.findUniqueOrThrow({ where: { id: aggId } });
       expect(agg.version).toBe(2);
+    });
+
+    it.each([
+      ["nobody signed in", null, { id: 1, key: "gpu", value: "x" }, /Sign in/],
+      ["a viewer", vera, { id: 1, key: "gpu", value: "x" }, /needs the admin role/],
+      ["an admin with invalid input", alice, { id: "x" }, /expected number/],
+    ] as const)("expensive preparation (the scheduler) never runs for %s", async (_n, actor, input, message) => {
+      let prepared = 0;
+      const call = () =>
+        mutate("aggregate.metadata.save", MetadataSchema, input, async () => ({ written: true }), {
+          prepare: async () => {
+            prepared++;
+          },
+        });
+      const r = await (actor ? runAs(actor, call) : call());
+      expect(r.ok).toBe(false);
+      expect(JSON.stringify(r)).toMatch(message);
+      expect(prepared).toBe(0);
+    });
+
+    it("a refusal from the preparation is the form's error and nothing is written", async () => {
+      const r = await runAs(alice, () =>
+        mutate(
+          "aggregate.metadata.save",
+          MetadataSchema,
+          { id: aggId, key: "gpu", value: "false" },
+          async (tx, d, prepared: string) => {
+            await tx.aggregateMetadata.updateMany({ where: { aggregateId: d.id }, data: { value: prepared } });
+            return prepared;
+          },
+          {
+            prepare: async () => {
+              throw new MutationError("flavor", 'unknown flavor "m9.huge"');
+            },
+          },
+        ),
+      );
+      expect(r).toEqual({ ok: false, fieldErrors: { flavor: ['unknown flavor "m9.huge"'] } });
+      expect(await gpuValue()).toBe("true");
+      expect(await db.prisma.auditEntry.count()).toBe(0);
     });
 
     it("a write that fails leaves neither the change nor an audit entry", async () => {

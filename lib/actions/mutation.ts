@@ -106,16 +106,22 @@ function uniqueViolation(e: unknown): FieldErrors | null {
   return { [field]: [`${field}: must be unique; another record already uses this value`] };
 }
 
-export async function mutate<S extends z.ZodType, T>(
+export async function mutate<S extends z.ZodType, T, P = undefined>(
   action: string,
   schema: S,
   input: unknown,
-  write: (tx: Tx, data: z.output<S>) => Promise<T>,
+  write: (tx: Tx, data: z.output<S>, prepared: P) => Promise<T>,
   opts: {
     revalidate?: string[];
     message?: string;
     /** false for writes the scheduler never reads (a stored run): the cached snapshot stays valid */
     changesCloud?: boolean;
+    /**
+     * Expensive work the write needs (running the scheduler), done after
+     * authorization and validation but outside the transaction, so it never
+     * holds the write lock; a MutationError here refuses like one in `write`.
+     */
+    prepare?: (data: z.output<S>) => Promise<P>;
   } = {},
 ): Promise<ActionResult<T>> {
   const auth = await authorize(action);
@@ -123,9 +129,10 @@ export async function mutate<S extends z.ZodType, T>(
   const parsed = schema.safeParse(withoutVersion(input));
   if (!parsed.success) return { ok: false, fieldErrors: zodFieldErrors(parsed.error.issues) };
   try {
+    const prepared = (opts.prepare ? await opts.prepare(parsed.data) : undefined) as P;
     const data = await prisma.$transaction(
       async (tx) => {
-        const out = await auditedWrite(tx, auth.actor, action, input, parsed.data, write);
+        const out = await auditedWrite(tx, auth.actor, action, input, parsed.data, (t, d) => write(t, d, prepared));
         // In the same transaction: every process's cached snapshot sees the change.
         if (opts.changesCloud !== false) await bumpCloudRevision(tx);
         return out;

@@ -2,7 +2,7 @@
 
 import { after } from "next/server";
 import { z } from "zod";
-import { mutate, MutationError, type ActionResult } from "@/lib/actions/mutation";
+import { mutate, type ActionResult } from "@/lib/actions/mutation";
 import { prisma } from "@/lib/db";
 import { rememberRun } from "@/lib/runs/cache";
 import { commitRunTx, type CommitOutcome } from "@/lib/runs/commit";
@@ -19,42 +19,20 @@ export interface ScheduleOutcome {
 
 /**
  * Schedule the form's request against today's cloud and store the run.
- * The cloud is read (from memory while its revision is unchanged) and the
- * engine run before the write transaction, which inserts the small run row
- * only; the result and the cloud are stored after the response. Nothing
+ * Once the user is authorized and the form valid, the cloud is read (from
+ * memory while its revision is unchanged) and the engine run before the
+ * write transaction, which inserts the small run row only; the result and
+ * the cloud are stored after the response. Nothing
  * to revalidate: the pages that list runs are dynamic, and revalidating
  * would re-render /schedule for nothing.
  */
 export async function scheduleAction(input: ScheduleFormInput): Promise<ActionResult<ScheduleOutcome>> {
   const t0 = performance.now();
-  const parsed = ScheduleFormSchema.safeParse(input);
-  let prepared: PreparedRun | null = null;
-  let refused: MutationError | null = null;
-  if (parsed.success) {
-    try {
-      const request = await resolveRequest(prisma, parsed.data);
-      prepared = await prepareRun(prisma, request, parsed.data.profile);
-    } catch (e) {
-      if (!(e instanceof MutationError)) throw e;
-      refused = e;
-    }
-  }
-  const res = await mutate(
-    "schedule.run",
-    ScheduleFormSchema,
-    input,
-    async (tx) => {
-      if (refused) throw refused;
-      return insertRun(tx, prepared!);
-    },
-    { changesCloud: false },
+  const res = await storeNewRun("schedule.run", ScheduleFormSchema, input, async (form) =>
+    prepareRun(prisma, await resolveRequest(prisma, form), form.profile),
   );
   if (!res.ok) return res;
-  const p = prepared!;
-  const { id, createdAt, storeMs } = res.data;
-  rememberRun(id, p.result, p.request);
-  // The result and the cloud are written once the answer is on its way.
-  storeRunDetailsLater(prisma, id, runDetails(p), after);
+  const { id, createdAt, storeMs, prepared: p } = res.data;
   const meta: RunMeta = {
     id,
     createdAt: createdAt.toISOString(),
@@ -69,6 +47,32 @@ export async function scheduleAction(input: ScheduleFormInput): Promise<ActionRe
     timings: { ...p.timings, storeMs, totalMs: performance.now() - t0 },
   };
   return { ok: true, data: { meta, view: buildRunView(p.result, p.request, p.scenario.config) } };
+}
+
+/**
+ * A new run through the one mutation wrapper: authorized and validated
+ * before the scheduler runs (`prepare`), the small run row inserted in the
+ * transaction, the result kept in memory for the views and written in full
+ * once the answer is on its way.
+ */
+async function storeNewRun<S extends z.ZodType>(
+  action: string,
+  schema: S,
+  input: unknown,
+  prepare: (data: z.output<S>) => Promise<PreparedRun>,
+) {
+  const res = await mutate(
+    action,
+    schema,
+    input,
+    async (tx, _data, prepared: PreparedRun) => ({ ...(await insertRun(tx, prepared)), prepared }),
+    { changesCloud: false, prepare },
+  );
+  if (res.ok) {
+    rememberRun(res.data.id, res.data.prepared.result, res.data.prepared.request);
+    storeRunDetailsLater(prisma, res.data.id, runDetails(res.data.prepared), after);
+  }
+  return res;
 }
 
 const RunIdSchema = z.object({
@@ -88,32 +92,11 @@ export async function commitRunAction(runId: number): Promise<ActionResult<Commi
 
 /** Schedule a stored run's request again, against today's cloud and profile: a new run. */
 export async function rerunAction(runId: number): Promise<ActionResult<{ runId: number; previous: number }>> {
-  const parsed = RunIdSchema.safeParse({ runId });
-  let prepared: PreparedRun | null = null;
-  let refused: MutationError | null = null;
-  if (parsed.success) {
-    try {
-      const { request, profileName } = await rerunRequest(prisma, parsed.data.runId);
-      prepared = await prepareRun(prisma, request, profileName);
-    } catch (e) {
-      if (!(e instanceof MutationError)) throw e;
-      refused = e;
-    }
-  }
-  const res = await mutate(
-    "run.rerun",
-    RunIdSchema,
-    { runId },
-    async (tx) => {
-      if (refused) throw refused;
-      return insertRun(tx, prepared!);
-    },
-    { changesCloud: false },
-  );
-  if (!res.ok) return res;
-  rememberRun(res.data.id, prepared!.result, prepared!.request);
-  storeRunDetailsLater(prisma, res.data.id, runDetails(prepared!), after);
-  return { ok: true, data: { runId: res.data.id, previous: runId } };
+  const res = await storeNewRun("run.rerun", RunIdSchema, { runId }, async (d) => {
+    const { request, profileName } = await rerunRequest(prisma, d.runId);
+    return prepareRun(prisma, request, profileName);
+  });
+  return res.ok ? { ok: true, data: { runId: res.data.id, previous: runId } } : res;
 }
 
 const ReleaseRerunSchema = z.object({
@@ -132,29 +115,8 @@ export async function rerunUnderReleaseAction(
   runId: number,
   release: string,
 ): Promise<ActionResult<{ runId: number; previous: number }>> {
-  const parsed = ReleaseRerunSchema.safeParse({ runId, release });
-  let prepared: PreparedRun | null = null;
-  let refused: MutationError | null = null;
-  if (parsed.success) {
-    try {
-      prepared = await prepareReleaseRerun(prisma, parsed.data.runId, parsed.data.release);
-    } catch (e) {
-      if (!(e instanceof MutationError)) throw e;
-      refused = e;
-    }
-  }
-  const res = await mutate(
-    "run.rerun-release",
-    ReleaseRerunSchema,
-    { runId, release },
-    async (tx) => {
-      if (refused) throw refused;
-      return insertRun(tx, prepared!);
-    },
-    { changesCloud: false },
+  const res = await storeNewRun("run.rerun-release", ReleaseRerunSchema, { runId, release }, (d) =>
+    prepareReleaseRerun(prisma, d.runId, d.release),
   );
-  if (!res.ok) return res;
-  rememberRun(res.data.id, prepared!.result, prepared!.request);
-  storeRunDetailsLater(prisma, res.data.id, runDetails(prepared!), after);
-  return { ok: true, data: { runId: res.data.id, previous: runId } };
+  return res.ok ? { ok: true, data: { runId: res.data.id, previous: runId } } : res;
 }

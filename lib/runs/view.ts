@@ -191,18 +191,20 @@ export function chartRows(result: ScheduleResult, index: number, n = CHART_TOP_N
 export function multiplierUses(req: RequestResult): MultiplierUse[] {
   const out: MultiplierUse[] = [];
   for (const name of weigherNames(req)) {
-    const by = new Map<string, MultiplierUse>();
+    // source -> multiplier -> use; no key strings built per host (thousands of survivors)
+    const by = new Map<string, Map<number, MultiplierUse>>();
     for (const w of req.weighed) {
       const b = w.weighers[name];
       if (!b) continue;
-      const key = `${b.source}\u0000${b.multiplier}`;
-      const u = by.get(key);
+      let bySource = by.get(b.source);
+      if (!bySource) by.set(b.source, (bySource = new Map()));
+      const u = bySource.get(b.multiplier);
       if (u) u.hosts++;
-      else by.set(key, { weigher: name, multiplier: b.multiplier, source: b.source, hosts: 1 });
+      else bySource.set(b.multiplier, { weigher: name, multiplier: b.multiplier, source: b.source, hosts: 1 });
     }
     // the profile first, then aggregates by name
     out.push(
-      ...[...by.values()].sort((a, b) =>
+      ...[...by.values()].flatMap((m) => [...m.values()]).sort((a, b) =>
         a.source === "config" ? -1 : b.source === "config" ? 1 : a.source.localeCompare(b.source),
       ),
     );
