@@ -7,7 +7,7 @@
  */
 import type { Reason } from "../plugin";
 import { type Inventory, type PlacementCloud, type Provider, capacity } from "./providers";
-import { type ResourceRequest, suffixedGroups } from "./resource-request";
+import { type RequestGroup, type ResourceRequest, suffixedGroups } from "./resource-request";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
 
 const STANDARD_RC = new Set(STANDARD_RESOURCE_CLASSES);
@@ -39,12 +39,10 @@ function fmt(n: number): string {
   return frac ? `${grouped}.${frac}` : grouped;
 }
 
-/** The checks Placement makes on the query string itself (each a 400). */
-export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | null {
+/** The checks Placement makes on the query string itself, before any search (each a 400). */
+function parseRefusal(rr: ResourceRequest): string | null {
   const groups = [...rr.groups.values()];
   if (!groups.length) return "At least one request group (`resources` or `resources{$S}`) is required.";
-  const knownTrait = (t: string) =>
-    STANDARD_TRAITS.has(t) || cloud.customTraits.has(t) || cloud.addedStandardTraits.has(t);
   for (const g of groups) {
     if (!g.resources.size) {
       if (g.required.size || g.forbidden.size)
@@ -59,15 +57,55 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | nu
   }
   for (const t of rr.rootRequired)
     if (rr.rootForbidden.has(t)) return `Conflicting required and forbidden traits found in root_required: ${t}`;
-  for (const g of groups) {
+  return null;
+}
+
+/** The first query-string key of a group: Placement builds its groups in the order their keys first appear. */
+function firstKey(g: RequestGroup): string {
+  const keys = [`resources${g.suffix}`];
+  if (g.required.size || g.forbidden.size) keys.push(`required${g.suffix}`);
+  if (g.aggregates.length || g.forbiddenAggregates.size) keys.push(`member_of${g.suffix}`);
+  if (g.inTree !== null) keys.push(`in_tree${g.suffix}`);
+  return keys.sort()[0];
+}
+
+/**
+ * The names Placement 8.0 checks while it searches (a 400 for an unknown
+ * one), in its order, and the points where an empty answer stops it before it
+ * looks at the rest (AllocationCandidates._get_by_requests): the root traits
+ * (required, then forbidden), then no provider with them ends the search;
+ * then group by group, in the order of the sorted query string: its resource
+ * classes, no provider in its member_of aggregates ends it, its required then
+ * forbidden traits, its in_tree provider, and no candidate for the group ends it.
+ */
+export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(rr, [])): string | null {
+  const parse = parseRefusal(rr);
+  if (parse) return parse;
+  const unknownTraits = (names: Iterable<string>) => {
+    const out = [...names].filter(
+      (t) => !STANDARD_TRAITS.has(t) && !cloud.customTraits.has(t) && !cloud.addedStandardTraits.has(t),
+    );
+    return out.length ? `No such trait(s): ${out.sort().join(", ")}.` : null;
+  };
+  const rootUnknown = unknownTraits(rr.rootRequired) ?? unknownTraits(rr.rootForbidden);
+  if (rootUnknown) return rootUnknown;
+  const anchors =
+    rr.rootRequired.size || rr.rootForbidden.size
+      ? cloud.providers.filter((p) => rootReason(p, q) === null)
+      : cloud.providers;
+  if (!anchors.length) return null;
+  const order = [...rr.groups.values()].map((g, i) => ({ g, checks: q.groups[i], key: firstKey(g) }));
+  order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const { g, checks } of order) {
     for (const rc of g.resources.keys())
       if (!STANDARD_RC.has(rc) && !cloud.customResourceClasses.has(rc))
         return `Invalid resource class in resources parameter: No such resource class ${rc}.`;
+    if (g.aggregates.length && !cloud.providers.some((p) => g.aggregates.every((l) => memberOfAny(p, l)))) return null;
+    const traitUnknown = unknownTraits(g.required) ?? unknownTraits(g.forbidden);
+    if (traitUnknown) return traitUnknown;
+    if (g.inTree !== null && !cloud.providers.some((p) => p.uuid === g.inTree)) return null;
+    if (!anchors.some((p) => groupReason(p, checks) === null)) return null;
   }
-  const traits = [...rr.rootRequired, ...rr.rootForbidden];
-  for (const g of groups) traits.push(...g.required, ...g.forbidden);
-  const unknown = traits.filter((t) => !knownTrait(t));
-  if (unknown.length) return `No such trait(s): ${[...new Set(unknown)].sort().join(", ")}.`;
   return null;
 }
 
@@ -189,9 +227,15 @@ const traitForbidden = (t: string): Reason =>
     ? { code: "DISABLED", message: "compute service disabled (COMPUTE_STATUS_DISABLED)" }
     : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}`, label: "have a forbidden trait" };
 
-function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
+function rootReason(p: Provider, q: CompiledRequest): Reason | null {
   for (const t of q.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
   for (const t of q.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
+  return null;
+}
+
+function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
+  const root = rootReason(p, q);
+  if (root) return root;
   for (const g of q.groups) {
     const why = groupReason(p, g);
     if (why) return why;
@@ -239,13 +283,13 @@ export function allocationCandidates(
   labels: AggregateLabel[],
 ): CandidateQuery {
   const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
-  const refused = refusal(rr, cloud);
+  const q = compile(rr, labels);
+  const refused = refusal(rr, cloud, q);
   if (refused) {
     const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
     reasons.fill(why);
     return { refused, matched: [], returned: [], amounts: new Map(), reasons };
   }
-  const q = compile(rr, labels);
   const matched: Provider[] = [];
   for (const p of cloud.providers) {
     const why = compiledReason(p, q);
