@@ -89,11 +89,8 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(
   };
   const rootUnknown = unknownTraits(rr.rootRequired) ?? unknownTraits(rr.rootForbidden);
   if (rootUnknown) return rootUnknown;
-  const anchors =
-    rr.rootRequired.size || rr.rootForbidden.size
-      ? cloud.providers.filter((p) => rootReason(p, q) === null)
-      : cloud.providers;
-  if (!anchors.length) return null;
+  const isAnchor = (p: Provider) => rootReason(p, q) === null;
+  if ((rr.rootRequired.size || rr.rootForbidden.size) && !cloud.providers.some(isAnchor)) return null;
   const order = [...rr.groups.values()].map((g, i) => ({ g, checks: q.groups[i], key: firstKey(g) }));
   order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const { g, checks } of order) {
@@ -104,7 +101,7 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(
     const traitUnknown = unknownTraits(g.required) ?? unknownTraits(g.forbidden);
     if (traitUnknown) return traitUnknown;
     if (g.inTree !== null && !cloud.providers.some((p) => p.uuid === g.inTree)) return null;
-    if (!anchors.some((p) => groupReason(p, checks) === null)) return null;
+    if (!cloud.providers.some((p) => isAnchor(p) && groupReason(p, checks) === null)) return null;
   }
   return null;
 }
