@@ -7,6 +7,23 @@ import { storageStateFile } from "./e2e/auth";
 // CHROMIUM_PATH. Standalone: `npx playwright test` after `npm run build`.
 const port = Number(process.env.E2E_PORT || 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// The same build served from PostgreSQL too, when scripts/test.mjs prepared
+// such a database (E2E_POSTGRES_URL): a second server and its own journey.
+const postgresUrl = process.env.E2E_POSTGRES_URL;
+const pgPort = Number(process.env.E2E_PG_PORT || port + 1);
+const nextStart = (p: number, databaseUrl: string | undefined) => ({
+  command: `node node_modules/next/dist/bin/next start -p ${p} -H 127.0.0.1`,
+  url: `http://127.0.0.1:${p}/`,
+  reuseExistingServer: false,
+  timeout: 120_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+  env: {
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  },
+});
 const chromium =
   process.env.CHROMIUM_PATH || ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
 
@@ -51,6 +68,7 @@ export default defineConfig({
     {
       name: "chromium",
       dependencies: ["setup"],
+      testIgnore: /postgresql\.spec\.ts$/,
       use: {
         ...devices["Desktop Chrome"],
         // every spec runs signed in as an admin unless it says otherwise
@@ -58,18 +76,15 @@ export default defineConfig({
         launchOptions,
       },
     },
+    ...(postgresUrl
+      ? [
+          {
+            name: "postgresql",
+            testMatch: /postgresql\.spec\.ts$/,
+            use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${pgPort}`, launchOptions },
+          },
+        ]
+      : []),
   ],
-  webServer: {
-    command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
-    url: `${baseURL}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NEXT_TELEMETRY_DISABLED: "1",
-      NODE_ENV: "production",
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    },
-  },
+  webServer: [nextStart(port, process.env.DATABASE_URL), ...(postgresUrl ? [nextStart(pgPort, postgresUrl)] : [])],
 });

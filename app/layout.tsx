@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
+import { RoleProvider } from "@/components/auth/role-context";
 import { UserMenu } from "@/components/auth/user-menu";
 import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
@@ -27,7 +28,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </header>
           <Nav />
           <main className="content">
-            <Providers>{children}</Providers>
+            <Providers>
+              <RoleProvider role={actor?.role ?? null}>{children}</RoleProvider>
+            </Providers>
           </main>
         </div>
       </body>

@@ -1,6 +1,6 @@
 /**
  * The database side of a scheduling request at scale: seed 10,000 hosts into
- * a real SQLite file (real migrations), then time the one read transaction
+ * a real SQLite file or PostgreSQL database (real migrations), then time the one read transaction
  * that loads the engine's snapshot, the revision check that replaces it while
  * the cloud is unchanged, and a full request on it.
  */
@@ -8,13 +8,17 @@ import { loadSnapshotCached } from "../lib/cloud/snapshot-cache";
 import { seedDemoCloud } from "../lib/cloud/seed-demo";
 import { type CloudScenario, loadCloudSnapshot } from "../lib/cloud/snapshot";
 import { schedule } from "../lib/scheduler/engine";
-import { createTestDatabase } from "../lib/testing/test-db";
+import { createTestDatabaseOf, type Provider } from "../lib/testing/test-db";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Returns the snapshot (the demo cloud as the engine reads it) for the benchmarks that follow. */
-export async function benchSnapshot(hosts = 10000): Promise<CloudScenario> {
-  const db = await createTestDatabase();
+export async function benchSnapshot(
+  hosts = 10000,
+  provider: Provider = "sqlite",
+  postgresUrl?: string,
+): Promise<CloudScenario> {
+  const db = await createTestDatabaseOf(provider, postgresUrl);
   try {
     const t0 = performance.now();
     await seedDemoCloud(db.prisma, { hosts });
@@ -32,7 +36,7 @@ export async function benchSnapshot(hosts = 10000): Promise<CloudScenario> {
     const flavor = { name: "m1.large", vcpus: 4, memory_mb: 8192, root_gb: 40 };
     const run = schedule({ ...scenario, request: { flavor, num_instances: 1 } });
     console.log(
-      `\ndatabase at ${scenario.hosts.length} hosts: seed ${(seedMs / 1000).toFixed(1)} s, ` +
+      `\n${provider} database at ${scenario.hosts.length} hosts: seed ${(seedMs / 1000).toFixed(1)} s, ` +
         `snapshot load median ${median(loads).toFixed(0)} ms (min ${Math.min(...loads).toFixed(0)}); ` +
         `kept in memory, a request checks the revision instead: median ${median(checks).toFixed(1)} ms; ` +
         `engine on it ${run.engineMs.toFixed(1)} ms (${run.selections[0]?.host.host ?? run.error?.name})`,

@@ -146,12 +146,19 @@ test.describe("roles and the audit trail", () => {
     expect(await refused.text()).toContain("Not allowed: aggregate.metadata.save needs the admin role");
     expect(metadataValue(name, "gpu")).toBe("true");
     expect(auditCount(name)).toBe(audits);
-    // and through the page itself
+    // and on the page itself: the viewer's buttons are disabled and say which role they need
     const viewerCtx = await contextAs(browser, "viewer");
     const vp = await viewerCtx.newPage();
     await vp.goto(`/aggregates/${name}`);
-    await saveGpu(vp, "false");
-    await expect(gpuRowAlert(vp)).toContainText("Not allowed");
+    const edit = form(vp, "Edit gpu");
+    await edit.getByLabel("Value of gpu").fill("false");
+    for (const button of [
+      edit.getByRole("button", { name: "Save gpu" }),
+      vp.getByRole("button", { name: "Delete aggregate" }),
+    ]) {
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAttribute("title", /needs the admin role or higher; you are signed in as a viewer/i);
+    }
     expect(metadataValue(name, "gpu")).toBe("true");
     await viewerCtx.close();
     await viewer.dispose();

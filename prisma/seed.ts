@@ -2,13 +2,13 @@
  * npm run seed [-- --hosts N] [--seed S] [--force]
  *
  * A deterministic demo cloud (lib/cloud/demo-cloud.ts) in DATABASE_URL
- * (default data/schedscope.db; created and migrated when missing).
+ * (default data/schedscope.db; a SQLite file or a PostgreSQL database;
+ * created/migrated when missing).
  * Does nothing when the database already has hosts, unless --force, which
  * REPLACES the whole cloud. Default 200 hosts; --hosts 10000 for a large one.
  */
 import { createPrismaClient } from "@/lib/db-client";
-import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
-import { migrateDatabase } from "@/lib/db-migrate";
+import { migrateDatabaseAt } from "@/lib/db-open";
 import { MIN_DEMO_HOSTS } from "@/lib/cloud/demo-cloud";
 import { seedDemoCloud } from "@/lib/cloud/seed-demo";
 
@@ -47,9 +47,8 @@ function parse(argv: string[]): { hosts: number; seed?: number; force: boolean }
 
 async function main() {
   const opts = parse(process.argv.slice(2));
-  const url = resolveDatabaseUrl();
-  const file = databaseFilePath(url);
-  const mig = migrateDatabase(url);
+  const mig = await migrateDatabaseAt();
+  const { url, label: file } = mig;
   for (const m of mig.modified) {
     process.stderr.write(
       `warning: migration ${m} changed after it was applied to ${file}; if this fails, delete that file\n`,

@@ -3,14 +3,26 @@
 // seed an empty database, build when sources changed, then `next start`.
 // Plain Node on purpose: it runs before node_modules exists.
 //   PORT          default 3000
-//   DATABASE_URL  default file:data/schedscope.db (relative to the project root)
+//   DATABASE_URL  default file:data/schedscope.db (relative to the project root),
+//                 or postgresql://user:password@host:port/database
 //   BIND_HOST     passed to `next start -H` (default: all interfaces). With no
 //                 user yet, 127.0.0.1 only: nobody else can reach a server
 //                 nobody can sign in to, until the first admin exists.
-import { databaseFilePath, UserError, bin, childEnv, fail, log, start } from "./lib/env.mjs";
+import {
+  databaseFilePath,
+  isPostgresUrl,
+  postgresLabel,
+  UserError,
+  bin,
+  childEnv,
+  fail,
+  log,
+  start,
+} from "./lib/env.mjs";
 import {
   checkDatabaseWritable,
   checkPortFree,
+  checkPostgresReachable,
   countUsers,
   ensureBuild,
   ensureDependencies,
@@ -24,24 +36,28 @@ async function main() {
   const t0 = Date.now();
   // 1. configuration: fail fast, one line, before any slow work
   const port = parsePort(process.env.PORT);
-  const dbFile = databaseFilePath();
-  const dbUrl = `file:${dbFile}`;
-  checkDatabaseWritable(dbFile);
+  const postgres = isPostgresUrl();
+  // the database: a SQLite file (its path), or a PostgreSQL URL (as given)
+  const dbUrl = postgres ? process.env.DATABASE_URL.trim() : `file:${databaseFilePath()}`;
+  const target = postgres ? dbUrl : databaseFilePath();
+  const label = postgres ? postgresLabel(dbUrl) : target;
+  if (!postgres) checkDatabaseWritable(target);
   await checkPortFree(port);
 
   // 2. setup (each step is skipped when already done)
   ensureDependencies();
   ensurePrismaClient();
+  if (postgres) await checkPostgresReachable(dbUrl);
   migrate(dbUrl);
-  seedIfEmpty(dbUrl, dbFile);
+  await seedIfEmpty(dbUrl, target);
   ensureBuild(dbUrl);
 
   // the build may have taken minutes: check the port again
   await checkPortFree(port);
 
   // 3. serve
-  log(`database ${dbFile}`);
-  const users = countUsers(dbFile);
+  log(`database ${label}`);
+  const users = await countUsers(target);
   let bindHost = process.env.BIND_HOST || null;
   if (users === 0) {
     bindHost = "127.0.0.1";

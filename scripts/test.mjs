@@ -5,15 +5,17 @@
 //   3. vitest run (unit + integration + conformance: **/*.test.ts)
 //   4. build the app (skipped when sources are unchanged) against a fresh
 //      temporary SQLite database (migrated + seeded), then Playwright e2e
-//      tests (e2e/*.spec.ts) against `next start` on a free port
+//      tests (e2e/*.spec.ts) against `next start` on a free port, and one
+//      journey (e2e/postgresql.spec.ts) against a second `next start` serving
+//      a PostgreSQL database on the throwaway cluster
 // Prints "N passed, M failed[, K skipped]" last; exits non-zero on any failure.
 // Env: CHROMIUM_PATH (browser), SKIP_E2E=1 (unit/integration only).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { ROOT, UserError, bin, childEnv, exists, fail, log } from "./lib/env.mjs";
-import { ensurePostgres, startPostgres } from "./lib/postgres.mjs";
+import { ROOT, UserError, bin, childEnv, exists, fail, log, postgresLabel } from "./lib/env.mjs";
+import { createPostgresDatabase, ensurePostgres, startPostgres } from "./lib/postgres.mjs";
 import { ensureBuild, ensureDependencies, ensurePrismaClient, freePort, migrate, seedIfEmpty } from "./lib/setup.mjs";
 
 const APT_HINT = "apt-get update && apt-get install -y --no-install-recommends chromium";
@@ -154,9 +156,15 @@ async function main() {
       const dbUrl = `file:${dbFile}`;
       log(`e2e database ${dbFile}: migrate + seed`);
       migrate(dbUrl);
-      seedIfEmpty(dbUrl, dbFile, { fallbackSeed: path.join(ROOT, "e2e", "fixtures", "seed-fixture.ts") });
+      await seedIfEmpty(dbUrl, dbFile, { fallbackSeed: path.join(ROOT, "e2e", "fixtures", "seed-fixture.ts") });
       ensureBuild(dbUrl);
+      // the same build on PostgreSQL: a database on the throwaway cluster, migrated and seeded
+      const pgUrl = await createPostgresDatabase(postgres.url, "schedscope_e2e");
+      log(`e2e PostgreSQL database ${postgresLabel(pgUrl)}: migrate + seed`);
+      migrate(pgUrl);
+      await seedIfEmpty(pgUrl, pgUrl);
       const port = await freePort();
+      const pgPort = await freePort();
       const pwJson = path.join(tmp, "playwright.json");
       const pwCode = step(
         `playwright e2e (next start on 127.0.0.1:${port}, ${chromium})`,
@@ -165,6 +173,8 @@ async function main() {
         childEnv({
           DATABASE_URL: dbUrl,
           E2E_PORT: String(port),
+          E2E_POSTGRES_URL: pgUrl,
+          E2E_PG_PORT: String(pgPort),
           CHROMIUM_PATH: chromium,
           PLAYWRIGHT_JSON_OUTPUT_FILE: pwJson,
           PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",

@@ -95,8 +95,8 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
                   <td className="actions">
                     {!p.active ? (
                       <div className="stack-actions">
-                        <ActivateProfileButton id={p.id} name={p.name} />
-                        <DeleteProfileButton id={p.id} name={p.name} />
+                        <ActivateProfileButton id={p.id} version={p.version} name={p.name} />
+                        <DeleteProfileButton id={p.id} version={p.version} name={p.name} />
                       </div>
                     ) : null}
                   </td>

@@ -98,7 +98,12 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
             removeAction={removeImageProperty}
             emptyText="No properties."
           />
-          <DeleteImageForm id={editing.id} label={editing.name ?? editing.uuid} instances={editing.instanceCount} />
+          <DeleteImageForm
+            id={editing.id}
+            version={editing.version}
+            label={editing.name ?? editing.uuid}
+            instances={editing.instanceCount}
+          />
         </EditPanel>
       ) : editUuid ? (
         <p className="notice bad" role="alert">

@@ -74,7 +74,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
               version: editing.version,
             }}
           />
-          <DeleteInstanceForm id={editing.id} label={editing.name ?? editing.uuid} />
+          <DeleteInstanceForm id={editing.id} version={editing.version} label={editing.name ?? editing.uuid} />
         </EditPanel>
       ) : editUuid ? (
         <p className="notice bad" role="alert">

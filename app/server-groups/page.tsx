@@ -103,7 +103,12 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
         <EditPanel title={`Edit server group ${editing.name}`} closeHref="/server-groups">
           <HistoryLink entity="server_group" entityKey={editing.uuid} />
           <ServerGroupForm key={editing.id} group={editing} />
-          <DeleteServerGroupForm id={editing.id} name={editing.name} members={editing.memberCount} />
+          <DeleteServerGroupForm
+            id={editing.id}
+            version={editing.version}
+            name={editing.name}
+            members={editing.memberCount}
+          />
         </EditPanel>
       ) : null}
       <section className="panel" aria-labelledby="new-sg">

@@ -73,11 +73,22 @@ export function AggregateZoneForm({
   );
 }
 
-export function DeleteAggregateForm({ id, name, hosts }: { id: number; name: string; hosts: number }) {
+export function DeleteAggregateForm({
+  id,
+  version,
+  name,
+  hosts,
+}: {
+  id: number;
+  version: number;
+  name: string;
+  hosts: number;
+}) {
   return (
     <DeleteForm
       action={deleteAggregate}
       id={id}
+      version={version}
       label="Delete aggregate"
       question={`Delete aggregate ${name}${hosts ? ` (its ${hosts} hosts stay, outside it)` : ""}?`}
     />

@@ -22,7 +22,7 @@ export function ImportNovaConfForm() {
         hint="Created, or replaced if it exists."
       />
       <FormStatus form={form} shownFields={["file", "name"]} />
-      <SubmitButton form={form} pendingText="Importing…">
+      <SubmitButton form={form} needs="operator" pendingText="Importing…">
         Import nova.conf
       </SubmitButton>
     </form>

@@ -462,7 +462,9 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
       </fieldset>
 
       <div className="form-actions sticky-actions">
-        <SubmitButton form={form}>Save profile</SubmitButton>
+        <SubmitButton form={form} needs="operator">
+          Save profile
+        </SubmitButton>
         <FormStatus form={form} shownFields={shownFields} success={`Profile ${profile.name} saved.`} />
       </div>
     </form>
@@ -483,18 +485,28 @@ export function CreateProfileForm({ profiles }: { profiles: string[] }) {
         ))}
       </SelectField>
       <Field form={form} name="description" label="Description (optional)" maxLength={1000} autoComplete="off" />
-      <SubmitButton form={form}>Create profile</SubmitButton>
+      <SubmitButton form={form} needs="operator">
+        Create profile
+      </SubmitButton>
       <FormStatus form={form} shownFields={["name", "copy_from", "description"]} />
     </form>
   );
 }
 
-export function ActivateProfileButton({ id, name }: { id: number; name: string }) {
+/** `version`: the profile's when the page was opened (activating a profile changed since is refused, like a save). */
+export function ActivateProfileButton({ id, version, name }: { id: number; version: number; name: string }) {
   const form = useServerForm(activateProfile);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
       <input type="hidden" name="id" value={id} />
-      <SubmitButton form={form} className="btn small" pendingText="Activating…" aria-label={`Activate ${name}`}>
+      <input type="hidden" name="version" value={version} />
+      <SubmitButton
+        form={form}
+        needs="operator"
+        className="btn small"
+        pendingText="Activating…"
+        aria-label={`Activate ${name}`}
+      >
         Activate
       </SubmitButton>
       <FormStatus form={form} shownFields={[]} className="inline-status" />
@@ -502,13 +514,15 @@ export function ActivateProfileButton({ id, name }: { id: number; name: string }
   );
 }
 
-export function DeleteProfileButton({ id, name }: { id: number; name: string }) {
+export function DeleteProfileButton({ id, version, name }: { id: number; version: number; name: string }) {
   const form = useServerForm(deleteProfile);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
       <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="version" value={version} />
       <ConfirmSubmit
         form={form}
+        needs="operator"
         question={`Delete profile ${name}?`}
         className="btn small danger"
         aria-label={`Delete ${name}`}

@@ -90,11 +90,22 @@ export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
   );
 }
 
-export function DeleteFlavorForm({ id, name, instances }: { id: number; name: string; instances: number }) {
+export function DeleteFlavorForm({
+  id,
+  version,
+  name,
+  instances,
+}: {
+  id: number;
+  version: number;
+  name: string;
+  instances: number;
+}) {
   return (
     <DeleteForm
       action={deleteFlavor}
       id={id}
+      version={version}
       label="Delete flavor"
       question={`Delete flavor ${name}?${instances ? ` Its ${instances} instances keep running, with no flavor record.` : ""}`}
     />

@@ -19,7 +19,9 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
+import { useRoleAllows } from "@/components/auth/role-context";
 import type { ActionResult } from "@/lib/actions/mutation";
+import type { Role } from "@/lib/auth/roles";
 
 export type FormAction = (prev: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -159,6 +161,8 @@ export function SubmitButton({
   name,
   value,
   disabled,
+  needs = "admin",
+  title,
   ...rest
 }: {
   form: Pick<ServerForm, "pending">;
@@ -168,17 +172,22 @@ export function SubmitButton({
   name?: string;
   value?: string;
   disabled?: boolean;
+  /** the least role whose write this button sends (lib/auth/roles.ts); others see it disabled, saying so */
+  needs?: Role;
   "aria-label"?: string;
   title?: string;
 }) {
+  const role = useRoleAllows(needs);
+  const off = form.pending || disabled || !role.allowed;
   return (
     <button
       type="submit"
       className={className ?? "btn primary"}
-      disabled={form.pending || disabled}
-      aria-disabled={form.pending || disabled}
+      disabled={off}
+      aria-disabled={off}
       name={name}
       value={value}
+      title={role.why ?? title}
       {...rest}
     >
       {form.pending ? pendingText : children}
@@ -349,6 +358,7 @@ export function ConfirmSubmit({
   className = "btn danger",
   name,
   value,
+  needs = "admin",
   "aria-label": ariaLabel,
 }: {
   form: Pick<ServerForm, "pending">;
@@ -357,13 +367,17 @@ export function ConfirmSubmit({
   className?: string;
   name?: string;
   value?: string;
+  /** the least role allowed to delete (lib/auth/roles.ts); others see it disabled, saying so */
+  needs?: Role;
   "aria-label"?: string;
 }) {
+  const role = useRoleAllows(needs);
   return (
     <button
       type="submit"
       className={className}
-      disabled={form.pending}
+      disabled={form.pending || !role.allowed}
+      title={role.why}
       name={name}
       value={value}
       aria-label={ariaLabel}
@@ -376,15 +390,22 @@ export function ConfirmSubmit({
   );
 }
 
-/** A form that deletes one record (hidden `id`) after asking `question`; `label` names the form and its button. */
+/**
+ * A form that deletes one record (hidden `id`) after asking `question`;
+ * `label` names the form and its button. `version`: the record's version when
+ * the page was opened, so that deleting what someone changed since is
+ * refused like a save ("changed by alice at 10:42 since you opened it").
+ */
 export function DeleteForm({
   action,
   id,
+  version,
   label,
   question,
 }: {
   action: FormAction;
   id: number;
+  version?: number;
   label: string;
   question: string;
 }) {
@@ -392,6 +413,7 @@ export function DeleteForm({
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} aria-label={label}>
       <input type="hidden" name="id" value={id} />
+      {version ? <input type="hidden" name="version" value={version} /> : null}
       <ConfirmSubmit form={form} question={question}>
         {label}
       </ConfirmSubmit>

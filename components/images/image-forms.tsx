@@ -31,11 +31,22 @@ export function ImageForm({ image }: { image?: { id: number; uuid: string; name:
   );
 }
 
-export function DeleteImageForm({ id, label, instances }: { id: number; label: string; instances: number }) {
+export function DeleteImageForm({
+  id,
+  version,
+  label,
+  instances,
+}: {
+  id: number;
+  version: number;
+  label: string;
+  instances: number;
+}) {
   return (
     <DeleteForm
       action={deleteImage}
       id={id}
+      version={version}
       label="Delete image"
       question={`Delete image ${label}?${instances ? ` Its ${instances} instances keep running, with no image record.` : ""}`}
     />

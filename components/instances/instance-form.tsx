@@ -129,6 +129,14 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
   );
 }
 
-export function DeleteInstanceForm({ id, label }: { id: number; label: string }) {
-  return <DeleteForm action={deleteInstance} id={id} label="Delete instance" question={`Delete instance ${label}?`} />;
+export function DeleteInstanceForm({ id, version, label }: { id: number; version: number; label: string }) {
+  return (
+    <DeleteForm
+      action={deleteInstance}
+      id={id}
+      version={version}
+      label="Delete instance"
+      question={`Delete instance ${label}?`}
+    />
+  );
 }

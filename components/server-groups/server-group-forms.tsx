@@ -89,11 +89,22 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
   );
 }
 
-export function DeleteServerGroupForm({ id, name, members }: { id: number; name: string; members: number }) {
+export function DeleteServerGroupForm({
+  id,
+  version,
+  name,
+  members,
+}: {
+  id: number;
+  version: number;
+  name: string;
+  members: number;
+}) {
   return (
     <DeleteForm
       action={deleteServerGroup}
       id={id}
+      version={version}
       label="Delete server group"
       question={`Delete server group ${name}?${members ? ` Its ${members} members stay, in no group.` : ""}`}
     />

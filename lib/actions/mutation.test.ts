@@ -8,9 +8,13 @@ import { z } from "zod";
 import type { Actor } from "@/lib/auth/session";
 import { runAs } from "@/lib/auth/session";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
+import { deleteAggregate } from "@/lib/aggregates/actions";
+import { activateProfile, deleteProfile } from "@/lib/profiles/actions";
 import { MutationError, mutate } from "./mutation";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+// a delete that succeeds redirects to the list; here it only has to return
+vi.mock("next/navigation", () => ({ redirect: () => undefined }));
 
 const MetadataSchema = z.object({ id: z.coerce.number().int(), key: z.string().min(1), value: z.string() });
 
@@ -169,6 +173,41 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect((await saveMetadata(alice, { id: aggId, key: "gpu", value: "a", version: "1" })).ok).toBe(true);
       expect((await saveMetadata(bob, { id: aggId, key: "gpu", value: "b", version: "2" })).ok).toBe(true);
       expect(await gpuValue()).toBe("b");
+    });
+
+    /** FormData as the page's hidden fields send it. */
+    const form = (fields: Record<string, string | number>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.set(k, String(v));
+      return f;
+    };
+
+    it("deleting an aggregate changed since the page was opened is refused; at its current version it goes", async () => {
+      expect((await saveMetadata(alice, { id: aggId, key: "gpu", value: "false", version: "1" })).ok).toBe(true);
+      const stale = await runAs(bob, () => deleteAggregate(null, form({ id: aggId, version: 1 })));
+      expect(stale.ok).toBe(false);
+      expect(!stale.ok && stale.formError).toMatch(/changed by alice at \d\d:\d\d since you opened it/);
+      expect(await db.prisma.aggregate.count({ where: { id: aggId } })).toBe(1);
+      await runAs(bob, () => deleteAggregate(null, form({ id: aggId, version: 2 })));
+      expect(await db.prisma.aggregate.count({ where: { id: aggId } })).toBe(0);
+    });
+
+    it.each([
+      ["activating", activateProfile],
+      ["deleting", deleteProfile],
+    ] as const)("%s a profile changed since the page was opened is refused", async (_what, action) => {
+      await db.prisma.schedulerProfile.deleteMany();
+      await db.prisma.schedulerProfile.create({ data: { name: "a", config: "{}", active: true } });
+      const b = await db.prisma.schedulerProfile.create({ data: { name: "b", config: "{}" } });
+      // alice activates b (b moves to version 2), then a again; bob's page still shows b at version 1
+      expect((await runAs(alice, () => activateProfile(null, form({ id: b.id, version: 1 })))).ok).toBe(true);
+      const a = await db.prisma.schedulerProfile.findUniqueOrThrow({ where: { name: "a" } });
+      expect((await runAs(alice, () => activateProfile(null, form({ id: a.id, version: a.version })))).ok).toBe(true);
+      const before = await db.prisma.schedulerProfile.findMany({ orderBy: { name: "asc" } });
+      const r = await runAs(olga, () => action(null, form({ id: b.id, version: 1 })));
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.formError).toMatch(/changed by alice at \d\d:\d\d since you opened it/);
+      expect(await db.prisma.schedulerProfile.findMany({ orderBy: { name: "asc" } })).toEqual(before);
     });
 
     it.each([["abc"], ["0"], ["1.5"]])("a malformed version %j is refused on its field", async (version) => {

@@ -152,7 +152,7 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
     const unique = uniqueViolation(e);
     if (unique) return { ok: false, fieldErrors: unique };
     const msg = (e as Error).message ?? String(e);
-    if (/CHECK constraint failed/i.test(msg)) {
+    if (/CHECK constraint failed|violates check constraint/i.test(msg)) {
       return { ok: false, formError: `rejected by a database rule: ${msg.split("\n").pop()}`, fieldErrors: {} };
     }
     throw e;

@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { existing, MutationError, type Tx } from "@/lib/actions/mutation";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 export async function aggregateById(tx: Tx, id: number) {
   return existing(await tx.aggregate.findUnique({ where: { id } }), "aggregate");
@@ -29,18 +30,21 @@ export async function zoneConflict(
   hostIds: number[] | "members",
 ): Promise<string | null> {
   if (!zone) return null;
-  const rows = await tx.$queryRawUnsafe<{ host: string; zone: string; aggregate: string }[]>(
-    `SELECT h."name" AS "host", a."availabilityZone" AS "zone", a."name" AS "aggregate"
-       FROM "AggregateHost" ah
-       JOIN "Aggregate" a ON a."id" = ah."aggregateId"
-       JOIN "ComputeHost" h ON h."id" = ah."hostId"
-      WHERE a."id" <> ? AND a."availabilityZone" IS NOT NULL AND a."availabilityZone" <> ?
-        AND ${hostIds === "members" ? `ah."hostId" IN (SELECT "hostId" FROM "AggregateHost" WHERE "aggregateId" = ?)` : `ah."hostId" IN (${hostIds.map(() => "?").join(",") || "NULL"})`}
-      LIMIT 1`,
-    aggregateId,
-    zone,
-    ...(hostIds === "members" ? [aggregateId] : hostIds),
-  );
+  const hosts =
+    hostIds === "members"
+      ? Prisma.sql`(SELECT "hostId" FROM "AggregateHost" WHERE "aggregateId" = ${aggregateId})`
+      : hostIds.length
+        ? Prisma.sql`(${Prisma.join(hostIds)})`
+        : Prisma.sql`(NULL)`;
+  const rows = await tx.$queryRaw<{ host: string; zone: string; aggregate: string }[]>`
+    SELECT h."name" AS "host", a."availabilityZone" AS "zone", a."name" AS "aggregate"
+      FROM "AggregateHost" ah
+      JOIN "Aggregate" a ON a."id" = ah."aggregateId"
+      JOIN "ComputeHost" h ON h."id" = ah."hostId"
+     WHERE a."id" <> ${aggregateId} AND a."availabilityZone" IS NOT NULL AND a."availabilityZone" <> ${zone}
+       AND ah."hostId" IN ${hosts}
+     ORDER BY h."position", h."id", a."position", a."id"
+     LIMIT 1`;
   const c = rows[0];
   return c
     ? `host ${c.host} is already in availability zone "${c.zone}" (aggregate ${c.aggregate}); a host can be in one zone only`

@@ -13,7 +13,8 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { username } from "better-auth/plugins/username";
-import { type Db, databaseProvider } from "@/lib/db-client";
+import type { Db } from "@/lib/db-client";
+import { dialectOf } from "@/lib/db-dialect";
 
 const SECRET_KEY = "auth.secret";
 
@@ -36,19 +37,13 @@ export async function authSecret(db: Db): Promise<string> {
   return (await db.appSetting.findUniqueOrThrow({ where: { key: SECRET_KEY } })).value;
 }
 
-/** The database behind a client (its generated client knows; the URL may not be at hand). */
-function providerOf(db: Db): "sqlite" | "postgresql" {
-  const p = (db as unknown as { _activeProvider?: string })._activeProvider;
-  return p === "postgresql" || p === "sqlite" ? p : databaseProvider();
-}
-
 function createAuth(db: Db, secret: string) {
   return betterAuth({
     appName: "Schedscope",
     secret,
     // Never used to build links: sign-in and sign-out are server actions.
     baseURL: process.env.BETTER_AUTH_URL || "http://localhost:3000",
-    database: prismaAdapter(db, { provider: providerOf(db) }),
+    database: prismaAdapter(db, { provider: dialectOf(db) }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 128 },
     user: {
       additionalFields: {

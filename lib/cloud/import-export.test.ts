@@ -1,14 +1,16 @@
 /**
- * Integration: real SQLite files migrated with the real migrations.
- * Import -> export round trips are checked against OpenStack Nova itself
- * (the reference, python3-nova): same answer as the original scenario.
+ * Integration: real databases (SQLite files and PostgreSQL databases)
+ * migrated with the real migrations. Import -> export round trips are
+ * checked against OpenStack Nova itself (the reference, python3-nova): same
+ * answer as the original scenario; PostgreSQL's export is byte for byte
+ * SQLite's.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { CloudValidationError, exportCloud, importCloud, requestFromDb } from "./import-export";
 import { stableStringify } from "./json";
 import { loadSnapshot } from "./snapshot";
@@ -24,11 +26,16 @@ import {
 
 describe("import -> export round trip on every shared example (answered by Nova)", () => {
   let t: TestDatabase;
+  let pg: TestDatabase;
   beforeAll(async () => {
     assertNovaReferenceAvailable();
     t = await createTestDatabase();
+    pg = await createTestDatabaseOf("postgresql", inject("postgresUrl"));
   });
-  afterAll(async () => t?.cleanup());
+  afterAll(async () => {
+    await t?.cleanup();
+    await pg?.cleanup();
+  });
 
   it.each(exampleFiles())("%s", async (file) => {
     const original = readExample(file);
@@ -59,13 +66,17 @@ describe("import -> export round trip on every shared example (answered by Nova)
     // import(export(x)) is a fixed point
     await importCloud(t.prisma, JSON.parse(text));
     expect(stableStringify(await exportCloud(t.prisma, { request: original }))).toBe(text);
+
+    // PostgreSQL keeps and gives back exactly the same cloud
+    await importCloud(pg.prisma, original);
+    expect(stableStringify(await exportCloud(pg.prisma, { request: original }))).toBe(text);
   });
 });
 
-describe("import", () => {
+describe.each(PROVIDERS)("import (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase();
+    t = await createTestDatabaseOf(provider, inject("postgresUrl"));
   });
   afterAll(async () => t?.cleanup());
   beforeEach(async () => {
@@ -193,15 +204,24 @@ describe("import", () => {
   it("rolls back everything when the database refuses a row mid-import", async () => {
     const before = await tableFingerprint(t.prisma);
     // a trigger makes the very last INSERT of the import (instances) fail
-    await t.prisma.$executeRawUnsafe(
-      `CREATE TRIGGER "test_boom" BEFORE INSERT ON "Instance" WHEN NEW."uuid" = 'i-boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
-    );
+    if (provider === "postgresql") {
+      await t.prisma.$executeRawUnsafe(
+        `CREATE FUNCTION "test_boom"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`,
+      );
+      await t.prisma.$executeRawUnsafe(
+        `CREATE TRIGGER "test_boom" BEFORE INSERT ON "Instance" FOR EACH ROW WHEN (NEW."uuid" = 'i-boom') EXECUTE FUNCTION "test_boom"()`,
+      );
+    } else {
+      await t.prisma.$executeRawUnsafe(
+        `CREATE TRIGGER "test_boom" BEFORE INSERT ON "Instance" WHEN NEW."uuid" = 'i-boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+      );
+    }
     try {
       const doc = readExample("s0008.scenario.json") as any;
       doc.hosts[0].instances.push("i-boom");
       await expect(importCloud(t.prisma, doc)).rejects.toThrow(/boom/);
     } finally {
-      await t.prisma.$executeRawUnsafe(`DROP TRIGGER "test_boom"`);
+      await t.prisma.$executeRawUnsafe(`DROP TRIGGER "test_boom"${provider === "postgresql" ? ` ON "Instance"` : ""}`);
     }
     expect(await tableFingerprint(t.prisma)).toBe(before);
   });
@@ -276,10 +296,10 @@ describe("the scenario CLI", () => {
   });
 });
 
-describe("NUMA, PCI and Placement input the database refuses (nothing written)", () => {
+describe.each(PROVIDERS)("NUMA, PCI and Placement input the database refuses (nothing written) (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase();
+    t = await createTestDatabaseOf(provider, inject("postgresUrl"));
     await importCloud(t.prisma, readExample("pci-gpu-alias-numa-required.scenario.json"));
   });
   afterAll(async () => t?.cleanup());

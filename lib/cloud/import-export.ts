@@ -13,6 +13,7 @@
  * (stableStringify sorts keys), so exporting twice gives identical bytes.
  */
 import type { PrismaClient } from "@/lib/db-client";
+import { dialectOf, sqlFor } from "@/lib/db-dialect";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import {
@@ -73,18 +74,24 @@ type SqlValue = string | number | boolean | null;
 /** Rows per INSERT statement (each statement binds one JSON text). */
 const ROWS_PER_STATEMENT = 20000;
 
-/** Prisma's DateTime text form in SQLite ("2026-01-01T00:00:00.000+00:00"). */
-function sqliteNow(): string {
+/**
+ * Prisma's DateTime text form in SQLite ("2026-01-01T00:00:00.000+00:00");
+ * PostgreSQL reads the same text into its timestamp (UTC, as Prisma keeps it).
+ */
+function nowText(): string {
   return new Date().toISOString().replace("Z", "+00:00");
 }
 
 /**
  * Bulk INSERT through the transaction's own connection: the rows go in as
- * ONE JSON text parameter that SQLite unpacks with json_each, in array order
- * (so ids follow the rows' order). Prisma's createMany costs ~0.2 ms per row
- * in its JS engine (40 s for the 10,000-host demo cloud), binding each value
- * through the driver adapter ~25 us; this is ~1 us. Keys are Prisma field
- * names (= column names); booleans become 0/1 (JSON true ->> 1).
+ * ONE JSON text parameter that the database unpacks, in array order (so ids
+ * follow the rows' order): SQLite with json_each, PostgreSQL with
+ * json_populate_recordset into the table's own row type (each value is read
+ * as its column's type: JSON true into a boolean, the date text into a
+ * timestamp). Prisma's createMany costs ~0.2 ms per row in its JS engine
+ * (40 s for the 10,000-host demo cloud), binding each value through the
+ * driver adapter ~25 us; this is ~1 us. Keys are Prisma field names
+ * (= column names); booleans become 0/1 in SQLite (JSON true ->> 1).
  */
 export async function bulkInsert(
   tx: Tx | PrismaClient,
@@ -93,9 +100,12 @@ export async function bulkInsert(
 ): Promise<void> {
   if (rows.length === 0) return;
   const cols = Object.keys(rows[0]);
+  const into = `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) `;
   const sql =
-    `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) ` +
-    `SELECT ${cols.map((c) => `value ->> '$.${c}'`).join(", ")} FROM json_each(?) ORDER BY key`;
+    dialectOf(tx) === "postgresql"
+      ? `${into}SELECT ${cols.map((c) => `r."${c}"`).join(", ")} ` +
+        `FROM json_populate_recordset(NULL::"${table}", $1::json) WITH ORDINALITY AS r ORDER BY r."ordinality"`
+      : `${into}SELECT ${cols.map((c) => `value ->> '$.${c}'`).join(", ")} FROM json_each(?) ORDER BY key`;
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     await tx.$executeRawUnsafe(sql, JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)));
   }
@@ -173,7 +183,7 @@ export async function importCloud(
   const counts = await transactionOf(prisma, opts.tx)(
     async (tx) => {
       await deleteCloud(tx);
-      const now = sqliteNow();
+      const now = nowText();
 
       // cells
       const cellNames = [...new Set(doc.hosts.map((h) => h.cell ?? HOST_DEFAULTS.cell))];
@@ -433,12 +443,21 @@ export function pickRequest(input: unknown): ScenarioRequest {
 export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}): Promise<ExportedCloud> {
   const request = opts.request !== undefined ? pickRequest(opts.request) : undefined;
   const { scenario } = await loadSnapshot(prisma, { profileName: opts.profileName });
+  const d = sqlFor(prisma);
   const [flavors, images, instanceRows] = await prisma.$transaction([
     prisma.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: { orderBy: { key: "asc" } } } }),
     prisma.image.findMany({ orderBy: { uuid: "asc" }, include: { properties: { orderBy: { key: "asc" } } } }),
     // instances with attributes beyond placement, or on no host; one JSON text per row (fast at 100k+)
     prisma.$queryRawUnsafe<{ json: string }[]>(
-      `SELECT json_object('uuid', i."uuid", 'name', i."name", 'flavor', f."name", 'image', im."uuid", 'project_id', i."projectId") AS "json"
+      `SELECT ${d.text(
+        d.object([
+          ["uuid", `i."uuid"`],
+          ["name", `i."name"`],
+          ["flavor", `f."name"`],
+          ["image", `im."uuid"`],
+          ["project_id", `i."projectId"`],
+        ]),
+      )} AS "json"
        FROM "Instance" i LEFT JOIN "Flavor" f ON f."id" = i."flavorId" LEFT JOIN "Image" im ON im."id" = i."imageId"
        WHERE i."hostId" IS NULL OR i."name" IS NOT NULL OR i."flavorId" IS NOT NULL OR i."imageId" IS NOT NULL
           OR i."projectId" IS NOT NULL

@@ -11,8 +11,7 @@
  */
 import fs from "node:fs";
 import { createPrismaClient } from "@/lib/db-client";
-import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db-url";
-import { migrateDatabase } from "@/lib/db-migrate";
+import { migrateDatabaseAt } from "@/lib/db-open";
 import { CloudValidationError, DEFAULT_IMPORT_PROFILE, exportCloud, importCloud, requestFromDb } from "./import-export";
 import { stableStringify } from "./json";
 import { parseJsonText, validateCloud } from "./schemas";
@@ -126,9 +125,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const url = resolveDatabaseUrl();
-  const dbFile = databaseFilePath(url);
-  const mig = migrateDatabase(url);
+  const mig = await migrateDatabaseAt();
+  const { url, label: dbFile } = mig;
   if (mig.applied.length) process.stderr.write(`database ${dbFile}: applied ${mig.applied.join(", ")}\n`);
   for (const m of mig.modified) {
     process.stderr.write(

@@ -322,6 +322,12 @@ export const HostSchema = z.looseObject(
     service: ServiceSchema.optional(),
     metrics: z.array(MetricSchema, { error: rule("must be a list of {name, value}") }).optional(),
     instances: nonEmptyStringList("a list of instance uuids").optional(),
+    // Schedscope extension (ImagePropertiesWeigher, 2025.1+): instance uuid -> its image's properties
+    instance_image_properties: z
+      .record(z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])), {
+        error: rule("must be an object of instance uuid -> {property: value}"),
+      })
+      .optional(),
     // Schedscope extensions (Placement)
     traits: z.array(traitName(), { error: rule("must be a list of trait names") }).optional(),
     reserved_vcpus: nonNegInt().optional(),

@@ -3,10 +3,10 @@
  * reloaded after any write that bumps it, also one made through another
  * connection (another app process), and never changed by a scheduling run.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { createPrismaClient, type PrismaClient } from "@/lib/db-client";
 import { schedule } from "@/lib/scheduler";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { importCloud } from "./import-export";
 import { bumpCloudRevision, readCloudRevision } from "./revision";
 import { clearSnapshotCache, loadSnapshotCached } from "./snapshot-cache";
@@ -28,78 +28,82 @@ const CLOUD = {
   flavors: [{ name: "m1", id: "m1", vcpus: 1, memory_mb: 512, root_gb: 1, ephemeral_gb: 0, swap: 0, extra_specs: {} }],
 };
 
-let db: TestDatabase;
-let prisma: PrismaClient;
+describe.each(PROVIDERS)("on %s", (provider) => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = db.prisma;
-  await importCloud(prisma, CLOUD, { profileName: "p" });
-});
-afterAll(async () => {
-  await db?.cleanup();
-});
-
-describe("loadSnapshotCached", () => {
-  it("reuses the snapshot while the revision is unchanged", async () => {
-    clearSnapshotCache(prisma);
-    const first = await loadSnapshotCached(prisma);
-    const second = await loadSnapshotCached(prisma);
-    expect(first.cached).toBe(false);
-    expect(second.cached).toBe(true);
-    expect(second.scenario).toBe(first.scenario);
-    expect(second.revision).toBe(await readCloudRevision(prisma));
-    expect(second.profileName).toBe("p");
+  beforeAll(async () => {
+    db = await createTestDatabaseOf(provider, inject("postgresUrl"));
+    prisma = db.prisma;
+    await importCloud(prisma, CLOUD, { profileName: "p" });
+  });
+  afterAll(async () => {
+    await db?.cleanup();
   });
 
-  it("reloads after a write that bumps the revision", async () => {
-    const before = await loadSnapshotCached(prisma);
-    await prisma.$transaction(async (tx) => {
-      await tx.computeHost.update({ where: { name: "b" }, data: { vcpusUsed: 5 } });
-      await bumpCloudRevision(tx);
+  describe("loadSnapshotCached", () => {
+    it("reuses the snapshot while the revision is unchanged", async () => {
+      clearSnapshotCache(prisma);
+      const first = await loadSnapshotCached(prisma);
+      const second = await loadSnapshotCached(prisma);
+      expect(first.cached).toBe(false);
+      expect(second.cached).toBe(true);
+      expect(second.scenario).toBe(first.scenario);
+      expect(second.revision).toBe(await readCloudRevision(prisma));
+      expect(second.profileName).toBe("p");
     });
-    const after = await loadSnapshotCached(prisma);
-    expect(after.cached).toBe(false);
-    expect(after.revision).toBe(before.revision + 1);
-    expect(after.scenario.hosts.find((h) => h.name === "b")?.vcpus_used).toBe(5);
-  });
 
-  it("sees a write made through another connection, as another app process would", async () => {
-    await loadSnapshotCached(prisma);
-    const other = createPrismaClient(db.url);
-    try {
-      await other.$transaction(async (tx) => {
-        await tx.computeHost.update({ where: { name: "a" }, data: { serviceDisabled: true } });
+    it("reloads after a write that bumps the revision", async () => {
+      const before = await loadSnapshotCached(prisma);
+      await prisma.$transaction(async (tx) => {
+        await tx.computeHost.update({ where: { name: "b" }, data: { vcpusUsed: 5 } });
         await bumpCloudRevision(tx);
       });
-    } finally {
-      await other.$disconnect();
-    }
-    const snap = await loadSnapshotCached(prisma);
-    expect(snap.cached).toBe(false);
-    expect(snap.scenario.hosts.find((h) => h.name === "a")?.service?.disabled).toBe(true);
-  });
+      const after = await loadSnapshotCached(prisma);
+      expect(after.cached).toBe(false);
+      expect(after.revision).toBe(before.revision + 1);
+      expect(after.scenario.hosts.find((h) => h.name === "b")?.vcpus_used).toBe(5);
+    });
 
-  it("keeps one entry per profile asked for", async () => {
-    await prisma.schedulerProfile.create({ data: { name: "q", config: JSON.stringify({ weighers: ["CPUWeigher"] }) } });
-    await prisma.$transaction((tx) => bumpCloudRevision(tx));
-    const active = await loadSnapshotCached(prisma);
-    const named = await loadSnapshotCached(prisma, { profileName: "q" });
-    expect([active.profileName, named.profileName]).toEqual(["p", "q"]);
-    expect((await loadSnapshotCached(prisma, { profileName: "q" })).cached).toBe(true);
-    expect((await loadSnapshotCached(prisma)).scenario.config?.weighers).toEqual(["RAMWeigher"]);
-  });
+    it("sees a write made through another connection, as another app process would", async () => {
+      await loadSnapshotCached(prisma);
+      const other = createPrismaClient(db.url);
+      try {
+        await other.$transaction(async (tx) => {
+          await tx.computeHost.update({ where: { name: "a" }, data: { serviceDisabled: true } });
+          await bumpCloudRevision(tx);
+        });
+      } finally {
+        await other.$disconnect();
+      }
+      const snap = await loadSnapshotCached(prisma);
+      expect(snap.cached).toBe(false);
+      expect(snap.scenario.hosts.find((h) => h.name === "a")?.service?.disabled).toBe(true);
+    });
 
-  it("is not changed by scheduling on it (instances placed, group hosts added)", async () => {
-    const snap = await loadSnapshotCached(prisma);
-    const before = JSON.stringify(snap.scenario);
-    const request = {
-      flavor: { name: "m1", vcpus: 1, memory_mb: 512, root_gb: 1 },
-      num_instances: 2,
-      server_group: "5f0cdd3d-7a37-4b60-9d0b-0d7e2f3c4a11",
-    };
-    const run = schedule({ ...snap.scenario, request });
-    expect(run.traces[0].chosen?.host).toBe("b");
-    expect(JSON.stringify(snap.scenario)).toBe(before);
+    it("keeps one entry per profile asked for", async () => {
+      await prisma.schedulerProfile.create({
+        data: { name: "q", config: JSON.stringify({ weighers: ["CPUWeigher"] }) },
+      });
+      await prisma.$transaction((tx) => bumpCloudRevision(tx));
+      const active = await loadSnapshotCached(prisma);
+      const named = await loadSnapshotCached(prisma, { profileName: "q" });
+      expect([active.profileName, named.profileName]).toEqual(["p", "q"]);
+      expect((await loadSnapshotCached(prisma, { profileName: "q" })).cached).toBe(true);
+      expect((await loadSnapshotCached(prisma)).scenario.config?.weighers).toEqual(["RAMWeigher"]);
+    });
+
+    it("is not changed by scheduling on it (instances placed, group hosts added)", async () => {
+      const snap = await loadSnapshotCached(prisma);
+      const before = JSON.stringify(snap.scenario);
+      const request = {
+        flavor: { name: "m1", vcpus: 1, memory_mb: 512, root_gb: 1 },
+        num_instances: 2,
+        server_group: "5f0cdd3d-7a37-4b60-9d0b-0d7e2f3c4a11",
+      };
+      const run = schedule({ ...snap.scenario, request });
+      expect(run.traces[0].chosen?.host).toBe("b");
+      expect(JSON.stringify(snap.scenario)).toBe(before);
+    });
   });
 });

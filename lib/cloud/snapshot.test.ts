@@ -2,22 +2,22 @@
  * loadCloudSnapshot at scale, and the UI read functions against it.
  * Times are printed, not asserted (the machines are shared).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { exportCloud } from "./import-export";
 import * as q from "./queries";
 import * as runs from "@/lib/runs/queries";
 import { seedDemoCloud } from "./seed-demo";
 import { loadScenarioHost, loadSnapshot, ProfileNotFoundError } from "./snapshot";
 
-describe("snapshot of a 10,000-host cloud", () => {
+describe.each(PROVIDERS)("snapshot of a 10,000-host cloud (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase();
+    t = await createTestDatabaseOf(provider, inject("postgresUrl"));
     const r = await seedDemoCloud(t.prisma, { hosts: 10000 });
     if (r.seeded) {
       console.log(
-        `seed 10,000 hosts: ${(r.totalMs / 1000).toFixed(2)} s (build ${r.buildMs.toFixed(0)} ms, validate ${r.validateMs.toFixed(0)} ms, ` +
+        `${provider}: seed 10,000 hosts: ${(r.totalMs / 1000).toFixed(2)} s (build ${r.buildMs.toFixed(0)} ms, validate ${r.validateMs.toFixed(0)} ms, ` +
           `write ${r.writeMs.toFixed(0)} ms; ${r.instances} instances)`,
       );
     }
@@ -32,7 +32,9 @@ describe("snapshot of a 10,000-host cloud", () => {
       snap = await loadSnapshot(t.prisma);
       times.push(snap.loadMs);
     }
-    console.log(`loadSnapshot, 10,000 hosts: ${times.map((ms) => ms.toFixed(0)).join(" / ")} ms (cold / warm / warm)`);
+    console.log(
+      `${provider}: loadSnapshot, 10,000 hosts: ${times.map((ms) => ms.toFixed(0)).join(" / ")} ms (cold / warm / warm)`,
+    );
     const { scenario } = snap;
     expect(scenario.hosts).toHaveLength(10000);
     expect(scenario.hosts[0].name).toBe("cmp-a1-00001");
@@ -106,10 +108,10 @@ describe("snapshot of a 10,000-host cloud", () => {
   });
 });
 
-describe("read functions on a small cloud", () => {
+describe.each(PROVIDERS)("read functions on a small cloud (%s)", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase();
+    t = await createTestDatabaseOf(provider, inject("postgresUrl"));
     await seedDemoCloud(t.prisma, { hosts: 60 });
   });
   afterAll(async () => t?.cleanup());
@@ -141,5 +143,59 @@ describe("read functions on a small cloud", () => {
     expect((await runs.listRuns(t.prisma)).total).toBe(0);
     expect(await runs.getRun(t.prisma, 1)).toBeNull();
     expect((await q.cloudCounts(t.prisma)).hosts).toBe(60);
+  });
+});
+
+describe("SQLite and PostgreSQL read the same cloud the same way", () => {
+  const dbs: TestDatabase[] = [];
+  beforeAll(async () => {
+    for (const p of PROVIDERS) {
+      const t = await createTestDatabaseOf(p, inject("postgresUrl"));
+      dbs.push(t);
+      await seedDemoCloud(t.prisma, { hosts: 200 });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const t of dbs) await t.cleanup();
+  });
+
+  // each read, as the pages call it; the answers must be equal, value for value and in the same order
+  const reads: [string, (t: TestDatabase) => Promise<unknown>][] = [
+    ["the engine's snapshot", async (t) => (await loadSnapshot(t.prisma)).scenario],
+    ["one host as the engine sees it", (t) => loadScenarioHost(t.prisma, "cmp-a2-017")],
+    ["the export", (t) => exportCloud(t.prisma)],
+    [
+      "hosts sorted by RAM usage, descending",
+      (t) => q.listHostsPage(t.prisma, { sort: "ram_usage", dir: "desc", page: 2, pageSize: 25 }),
+    ],
+    ["hosts sorted by vCPU usage", (t) => q.listHostsPage(t.prisma, { sort: "vcpu_usage", pageSize: 40 })],
+    ["a case-insensitive search", (t) => q.listHostsPage(t.prisma, { search: "A3-01", pageSize: 50 })],
+    ["hosts sorted by name, descending", (t) => q.listHostsPage(t.prisma, { sort: "name", dir: "desc", pageSize: 30 })],
+    ["hosts out of rotation", (t) => q.problemHosts(t.prisma)],
+    [
+      "hosts of one zone, by state",
+      (t) => q.listHostsPage(t.prisma, { availabilityZone: "az2", sort: "state", dir: "desc" }),
+    ],
+    ["capacity per zone, cell and aggregate", (t) => q.capacityOverview(t.prisma)],
+    ["instances found by a search in capitals", (t) => q.listInstances(t.prisma, { search: "AB", pageSize: 30 })],
+    [
+      "an aggregate's members found by a search in capitals",
+      (t) => q.getAggregate(t.prisma, "az1", { search: "A1-01" }),
+    ],
+    ["the schedule form's choices", (t) => runs.scheduleFormOptions(t.prisma)],
+  ];
+  it.each(reads)("%s", async (_name, read) => {
+    const [sqlite, postgresql] = await Promise.all(dbs.map(read));
+    expect(JSON.stringify(sqlite)).not.toMatch(/^(null|\[\]|\{"rows":\[\])/); // something to compare
+    const strip = (v: unknown) => JSON.parse(JSON.stringify(v, (k, x) => (k === "ms" || k === "loadMs" ? 0 : x)));
+    expect(strip(postgresql)).toEqual(strip(sqlite));
+  });
+
+  it("a search takes LIKE's own characters literally on both", async () => {
+    for (const t of dbs) {
+      expect((await q.listHostsPage(t.prisma, { search: "1-0", pageSize: 1 })).total).toBeGreaterThan(0);
+      expect((await q.listHostsPage(t.prisma, { search: "1_0", pageSize: 1 })).total).toBe(0);
+      expect((await q.listHostsPage(t.prisma, { search: "%", pageSize: 1 })).total).toBe(0);
+    }
   });
 });

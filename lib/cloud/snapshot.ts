@@ -2,7 +2,7 @@
  * DB -> engine: the cloud as the scenario object the engine reads
  * (SCENARIO.md minus `request`), loaded in ONE read transaction with four
  * queries (hosts, aggregates, server groups, profile), whatever the size of
- * the cloud: SQLite assembles the JSON, no N+1.
+ * the cloud: the database (SQLite or PostgreSQL) assembles the JSON, no N+1.
  *
  * Hosts come in their `position` order (ties: id), aggregates and server
  * groups likewise; an aggregate's hosts, a host's metrics/traits/instances
@@ -11,6 +11,7 @@
  * same defaults the Nova reference does.
  */
 import type { PrismaClient } from "@/lib/db-client";
+import { type Dialect, DIALECTS, dialectOf, type SqlDialect, sqlFor } from "@/lib/db-dialect";
 import type {
   Scenario,
   ScenarioAggregate,
@@ -41,91 +42,136 @@ export class ProfileNotFoundError extends Error {
   }
 }
 
-const bool = (col: string) => `json(CASE WHEN ${col} THEN 'true' ELSE 'false' END)`;
-/**
- * SQLite's JSON renders REALs with 15 significant digits (0.1+0.2 -> 0.3):
- * print them with 17 (exact for a double) and embed that literal as is.
- */
-const real = (col: string) => `json(printf('%!.17g', ${col}))`;
-
 /**
  * Optional host keys and their columns: left out of a host's JSON when null
- * (the engine then applies the reference's defaults). json_remove drops them
- * in SQL; deleting them in JS would turn every host into a slow
- * dictionary-mode object for the engine's property reads.
+ * (the engine then applies the reference's defaults). They are removed in
+ * SQL; deleting them in JS would turn every host into a slow dictionary-mode
+ * object for the engine's property reads. [key, column, holds JSON text]
  */
-const HOST_OPTIONAL: ReadonlyArray<[string, string]> = [
-  ["uuid", "uuid"],
-  ["free_ram_mb", "freeRamMb"],
-  ["free_disk_gb", "freeDiskGb"],
-  ["disk_available_least", "diskAvailableLeast"],
-  ["host_ip", "hostIp"],
-  ["numa_topology", "numaTopology"],
-  ["pci_device_pools", "pciDevicePools"],
-  ["inventories", "inventories"],
+const HOST_OPTIONAL: ReadonlyArray<[string, string, boolean]> = [
+  ["uuid", "uuid", false],
+  ["free_ram_mb", "freeRamMb", false],
+  ["free_disk_gb", "freeDiskGb", false],
+  ["disk_available_least", "diskAvailableLeast", false],
+  ["host_ip", "hostIp", false],
+  ["numa_topology", "numaTopology", true],
+  ["pci_device_pools", "pciDevicePools", true],
+  ["inventories", "inventories", true],
 ];
 
 /**
- * The snapshot's SQL. SQLite builds the scenario's JSON itself (json_object,
- * json_group_array ... ORDER BY, SQLite >= 3.44; better-sqlite3 bundles
- * 3.49): one JSON text per host with its metrics, traits and instances, and
- * one for all aggregates and one for all server groups. A 10,000-host demo
+ * The hosts query: the database builds the scenario's JSON itself, one JSON
+ * text per host with its metrics, traits and instances, in position order,
+ * optionally restricted by a WHERE clause on h (SQLite >= 3.44 for ORDER BY
+ * in json_group_array; better-sqlite3 bundles 3.49). A 10,000-host demo
  * cloud is ~200,000 rows (128k instances); materialising them row by row
  * through the Prisma engine costs ~1 us per value (1-2 s), this ~0.3 s.
- * Optional host keys that are null are removed in SQL (json_remove).
  */
-export const SNAPSHOT_SQL = {
-  hosts: hostsSql(""),
-} as const;
-
-/** The hosts query (one JSON object per host, in position order), optionally restricted by a WHERE clause on h. */
-export function hostsSql(where: string): string {
-  return `SELECT json_remove(json_object(
-      'name', h."name", 'node', h."hypervisorHostname", 'cell', c."name",
-      'vcpus', h."vcpus", 'vcpus_used', h."vcpusUsed",
-      'memory_mb', h."memoryMb", 'memory_mb_used', h."memoryMbUsed",
-      'local_gb', h."localGb", 'local_gb_used', h."localGbUsed",
-      'hypervisor_type', h."hypervisorType", 'hypervisor_version', h."hypervisorVersion",
-      'supported_instances', json(h."supportedInstances"), 'cpu_info', json(h."cpuInfo"),
-      'num_instances', h."numInstances", 'num_io_ops', h."numIoOps", 'failed_builds', h."failedBuilds",
-      'cpu_allocation_ratio', ${real('h."cpuAllocationRatio"')},
-      'ram_allocation_ratio', ${real('h."ramAllocationRatio"')},
-      'disk_allocation_ratio', ${real('h."diskAllocationRatio"')},
-      'service', json_patch(
-        json_object('disabled', ${bool('h."serviceDisabled"')}, 'up', ${bool('h."serviceUp"')},
-                    'forced_down', ${bool('h."forcedDown"')}),
-        json_object('disabled_reason', h."disabledReason")),
-      'metrics', json((SELECT json_group_array(json_object('name', m."name", 'value', ${real('m."value"')}) ORDER BY m."id")
-                       FROM "HostMetric" m WHERE m."hostId" = h."id")),
-      'instances', json((SELECT json_group_array(i."uuid" ORDER BY i."id") FROM "Instance" i WHERE i."hostId" = h."id")),
-      'traits', json((SELECT json_group_array(t."name" ORDER BY t."id") FROM "HostTrait" t WHERE t."hostId" = h."id")),
-      'reserved_vcpus', h."reservedVcpus", 'reserved_memory_mb', h."reservedMemoryMb",
-      'reserved_disk_gb', h."reservedDiskGb",
-      'pcpus', h."pcpus", 'pcpus_used', h."pcpusUsed",
-      'uuid', h."uuid", 'free_ram_mb', h."freeRamMb", 'free_disk_gb', h."freeDiskGb",
-      'disk_available_least', h."diskAvailableLeast", 'host_ip', h."hostIp",
-      'numa_topology', json(h."numaTopology"), 'pci_device_pools', json(h."pciDevicePools"),
-      'inventories', json(h."inventories")
-    ), ${HOST_OPTIONAL.map(([key, col]) => `CASE WHEN h."${col}" IS NULL THEN '$.${key}' ELSE '$.none' END`).join(", ")}) AS "json"
+export function hostsSql(d: SqlDialect, where: string): string {
+  const h = (col: string) => `h."${col}"`;
+  const service = (withReason: boolean) =>
+    d.object([
+      ["disabled", d.bool(h("serviceDisabled"))],
+      ["up", d.bool(h("serviceUp"))],
+      ["forced_down", d.bool(h("forcedDown"))],
+      ...(withReason ? [["disabled_reason", h("disabledReason")] as const] : []),
+    ]);
+  const host = d.objectOmittingNulls(
+    [
+      ["name", h("name")],
+      ["node", h("hypervisorHostname")],
+      ["cell", `c."name"`],
+      ["vcpus", h("vcpus")],
+      ["vcpus_used", h("vcpusUsed")],
+      ["memory_mb", h("memoryMb")],
+      ["memory_mb_used", h("memoryMbUsed")],
+      ["local_gb", h("localGb")],
+      ["local_gb_used", h("localGbUsed")],
+      ["hypervisor_type", h("hypervisorType")],
+      ["hypervisor_version", h("hypervisorVersion")],
+      ["supported_instances", d.json(h("supportedInstances"))],
+      ["cpu_info", d.json(h("cpuInfo"))],
+      ["num_instances", h("numInstances")],
+      ["num_io_ops", h("numIoOps")],
+      ["failed_builds", h("failedBuilds")],
+      ["cpu_allocation_ratio", d.real(h("cpuAllocationRatio"))],
+      ["ram_allocation_ratio", d.real(h("ramAllocationRatio"))],
+      ["disk_allocation_ratio", d.real(h("diskAllocationRatio"))],
+      // disabled_reason only when there is one
+      ["service", `CASE WHEN ${h("disabledReason")} IS NULL THEN ${service(false)} ELSE ${service(true)} END`],
+      [
+        "metrics",
+        d.sub(
+          `SELECT ${d.arrayAgg(
+            d.object([
+              ["name", `m."name"`],
+              ["value", d.real(`m."value"`)],
+            ]),
+            `m."id"`,
+          )}
+             FROM "HostMetric" m WHERE m."hostId" = h."id"`,
+        ),
+      ],
+      ["instances", d.sub(`SELECT ${d.arrayAgg(`i."uuid"`, `i."id"`)} FROM "Instance" i WHERE i."hostId" = h."id"`)],
+      ["traits", d.sub(`SELECT ${d.arrayAgg(`t."name"`, `t."id"`)} FROM "HostTrait" t WHERE t."hostId" = h."id"`)],
+      ["reserved_vcpus", h("reservedVcpus")],
+      ["reserved_memory_mb", h("reservedMemoryMb")],
+      ["reserved_disk_gb", h("reservedDiskGb")],
+      ["pcpus", h("pcpus")],
+      ["pcpus_used", h("pcpusUsed")],
+    ],
+    HOST_OPTIONAL.map(([key, col, json]) => [key, json ? d.json(h(col)) : toJson(d, h(col)), h(col)]),
+  );
+  return `SELECT ${d.text(host)} AS "json"
     FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where} ORDER BY h."position", h."id"`;
 }
 
-const GROUPS_SQL = {
-  aggregates: `SELECT json_group_array(json("obj") ORDER BY "position", "id") AS "json" FROM (
-    SELECT a."position", a."id", json_object(
-      'name', a."name", 'uuid', a."uuid", 'availability_zone', a."availabilityZone",
-      'hosts', json((SELECT json_group_array(h."name" ORDER BY ah."id") FROM "AggregateHost" ah
-                     JOIN "ComputeHost" h ON h."id" = ah."hostId" WHERE ah."aggregateId" = a."id")),
-      'metadata', json((SELECT json_group_object(md."key", md."value" ORDER BY md."id") FROM "AggregateMetadata" md
-                        WHERE md."aggregateId" = a."id"))
-    ) AS "obj" FROM "Aggregate" a)`,
-  serverGroups: `SELECT json_group_array(json("obj") ORDER BY "position", "id") AS "json" FROM (
-    SELECT g."position", g."id", json_object(
-      'uuid', g."uuid", 'name', g."name", 'policy', g."policy", 'rules', json(g."rules"),
-      'members', json((SELECT json_group_array(i."uuid" ORDER BY i."id") FROM "Instance" i WHERE i."serverGroupId" = g."id")),
-      'project_id', g."projectId"
-    ) AS "obj" FROM "ServerGroup" g)`,
-} as const;
+/** A plain column as a JSON value (SQLite's json_object takes columns as they are). */
+const toJson = (d: SqlDialect, col: string) => (d.name === "postgresql" ? `to_json(${col})` : col);
+
+function groupsSql(d: SqlDialect) {
+  const list = (obj: string, from: string) =>
+    `SELECT ${d.text(d.arrayAgg(d.json(`"obj"`), `"position", "id"`))} AS "json" FROM (${obj} AS "obj" ${from}) x`;
+  return {
+    aggregates: list(
+      `SELECT a."position", a."id", ${d.object([
+        ["name", `a."name"`],
+        ["uuid", `a."uuid"`],
+        ["availability_zone", `a."availabilityZone"`],
+        [
+          "hosts",
+          d.sub(`SELECT ${d.arrayAgg(`h."name"`, `ah."id"`)} FROM "AggregateHost" ah
+                   JOIN "ComputeHost" h ON h."id" = ah."hostId" WHERE ah."aggregateId" = a."id"`),
+        ],
+        [
+          "metadata",
+          d.sub(`SELECT ${d.objectAgg(`md."key"`, `md."value"`, `md."id"`)} FROM "AggregateMetadata" md
+                   WHERE md."aggregateId" = a."id"`),
+        ],
+      ])}`,
+      `FROM "Aggregate" a`,
+    ),
+    serverGroups: list(
+      `SELECT g."position", g."id", ${d.object([
+        ["uuid", `g."uuid"`],
+        ["name", `g."name"`],
+        ["policy", `g."policy"`],
+        ["rules", d.json(`g."rules"`)],
+        [
+          "members",
+          d.sub(`SELECT ${d.arrayAgg(`i."uuid"`, `i."id"`)} FROM "Instance" i WHERE i."serverGroupId" = g."id"`),
+        ],
+        ["project_id", `g."projectId"`],
+      ])}`,
+      `FROM "ServerGroup" g`,
+    ),
+  };
+}
+
+/** The snapshot's SQL for each database, built once. */
+const SNAPSHOT_SQL = Object.fromEntries(
+  Object.values(DIALECTS).map((d) => [d.name, { hosts: hostsSql(d, ""), ...groupsSql(d) }]),
+) as Record<Dialect, { hosts: string; aggregates: string; serverGroups: string }>;
 
 function dropNull(obj: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (obj[k] === null) delete obj[k];
@@ -138,24 +184,42 @@ export function parseHostRows(rows: { json: string }[]): ScenarioHost[] {
 
 /** One host as the engine sees it (null: no such host). */
 export async function loadScenarioHost(prisma: PrismaClient, name: string): Promise<ScenarioHost | null> {
-  const rows = await prisma.$queryRawUnsafe<{ json: string }[]>(hostsSql(`WHERE h."name" = ?`), name);
+  const d = sqlFor(prisma);
+  const rows = await prisma.$queryRawUnsafe<{ json: string }[]>(
+    hostsSql(d, `WHERE h."name" = ${d.name === "postgresql" ? "$1" : "?"}`),
+    name,
+  );
   return rows.length ? parseHostRows(rows)[0] : null;
 }
 
 /** Load the cloud (+ profile config) as a scenario without `request`, in one read transaction. */
 export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions = {}): Promise<LoadedSnapshot> {
   const t0 = performance.now();
-  const q = (sql: string) => prisma.$queryRawUnsafe<{ json: string }[]>(sql);
-  const [revision, hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction([
-    // first: SQLite's read transaction starts here, so the rows below are this revision's
-    prisma.cloudRevision.findUnique({ where: { id: 1 }, select: { revision: true } }),
-    q(SNAPSHOT_SQL.hosts),
-    q(GROUPS_SQL.aggregates),
-    q(GROUPS_SQL.serverGroups),
-    opts.profileName !== undefined
-      ? prisma.schedulerProfile.findUnique({ where: { name: opts.profileName }, select: { name: true, config: true } })
-      : prisma.schedulerProfile.findFirst({ where: { active: true }, select: { name: true, config: true } }),
-  ]);
+  const d = dialectOf(prisma);
+  const sql = SNAPSHOT_SQL[d];
+  const q = (text: string) => prisma.$queryRawUnsafe<{ json: string }[]>(text);
+  const [revision, hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction(
+    [
+      // first: the read transaction starts here, so the rows below are this revision's
+      prisma.cloudRevision.findUnique({ where: { id: 1 }, select: { revision: true } }),
+      q(sql.hosts),
+      q(sql.aggregates),
+      q(sql.serverGroups),
+      opts.profileName !== undefined
+        ? prisma.schedulerProfile.findUnique({
+            where: { name: opts.profileName },
+            select: { name: true, config: true },
+          })
+        : prisma.schedulerProfile.findFirst({ where: { active: true }, select: { name: true, config: true } }),
+    ],
+    // PostgreSQL's default (read committed) gives each statement its own
+    // snapshot; one snapshot for all five needs repeatable read. SQLite's
+    // transactions always see one state.
+    // (the SQLite client's types know only Serializable; the PostgreSQL client gets this)
+    d === "postgresql"
+      ? ({ isolationLevel: "RepeatableRead" } as unknown as { isolationLevel: "Serializable" })
+      : undefined,
+  );
   if (opts.profileName !== undefined && !profile) throw new ProfileNotFoundError(opts.profileName);
 
   const hosts = parseHostRows(hostsJson);

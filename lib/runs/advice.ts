@@ -32,13 +32,14 @@ export interface DiagnosisView {
   advice: string[];
 }
 
-/** Identical reasons counted together, most frequent first (ties: first seen first). */
+/** Identical reasons (same code, same message) counted together, most frequent first (ties: first seen first). */
 export function groupReasons(reasons: readonly string[], codes?: readonly string[]): ReasonCount[] {
   const counts = new Map<string, ReasonCount>();
   reasons.forEach((reason, i) => {
-    const g = counts.get(reason);
+    const key = codes?.[i] ? `${codes[i]}\u0000${reason}` : reason;
+    const g = counts.get(key);
     if (g) g.count++;
-    else counts.set(reason, codes?.[i] ? { reason, count: 1, code: codes[i] } : { reason, count: 1 });
+    else counts.set(key, codes?.[i] ? { reason, count: 1, code: codes[i] } : { reason, count: 1 });
   });
   return [...counts.values()].sort((a, b) => b.count - a.count);
 }
@@ -60,27 +61,26 @@ function uniq<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
 
-function captures(groups: readonly ReasonCount[], re: RegExp): string[][] {
-  const out: string[][] = [];
-  for (const g of groups) {
-    const m = re.exec(g.reason);
-    if (m) out.push(m.slice(1));
-  }
-  return out;
-}
-
 type AdviceFn = (groups: ReasonCount[], req: ScenarioRequest | undefined) => string[];
 
+const flavorName = (req: ScenarioRequest | undefined) =>
+  req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor";
+
+/** The flavor's extra specs under `prefix` ("aggregate_instance_extra_specs:", "trait:"), as [key, value]. */
+function flavorSpecs(req: ScenarioRequest | undefined, prefix: string): Array<[string, string]> {
+  return Object.entries(req?.flavor?.extra_specs ?? {})
+    .filter(([k]) => k.startsWith(prefix))
+    .map(([k, v]) => [k.slice(prefix.length), String(v)]);
+}
+
 const enableHosts: AdviceFn = (groups) => {
-  const coded = groups.some((g) => g.code);
-  const disabled = coded ? hasCode(groups, (c) => c === "DISABLED") : groups.some((g) => /disabled/i.test(g.reason));
-  const down = coded ? hasCode(groups, (c) => c === "DOWN") : groups.some((g) => /down/i.test(g.reason));
   const out: string[] = [];
-  if (disabled)
+  if (hasCode(groups, (c) => c === "DISABLED"))
     out.push(
       "Re-enable a host that has capacity: openstack compute service set --enable HOST nova-compute (check its disabled reason first).",
     );
-  if (down) out.push("Bring nova-compute back up on a down host (or clear forced_down) so it reports again.");
+  if (hasCode(groups, (c) => c === "DOWN"))
+    out.push("Bring nova-compute back up on a down host (or clear forced_down) so it reports again.");
   if (!out.length) out.push("Enable or bring up the compute service of a host with capacity.");
   out.push("Or add compute hosts to the cloud.");
   return out;
@@ -95,95 +95,158 @@ const availabilityZone: AdviceFn = (_groups, req) => {
   ];
 };
 
-const aggregateExtraSpecs: AdviceFn = (groups, req) => {
-  const wanted = uniq([
-    ...captures(groups, /^missing aggregate metadata ([^=]+)=(.*)$/).map(([k, v]) => `${k}=${v}`),
-    ...captures(groups, /^aggregate metadata ([^=]+)=.* not matching (.*)$/).map(([k, v]) => `${k}=${v}`),
-  ]);
-  const flavor = req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor";
+/** What the flavor asks of aggregates, read from the request (never from the reasons' text). */
+const aggregateExtraSpecs: AdviceFn = (_groups, req) => {
+  const wanted = flavorSpecs(req, "aggregate_instance_extra_specs:").map(([k, v]) => `${k}=${v}`);
   if (!wanted.length)
     return [
-      `Make an aggregate's metadata match the aggregate_instance_extra_specs of ${flavor}, or relax those extra specs.`,
+      `Make an aggregate's metadata match the extra specs of ${flavorName(req)} (AggregateInstanceExtraSpecsFilter also reads unscoped ones), or relax those extra specs.`,
     ];
   const keys = uniq(wanted.map((kv) => kv.split("=")[0]));
   return [
     `Add ${wanted.join(", ")} to the metadata of an aggregate whose hosts have capacity (openstack aggregate set --property ${wanted[0]} AGGREGATE), or add hosts with capacity to the aggregate that has it.`,
-    `Or remove ${keys.map((k) => `aggregate_instance_extra_specs:${k}`).join(", ")} from ${flavor}, or pick another flavor.`,
+    `Or remove ${keys.map((k) => `aggregate_instance_extra_specs:${k}`).join(", ")} from ${flavorName(req)}, or pick another flavor.`,
   ];
 };
 
+/** The flavor's trait: extra specs and the image's traits_required, from the request. */
 const traits: AdviceFn = (groups, req) => {
-  const missing = uniq(captures(groups, /^missing required trait (\S+)/).map(([t]) => t));
-  const forbidden = uniq(captures(groups, /^forbidden trait (\S+) present/).map(([t]) => t));
-  const flavor = req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor";
+  const specs = flavorSpecs(req, "trait:");
+  const imageTraits = req?.image?.properties?.traits_required;
+  const missing = uniq([
+    ...specs.filter(([, v]) => v === "required").map(([t]) => t),
+    ...(Array.isArray(imageTraits) ? imageTraits.map(String) : []),
+  ]);
+  const forbidden = specs.filter(([, v]) => v === "forbidden").map(([t]) => t);
   const out: string[] = [];
-  if (missing.length) {
+  if (missing.length && hasCode(groups, (c) => c === "TRAIT_MISSING" || c === "placement:traits"))
     out.push(
-      `Add trait ${missing.join(", ")} to hosts that have it (openstack resource provider trait set --trait ${missing[0]} RP_UUID), or remove ${missing.map((t) => `trait:${t}=required`).join(", ")} from ${flavor}.`,
+      `Add trait ${missing.join(", ")} to hosts that have it (openstack resource provider trait set --trait ${missing[0]} RP_UUID), or stop requiring it in ${flavorName(req)} or the image.`,
     );
-  }
-  if (forbidden.length)
+  if (forbidden.length && hasCode(groups, (c) => c === "TRAIT_FORBIDDEN" || c === "placement:traits"))
     out.push(
-      `Remove ${forbidden.map((t) => `trait:${t}=forbidden`).join(", ")} from ${flavor}, or use hosts without ${forbidden.join(", ")}.`,
+      `Remove ${forbidden.map((t) => `trait:${t}=forbidden`).join(", ")} from ${flavorName(req)}, or use hosts without ${forbidden.join(", ")}.`,
     );
-  if (!out.length) out.push(`Make the hosts' traits match the trait: extra specs of ${flavor}.`);
+  if (!out.length)
+    out.push(
+      `Make the hosts' traits match the trait: extra specs of ${flavorName(req)} and the image's required traits (openstack resource provider trait set), or relax them.`,
+    );
   return out;
 };
 
 const resources: AdviceFn = (groups) => {
-  const classes = uniq(
-    groups.flatMap((g) =>
-      g.code ? (g.code.endsWith("_SHORT") ? [g.code.slice(0, -6)] : []) : [g.reason.split(":")[0]],
-    ),
-  ).filter((c) => /^[A-Z_]+$/.test(c));
+  const classes = uniq(groups.flatMap((g) => (g.code?.endsWith("_SHORT") ? [g.code.slice(0, -6)] : [])));
   return [
     `No host has room for the flavor${classes.length ? ` (short of ${classes.join(", ")})` : ""}: free capacity (migrate or delete instances), raise the allocation ratio of hosts, add hosts, or use a smaller flavor.`,
   ];
 };
 
-/** What Placement removed, by the codes of its reasons (never its text). */
-const placement: AdviceFn = (groups, req) => {
-  const out: string[] = [];
-  const by = (test: (code: string) => boolean) => groups.filter((g) => g.code !== undefined && test(g.code));
-  if (by((c) => c.endsWith("_SHORT") || c === "RESOURCE_UNIT").length) out.push(...resources(groups, req));
-  if (by((c) => c === "DISABLED").length)
-    out.push(
-      ...enableHosts(
-        by((c) => c === "DISABLED"),
-        req,
-      ).slice(0, 1),
-    );
-  if (by((c) => c === "TRAIT_MISSING" || c === "TRAIT_FORBIDDEN").length)
-    out.push(
-      `Make the hosts' traits match the trait: extra specs of ${req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor"} and the image's required traits (openstack resource provider trait set), or relax them.`,
-    );
-  if (by((c) => c === "NOT_IN_AVAILABILITY_ZONE").length) out.push(...availabilityZone(groups, req));
-  if (by((c) => c === "NOT_IN_TENANT_AGGREGATE").length)
-    out.push(
-      `Add ${req?.project_id ?? "the project"} to the filter_tenant_id of an aggregate with capacity (the whole value must equal the project id), or turn off limit_tenants_to_placement_aggregate.`,
-    );
-  if (by((c) => c === "ISOLATED_AGGREGATE").length)
-    out.push(
-      "Hosts in aggregates with trait:X=required metadata take only requests that require X: require it, or move hosts out.",
-    );
-  if (by((c) => c === "NOT_IN_CANDIDATE_LIMIT").length)
-    out.push(
-      "Placement returned only the first max_placement_results candidates: raise max_placement_results in the profile so the scheduler sees more hosts.",
-    );
-  if (by((c) => c === "PLACEMENT_REFUSED").length)
-    out.push(
-      "Placement refused the query (see the reason): fix the trait or resource class names the flavor or image asks for.",
-    );
-  if (by((c) => c === "GROUP_POLICY").length)
-    out.push(
-      "group_policy=isolate needs one provider per numbered group: use group_policy=none, or fewer numbered groups.",
-    );
-  if (!out.length) out.push("Change the cloud, the flavor or the request so that Placement returns some host.");
-  return out;
-};
+const tenants: AdviceFn = (_g, req) => [
+  `The remaining hosts are in aggregates reserved for other projects (filter_tenant_id): use a project they allow${req?.project_id ? ` instead of ${req.project_id}` : ""}, or add the project to an aggregate's filter_tenant_id.`,
+];
+const tenantAggregates: AdviceFn = (_g, req) => [
+  `Add ${req?.project_id ?? "the project"} to the filter_tenant_id of an aggregate with capacity (the whole value must equal the project id), or turn off limit_tenants_to_placement_aggregate.`,
+];
+const capabilities: AdviceFn = (_g, req) => [
+  `No host matches the capabilities: extra specs of ${flavorName(req)} (see the reasons). Relax those extra specs, or use hosts whose hypervisor and CPU match them.`,
+];
+const imageProps: AdviceFn = () => [
+  "No host supports the image's architecture, hypervisor type or VM mode (hw_architecture, img_hv_type, hw_vm_mode): pick an image built for this hardware, or add hosts that support it.",
+];
+const antiAffinity: AdviceFn = () => [
+  "Every remaining host already runs a member of the anti-affinity group: add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.",
+];
+const affinity: AdviceFn = () => [
+  "An affinity group must stay on its members' host, and that host was filtered out: free capacity on it, or use a soft-affinity group.",
+];
+const numInstances: AdviceFn = () => [
+  "Every remaining host runs max_instances_per_host instances already (the profile's, or its aggregate's metadata): raise it, or add hosts.",
+];
+const ioOps: AdviceFn = () => [
+  "Every remaining host is busy with max_io_ops_per_host builds, resizes or migrations (the profile's, or its aggregate's metadata): wait for them to finish, or raise it.",
+];
+const flavorAffinity: AdviceFn = () => [
+  "The remaining hosts' aggregates are restricted to other flavors (instance_type metadata): add this flavor to that metadata, or use a flavor they allow.",
+];
+const aggregateImage: AdviceFn = () => [
+  "The image's properties do not match the metadata of the remaining hosts' aggregates: use an image whose properties match, or change the aggregate metadata.",
+];
+const isolated: AdviceFn = () => [
+  "Isolated hosts only take isolated images (and other images avoid them): adjust isolated_hosts / isolated_images in the profile, or use another image.",
+];
+const sameHost: AdviceFn = () => [
+  "No remaining host runs the instances of the same_host hint: check those instance uuids, or drop the hint.",
+];
+const differentHost: AdviceFn = () => [
+  "Every remaining host runs an instance of the different_host hint: drop some uuids from the hint, or add hosts.",
+];
+const query: AdviceFn = () => [
+  "No remaining host satisfies the query hint: relax the query (see the JsonFilter expression).",
+];
+const cidr: AdviceFn = () => [
+  "No remaining host's IP is within build_near_host_ip + cidr: widen the cidr, or pick another address.",
+];
+const metrics: AdviceFn = () => [
+  "The remaining hosts do not report the metrics of metrics_weight_setting: fix the hosts' monitors, or change the setting.",
+];
+const numa: AdviceFn = () => [
+  "No remaining host can fit the flavor's NUMA topology (hw:numa_*, hw:cpu_policy, hw:mem_page_size): relax those extra specs, or add hosts that fit.",
+];
+const pci: AdviceFn = () => [
+  "No remaining host has the PCI devices the flavor asks for (pci_passthrough:alias): free or add such devices.",
+];
 
+/**
+ * Advice per reason code. The filter names and the retired prefilter stages
+ * are codes too: results stored before filters had their own codes carry
+ * them (and results from before codes are read with the stage as the code).
+ */
 const ADVICE: Record<string, AdviceFn> = {
-  Placement: placement,
+  DISABLED: enableHosts,
+  DOWN: enableHosts,
+  WRONG_AVAILABILITY_ZONE: availabilityZone,
+  NOT_IN_AVAILABILITY_ZONE: availabilityZone,
+  AGGREGATE_EXTRA_SPEC_MISSING: aggregateExtraSpecs,
+  AGGREGATE_EXTRA_SPEC_MISMATCH: aggregateExtraSpecs,
+  AGGREGATE_IMAGE_PROPS_MISMATCH: aggregateImage,
+  TENANT_NOT_ALLOWED: tenants,
+  NOT_IN_TENANT_AGGREGATE: tenantAggregates,
+  FLAVOR_NOT_ALLOWED: flavorAffinity,
+  TOO_MANY_INSTANCES: numInstances,
+  TOO_MANY_IO_OPS: ioOps,
+  CAPABILITY_MISSING: capabilities,
+  CAPABILITY_MISMATCH: capabilities,
+  IMAGE_PROPS_MISMATCH: imageProps,
+  ISOLATED_HOST: isolated,
+  ISOLATED_IMAGE: isolated,
+  SAME_HOST: sameHost,
+  DIFFERENT_HOST: differentHost,
+  AFFINITY: affinity,
+  ANTI_AFFINITY: antiAffinity,
+  QUERY_NOT_SATISFIED: query,
+  OUTSIDE_CIDR: cidr,
+  METRIC_MISSING: metrics,
+  NUMA_NO_TOPOLOGY: numa,
+  NUMA_NO_SMT: numa,
+  NUMA_NO_FIT: numa,
+  PCI_NUMA_AFFINITY: numa,
+  PCI_NO_POOL: pci,
+  TRAIT_MISSING: traits,
+  TRAIT_FORBIDDEN: traits,
+  RESOURCE_UNIT: resources,
+  ISOLATED_AGGREGATE: () => [
+    "Hosts in aggregates with trait:X=required metadata take only requests that require X: require it, or move hosts out.",
+  ],
+  NOT_IN_CANDIDATE_LIMIT: () => [
+    "Placement returned only the first max_placement_results candidates: raise max_placement_results in the profile so the scheduler sees more hosts.",
+  ],
+  PLACEMENT_REFUSED: () => [
+    "Placement refused the query (see the reason): fix the trait or resource class names the flavor or image asks for.",
+  ],
+  GROUP_POLICY: () => [
+    "group_policy=isolate needs one provider per numbered group: use group_policy=none, or fewer numbered groups.",
+  ],
+  // Codes of results stored before every filter had its own.
   ComputeFilter: enableHosts,
   "placement:compute_status": enableHosts,
   AvailabilityZoneFilter: availabilityZone,
@@ -191,65 +254,43 @@ const ADVICE: Record<string, AdviceFn> = {
   AggregateInstanceExtraSpecsFilter: aggregateExtraSpecs,
   "placement:traits": traits,
   "placement:resources": resources,
-  ComputeCapabilitiesFilter: (_g, req) => [
-    `No host matches the capabilities: extra specs of ${req?.flavor?.name ? `flavor ${req.flavor.name}` : "the flavor"} (see the reasons). Relax those extra specs, or use hosts whose hypervisor and CPU match them.`,
-  ],
-  ImagePropertiesFilter: () => [
-    "No host supports the image's architecture, hypervisor type or VM mode (hw_architecture, img_hv_type, hw_vm_mode): pick an image built for this hardware, or add hosts that support it.",
-  ],
-  ServerGroupAntiAffinityFilter: () => [
-    "Every remaining host already runs a member of the anti-affinity group: add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.",
-  ],
-  ServerGroupAffinityFilter: () => [
-    "An affinity group must stay on its members' host, and that host was filtered out: free capacity on it, or use a soft-affinity group.",
-  ],
-  NumInstancesFilter: () => [
-    "Every remaining host runs max_instances_per_host instances already: raise max_instances_per_host in the profile, or add hosts.",
-  ],
-  AggregateNumInstancesFilter: () => [
-    "Every remaining host runs the instances its aggregate's max_instances_per_host allows: raise that metadata (or the profile's max_instances_per_host), or add hosts.",
-  ],
-  IoOpsFilter: () => [
-    "Every remaining host is busy with max_io_ops_per_host builds, resizes or migrations: wait for them to finish, or raise max_io_ops_per_host in the profile.",
-  ],
-  AggregateIoOpsFilter: () => [
-    "Every remaining host is busy with the I/O operations its aggregate's max_io_ops_per_host allows: wait, or raise that metadata.",
-  ],
-  AggregateMultiTenancyIsolation: (_g, req) => [
-    `The remaining hosts are in aggregates reserved for other projects (filter_tenant_id): use a project they allow${req?.project_id ? ` instead of ${req.project_id}` : ""}, or add the project to an aggregate's filter_tenant_id.`,
-  ],
-  "placement:tenant_aggregates": (_g, req) => [
-    `The remaining hosts are in aggregates reserved for other projects: add ${req?.project_id ?? "the project"} to the filter_tenant_id of an aggregate with capacity, or request as an allowed project.`,
-  ],
-  AggregateTypeAffinityFilter: () => [
-    "The remaining hosts' aggregates are restricted to other flavors (instance_type metadata): add this flavor to that metadata, or use a flavor they allow.",
-  ],
-  AggregateImagePropertiesIsolation: () => [
-    "The image's properties do not match the metadata of the remaining hosts' aggregates: use an image whose properties match, or change the aggregate metadata.",
-  ],
-  IsolatedHostsFilter: () => [
-    "Isolated hosts only take isolated images (and other images avoid them): adjust isolated_hosts / isolated_images in the profile, or use another image.",
-  ],
-  SameHostFilter: () => [
-    "No remaining host runs the instances of the same_host hint: check those instance uuids, or drop the hint.",
-  ],
-  DifferentHostFilter: () => [
-    "Every remaining host runs an instance of the different_host hint: drop some uuids from the hint, or add hosts.",
-  ],
-  JsonFilter: () => ["No remaining host satisfies the query hint: relax the query (see the JsonFilter expression)."],
-  SimpleCIDRAffinityFilter: () => [
-    "No remaining host's IP is within build_near_host_ip + cidr: widen the cidr, or pick another address.",
-  ],
-  MetricsFilter: () => [
-    "The remaining hosts do not report the metrics of metrics_weight_setting: fix the hosts' monitors, or change the setting.",
-  ],
-  NUMATopologyFilter: () => [
-    "No remaining host can fit the flavor's NUMA topology (hw:numa_*, hw:cpu_policy, hw:mem_page_size): relax those extra specs, or add hosts that fit.",
-  ],
-  PciPassthroughFilter: () => [
-    "No remaining host has the PCI devices the flavor asks for (pci_passthrough:alias): free or add such devices.",
-  ],
+  "placement:tenant_aggregates": tenantAggregates,
+  ComputeCapabilitiesFilter: capabilities,
+  ImagePropertiesFilter: imageProps,
+  ServerGroupAntiAffinityFilter: antiAffinity,
+  ServerGroupAffinityFilter: affinity,
+  NumInstancesFilter: numInstances,
+  AggregateNumInstancesFilter: numInstances,
+  IoOpsFilter: ioOps,
+  AggregateIoOpsFilter: ioOps,
+  AggregateMultiTenancyIsolation: tenants,
+  AggregateTypeAffinityFilter: flavorAffinity,
+  AggregateImagePropertiesIsolation: aggregateImage,
+  IsolatedHostsFilter: isolated,
+  SameHostFilter: sameHost,
+  DifferentHostFilter: differentHost,
+  JsonFilter: query,
+  SimpleCIDRAffinityFilter: cidr,
+  MetricsFilter: metrics,
+  NUMATopologyFilter: numa,
+  PciPassthroughFilter: pci,
 };
+
+const adviceFor = (code: string): AdviceFn | undefined =>
+  ADVICE[code] ?? (code.endsWith("_SHORT") ? resources : undefined);
+
+/** The advice of every code among the groups, most frequent code first, each piece once. */
+function adviceOf(groups: ReasonCount[], req: ScenarioRequest | undefined): string[] {
+  const out: string[] = [];
+  const seen = new Set<AdviceFn>();
+  for (const code of uniq(groups.map((g) => g.code ?? ""))) {
+    const fn = adviceFor(code);
+    if (!fn || seen.has(fn)) continue;
+    seen.add(fn);
+    for (const a of fn(groups, req)) if (!out.includes(a)) out.push(a);
+  }
+  return out;
+}
 
 /** The failure of a run explained, or null when it succeeded. */
 export function explainFailure(result: ScheduleResult, request?: ScenarioRequest): DiagnosisView | null {
@@ -302,18 +343,19 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
       ],
     };
   }
-  const groups = groupReasons(last.reasons ?? [], last.codes);
+  // Results from before reason codes: the stage's name is the code.
+  const codes = last.codes ?? (last.reasons ?? []).map(() => last.filter);
+  const groups = groupReasons(last.reasons ?? [], codes);
   const removed = last.in - last.out;
   const stage = fmtStage(last.filter);
   const explanation =
     `The last ${removed === 1 ? "host" : plural(removed, "host")}${nth} ${removed === 1 ? "was" : "were"} removed by ${stage}` +
     (groups.length ? `: ${describeReasons(groups)}.` : ".");
-  const advice = (
-    ADVICE[last.filter] ??
-    (() => [
+  const advice = adviceOf(groups, request);
+  if (!advice.length)
+    advice.push(
       `Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`,
-    ])
-  )(groups, request);
+    );
   const cut = (req.funnel[0]?.codes ?? []).filter((c) => c === "NOT_IN_CANDIDATE_LIMIT").length;
   if (cut && last.filter !== "Placement") {
     advice.push(

@@ -6,12 +6,12 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { PrismaClient } from "@/lib/db-client";
 import { importCloud } from "@/lib/cloud/import-export";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
+import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { commitRun, type CommitResult } from "./commit";
 import { compareResults } from "./compare";
 import { getRunText } from "./queries";
@@ -66,295 +66,301 @@ function cloud() {
 
 const REQUEST: ScenarioRequest = { flavor: FLAVOR, num_instances: 1 };
 
-let db: TestDatabase;
-let prisma: PrismaClient;
+describe.each(PROVIDERS)("on %s", (provider) => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = db.prisma;
-  await importCloud(prisma, cloud(), { profileName: "stack" });
-});
-afterAll(async () => {
-  await db?.cleanup();
-});
+  beforeAll(async () => {
+    db = await createTestDatabaseOf(provider, inject("postgresUrl"));
+    prisma = db.prisma;
+    await importCloud(prisma, cloud(), { profileName: "stack" });
+  });
+  afterAll(async () => {
+    await db?.cleanup();
+  });
 
-/**
- * Commit each run from its own process (lib/testing/commit-worker.ts),
- * all released at the same moment once every process is connected.
- */
-async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
-  const tsx = path.resolve("node_modules/.bin/tsx");
-  const workers = runIds.map((id) => {
-    const child = spawn(tsx, ["--conditions=react-server", "lib/testing/commit-worker.ts", db.url, String(id)], {
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    let out = "";
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (b: Buffer) => {
-        out += b.toString();
-        if (out.includes("ready\n")) resolve();
+  /**
+   * Commit each run from its own process (lib/testing/commit-worker.ts),
+   * all released at the same moment once every process is connected.
+   */
+  async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
+    const tsx = path.resolve("node_modules/.bin/tsx");
+    const workers = runIds.map((id) => {
+      const child = spawn(tsx, ["--conditions=react-server", "lib/testing/commit-worker.ts", db.url, String(id)], {
+        stdio: ["pipe", "pipe", "inherit"],
       });
-      child.on("exit", (code) => reject(new Error(`commit worker exited (${code}) before it was ready: ${out}`)));
-    });
-    const done = new Promise<CommitResult>((resolve, reject) => {
-      child.on("exit", () => {
-        const line = out.trim().split("\n").pop() ?? "";
-        try {
-          resolve(JSON.parse(line) as CommitResult);
-        } catch {
-          reject(new Error(`commit worker said: ${out}`));
-        }
+      let out = "";
+      const ready = new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (b: Buffer) => {
+          out += b.toString();
+          if (out.includes("ready\n")) resolve();
+        });
+        child.on("exit", (code) => reject(new Error(`commit worker exited (${code}) before it was ready: ${out}`)));
       });
+      const done = new Promise<CommitResult>((resolve, reject) => {
+        child.on("exit", () => {
+          const line = out.trim().split("\n").pop() ?? "";
+          try {
+            resolve(JSON.parse(line) as CommitResult);
+          } catch {
+            reject(new Error(`commit worker said: ${out}`));
+          }
+        });
+      });
+      return { child, ready, done };
     });
-    return { child, ready, done };
-  });
-  await Promise.all(workers.map((w) => w.ready));
-  for (const w of workers) w.child.stdin.end("go\n");
-  const results = await Promise.all(workers.map((w) => w.done));
-  for (const r of results) expect(r).not.toHaveProperty("crashed");
-  return results;
-}
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.child.stdin.end("go\n");
+    const results = await Promise.all(workers.map((w) => w.done));
+    for (const r of results) expect(r).not.toHaveProperty("crashed");
+    return results;
+  }
 
-async function resetCloud() {
-  await importCloud(prisma, cloud(), { profileName: "stack" });
-}
+  async function resetCloud() {
+    await importCloud(prisma, cloud(), { profileName: "stack" });
+  }
 
-describe("runSchedule", () => {
-  it("stores the request, the config, the exact scenario the engine saw and its result", async () => {
-    const r = await runSchedule(REQUEST, undefined, { db: prisma });
-    expect(r.result.error).toBeNull();
-    expect(r.result.selections).toEqual([{ host: "tight", alternates: ["roomy"] }]);
-    expect(r.profileName).toBe("stack");
+  describe("runSchedule", () => {
+    it("stores the request, the config, the exact scenario the engine saw and its result", async () => {
+      const r = await runSchedule(REQUEST, undefined, { db: prisma });
+      expect(r.result.error).toBeNull();
+      expect(r.result.selections).toEqual([{ host: "tight", alternates: ["roomy"] }]);
+      expect(r.profileName).toBe("stack");
 
-    const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
-    expect(row).toMatchObject({
-      profileName: "stack",
-      flavorName: "m1.big",
-      numInstances: 1,
-      error: null,
-      hostCount: 3,
-      committedAt: null,
+      const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
+      expect(row).toMatchObject({
+        profileName: "stack",
+        flavorName: "m1.big",
+        numInstances: 1,
+        error: null,
+        hostCount: 3,
+        committedAt: null,
+      });
+      expect(JSON.parse(row.chosenHosts)).toEqual(["tight"]);
+      expect(JSON.parse(row.request)).toEqual(REQUEST);
+      expect(JSON.parse(row.config)).toMatchObject({ ram_weight_multiplier: -1 });
+      expect(JSON.parse((await getRunText(prisma, r.id, "result"))!)).toEqual(r.result);
+      expect(row.engineMs).toBeCloseTo(r.result.timing.engine_ms, 9);
+
+      // deterministic: the stored snapshot scheduled again gives the same answer
+      const snapshot = JSON.parse((await getRunText(prisma, r.id, "snapshot"))!) as Scenario;
+      expect(snapshot.request).toEqual(REQUEST);
+      expect(snapshot.hosts.map((h) => h.name)).toEqual(["tight", "roomy", "off"]);
+      const again = toResult(schedule(snapshot));
+      expect({ ...again, timing: null }).toEqual({ ...r.result, timing: null });
     });
-    expect(JSON.parse(row.chosenHosts)).toEqual(["tight"]);
-    expect(JSON.parse(row.request)).toEqual(REQUEST);
-    expect(JSON.parse(row.config)).toMatchObject({ ram_weight_multiplier: -1 });
-    expect(JSON.parse((await getRunText(prisma, r.id, "result"))!)).toEqual(r.result);
-    expect(row.engineMs).toBeCloseTo(r.result.timing.engine_ms, 9);
 
-    // deterministic: the stored snapshot scheduled again gives the same answer
-    const snapshot = JSON.parse((await getRunText(prisma, r.id, "snapshot"))!) as Scenario;
-    expect(snapshot.request).toEqual(REQUEST);
-    expect(snapshot.hosts.map((h) => h.name)).toEqual(["tight", "roomy", "off"]);
-    const again = toResult(schedule(snapshot));
-    expect({ ...again, timing: null }).toEqual({ ...r.result, timing: null });
-  });
-
-  it("uses the named profile, and says so when it does not exist", async () => {
-    await prisma.schedulerProfile.create({
-      data: { name: "spread", config: JSON.stringify({ ...cloud().config, ram_weight_multiplier: 1.0 }) },
+    it("uses the named profile, and says so when it does not exist", async () => {
+      await prisma.schedulerProfile.create({
+        data: { name: "spread", config: JSON.stringify({ ...cloud().config, ram_weight_multiplier: 1.0 }) },
+      });
+      const r = await runSchedule(REQUEST, "spread", { db: prisma });
+      expect(r.result.selections[0].host).toBe("roomy");
+      await expect(runSchedule(REQUEST, "nope", { db: prisma })).rejects.toMatchObject({ field: "profile" });
     });
-    const r = await runSchedule(REQUEST, "spread", { db: prisma });
-    expect(r.result.selections[0].host).toBe("roomy");
-    await expect(runSchedule(REQUEST, "nope", { db: prisma })).rejects.toMatchObject({ field: "profile" });
-  });
 
-  it("explains NoValidHost", async () => {
-    const r = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
-    expect(r.result.error).toBe("NoValidHost");
-    expect(r.result.diagnosis?.lastFilter).toBe("AvailabilityZoneFilter");
-    const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
-    expect(row.error).toBe("NoValidHost");
-    expect(JSON.parse(row.chosenHosts)).toEqual([]);
-  });
-
-  it("resolves the form: flavor and image from the database, hints, field errors", async () => {
-    const form = ScheduleFormSchema.parse({
-      flavor: "m1.big",
-      image: "8d0b0b3c-6f7e-4c55-9d0e-2a1b3c4d5e6f",
-      num_instances: "2",
-      same_host: "",
-      different_host: "0d8a0b1c-6f7e-4c55-9d0e-2a1b3c4d5e6f",
-      query: '[">=", "$free_ram_mb", 1024]',
-      build_near_host_ip: "10.0.0.1",
-      cidr: "/24",
+    it("explains NoValidHost", async () => {
+      const r = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
+      expect(r.result.error).toBe("NoValidHost");
+      expect(r.result.diagnosis?.lastFilter).toBe("AvailabilityZoneFilter");
+      const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
+      expect(row.error).toBe("NoValidHost");
+      expect(JSON.parse(row.chosenHosts)).toEqual([]);
     });
-    const req = await resolveRequest(prisma, form);
-    expect(req).toMatchObject({
-      flavor: { name: "m1.big", id: "big", vcpus: 4, memory_mb: 8192 },
-      image: { id: "8d0b0b3c-6f7e-4c55-9d0e-2a1b3c4d5e6f", name: "cirros", properties: { hw_architecture: "x86_64" } },
-      num_instances: 2,
-      scheduler_hints: {
-        different_host: ["0d8a0b1c-6f7e-4c55-9d0e-2a1b3c4d5e6f"],
+
+    it("resolves the form: flavor and image from the database, hints, field errors", async () => {
+      const form = ScheduleFormSchema.parse({
+        flavor: "m1.big",
+        image: "8d0b0b3c-6f7e-4c55-9d0e-2a1b3c4d5e6f",
+        num_instances: "2",
+        same_host: "",
+        different_host: "0d8a0b1c-6f7e-4c55-9d0e-2a1b3c4d5e6f",
         query: '[">=", "$free_ram_mb", 1024]',
         build_near_host_ip: "10.0.0.1",
         cidr: "/24",
-      },
-    });
-    await expect(resolveRequest(prisma, { ...form, flavor: "m9.huge" })).rejects.toMatchObject({ field: "flavor" });
-    await expect(
-      resolveRequest(prisma, { ...form, image: "00000000-0000-0000-0000-000000000000" }),
-    ).rejects.toMatchObject({ field: "image" });
-    await expect(resolveRequest(prisma, { ...form, server_group: "ghost" })).rejects.toMatchObject({
-      field: "server_group",
-    });
-  });
-
-  it("refuses more host × instances than a run can explain", async () => {
-    await expect(prepareRun(prisma, { ...REQUEST, num_instances: 20_000 })).rejects.toMatchObject({
-      field: "num_instances",
-    });
-  });
-});
-
-describe("re-run and compare", () => {
-  it("re-runs a stored run against today's cloud and shows what moved", async () => {
-    await resetCloud();
-    const a = await runSchedule(REQUEST, undefined, { db: prisma });
-    expect(a.result.requests[0].weighed.map((w) => w.host)).toEqual(["tight", "roomy"]);
-    // today: an aggregate flips the RAM multiplier of its hosts
-    const agg = await prisma.aggregate.findUniqueOrThrow({ where: { name: "rack1" } });
-    await prisma.aggregateMetadata.create({
-      data: { aggregateId: agg.id, key: "ram_weight_multiplier", value: "2.0" },
-    });
-    const { request, profileName } = await rerunRequest(prisma, a.id);
-    expect(profileName).toBe("stack");
-    const b = await runSchedule(request, profileName, { db: prisma });
-    expect(b.id).not.toBe(a.id);
-    expect(b.result.requests[0].weighed.map((w) => w.host)).toEqual(["roomy", "tight"]);
-    expect(b.result.requests[0].weighed[0].weighers.RAMWeigher.source).toBe("aggregate rack1");
-
-    const c = compareResults(a.result, b.result);
-    expect(c.instances[0]).toMatchObject({ chosenA: "tight", chosenB: "roomy", chosenChanged: true });
-    expect(c.instances[0].rankChanges.map((r) => [r.host, r.rankA, r.rankB])).toEqual([
-      ["roomy", 2, 1],
-      ["tight", 1, 2],
-    ]);
-  });
-});
-
-describe("commit placement", () => {
-  async function freshRuns(n: number) {
-    await resetCloud();
-    const runs = [];
-    for (let i = 0; i < n; i++) runs.push(await runSchedule(REQUEST, undefined, { db: prisma }));
-    for (const r of runs) expect(r.result.selections[0].host).toBe("tight");
-    return runs;
-  }
-
-  async function tight() {
-    return prisma.computeHost.findUniqueOrThrow({ where: { name: "tight" } });
-  }
-
-  it("creates the instances and consumes the host's resources, once", async () => {
-    const [run] = await freshRuns(1);
-    const before = await tight();
-    const r = await commitRun(prisma, run.id);
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    const after = await tight();
-    expect(after.vcpusUsed - before.vcpusUsed).toBe(4);
-    expect(after.memoryMbUsed - before.memoryMbUsed).toBe(8192);
-    expect(after.localGbUsed - before.localGbUsed).toBe(40);
-    expect(after.numInstances - before.numInstances).toBe(1);
-    expect(after.numIoOps).toBe(before.numIoOps);
-    const inst = await prisma.instance.findUniqueOrThrow({
-      where: { uuid: r.outcome.instances[0].uuid },
-      include: { host: true, flavor: true },
-    });
-    expect(inst.host?.name).toBe("tight");
-    expect(inst.flavor?.name).toBe("m1.big");
-    const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } });
-    expect(row.committedAt).not.toBeNull();
-    expect(JSON.parse(row.committedInstances!)).toEqual(r.outcome.instances);
-
-    const twice = await commitRun(prisma, run.id);
-    expect(twice).toMatchObject({ ok: false, message: expect.stringMatching(/already committed/) });
-    expect((await tight()).memoryMbUsed).toBe(after.memoryMbUsed);
-
-    // the committed instance is part of the cloud the next run sees
-    const next = await runSchedule(REQUEST, undefined, { db: prisma });
-    const snap = JSON.parse((await getRunText(prisma, next.id, "snapshot"))!) as Scenario;
-    expect(snap.hosts.find((h) => h.name === "tight")?.instances).toContain(r.outcome.instances[0].uuid);
-  });
-
-  it("two runs choosing the same host, committed at once: exactly one wins (same client)", async () => {
-    const [a, b] = await freshRuns(2);
-    const results = await Promise.all([commitRun(prisma, a.id), commitRun(prisma, b.id)]);
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    const loser = results.find((r) => !r.ok) as { ok: false; message: string };
-    expect(loser.message).toMatch(
-      /was not committed: tight cannot take 1 × m1.big any more \(MEMORY_MB: .* MB free < 8192 MB needed\)/,
-    );
-    expect(loser.message).toMatch(/re-run/);
-    const h = await tight();
-    expect(h.memoryMbUsed).toBe(32768 - 1024); // one m1.big on top
-    expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
-    const committed = await prisma.schedulingRun.count({
-      where: { id: { in: [a.id, b.id] }, committedAt: { not: null } },
-    });
-    expect(committed).toBe(1);
-  });
-
-  it("two processes (two connections) committing at once: exactly one wins", async () => {
-    const runs = await freshRuns(3);
-    const results = await commitInProcesses(runs.map((r) => r.id));
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    for (const r of results) if (!r.ok) expect(r.message).toMatch(/tight cannot take 1 × m1.big any more/);
-    const h = await tight();
-    expect(h.memoryMbUsed).toBe(32768 - 1024);
-    expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
-    // spawning tsx processes takes seconds on a loaded machine
-  }, 120_000);
-
-  it("the same run committed by two processes at once commits once", async () => {
-    const [run] = await freshRuns(1);
-    const results = await commitInProcesses([run.id, run.id]);
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.find((r) => !r.ok)).toMatchObject({ message: expect.stringMatching(/already committed/) });
-    expect((await tight()).numInstances).toBe(1);
-    // spawning tsx processes takes seconds on a loaded machine
-  }, 120_000);
-
-  it("refuses a host that was disabled since, and a failed run", async () => {
-    const [run] = await freshRuns(1);
-    await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: true } });
-    expect(await commitRun(prisma, run.id)).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/compute service is disabled/),
-    });
-    // rolled back: the run can still be committed once the host is back
-    expect((await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } })).committedAt).toBeNull();
-    await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: false } });
-    expect((await commitRun(prisma, run.id)).ok).toBe(true);
-
-    const failed = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
-    expect(await commitRun(prisma, failed.id)).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/found no host \(NoValidHost\)/),
-    });
-    expect(await commitRun(prisma, 999999)).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/does not exist/),
-    });
-  });
-
-  it("several instances on one host need room for all of them", async () => {
-    await resetCloud();
-    // two m1.small on the fullest host ("tight": stacking), then shrink its room to one
-    const run = await runSchedule(
-      {
-        ...REQUEST,
-        flavor: { ...FLAVOR, name: "m1.small", id: "small", vcpus: 1, memory_mb: 1024, root_gb: 10 },
+      });
+      const req = await resolveRequest(prisma, form);
+      expect(req).toMatchObject({
+        flavor: { name: "m1.big", id: "big", vcpus: 4, memory_mb: 8192 },
+        image: {
+          id: "8d0b0b3c-6f7e-4c55-9d0e-2a1b3c4d5e6f",
+          name: "cirros",
+          properties: { hw_architecture: "x86_64" },
+        },
         num_instances: 2,
-      },
-      undefined,
-      { db: prisma },
-    );
-    expect(run.result.selections.map((s) => s.host)).toEqual(["tight", "tight"]);
-    await prisma.computeHost.update({ where: { name: "tight" }, data: { memoryMbUsed: 32768 - 1536 } }); // room for one m1.small, not two
-    expect(await commitRun(prisma, run.id)).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/tight cannot take 2 × m1.small/),
+        scheduler_hints: {
+          different_host: ["0d8a0b1c-6f7e-4c55-9d0e-2a1b3c4d5e6f"],
+          query: '[">=", "$free_ram_mb", 1024]',
+          build_near_host_ip: "10.0.0.1",
+          cidr: "/24",
+        },
+      });
+      await expect(resolveRequest(prisma, { ...form, flavor: "m9.huge" })).rejects.toMatchObject({ field: "flavor" });
+      await expect(
+        resolveRequest(prisma, { ...form, image: "00000000-0000-0000-0000-000000000000" }),
+      ).rejects.toMatchObject({ field: "image" });
+      await expect(resolveRequest(prisma, { ...form, server_group: "ghost" })).rejects.toMatchObject({
+        field: "server_group",
+      });
+    });
+
+    it("refuses more host × instances than a run can explain", async () => {
+      await expect(prepareRun(prisma, { ...REQUEST, num_instances: 20_000 })).rejects.toMatchObject({
+        field: "num_instances",
+      });
+    });
+  });
+
+  describe("re-run and compare", () => {
+    it("re-runs a stored run against today's cloud and shows what moved", async () => {
+      await resetCloud();
+      const a = await runSchedule(REQUEST, undefined, { db: prisma });
+      expect(a.result.requests[0].weighed.map((w) => w.host)).toEqual(["tight", "roomy"]);
+      // today: an aggregate flips the RAM multiplier of its hosts
+      const agg = await prisma.aggregate.findUniqueOrThrow({ where: { name: "rack1" } });
+      await prisma.aggregateMetadata.create({
+        data: { aggregateId: agg.id, key: "ram_weight_multiplier", value: "2.0" },
+      });
+      const { request, profileName } = await rerunRequest(prisma, a.id);
+      expect(profileName).toBe("stack");
+      const b = await runSchedule(request, profileName, { db: prisma });
+      expect(b.id).not.toBe(a.id);
+      expect(b.result.requests[0].weighed.map((w) => w.host)).toEqual(["roomy", "tight"]);
+      expect(b.result.requests[0].weighed[0].weighers.RAMWeigher.source).toBe("aggregate rack1");
+
+      const c = compareResults(a.result, b.result);
+      expect(c.instances[0]).toMatchObject({ chosenA: "tight", chosenB: "roomy", chosenChanged: true });
+      expect(c.instances[0].rankChanges.map((r) => [r.host, r.rankA, r.rankB])).toEqual([
+        ["roomy", 2, 1],
+        ["tight", 1, 2],
+      ]);
+    });
+  });
+
+  describe("commit placement", () => {
+    async function freshRuns(n: number) {
+      await resetCloud();
+      const runs = [];
+      for (let i = 0; i < n; i++) runs.push(await runSchedule(REQUEST, undefined, { db: prisma }));
+      for (const r of runs) expect(r.result.selections[0].host).toBe("tight");
+      return runs;
+    }
+
+    async function tight() {
+      return prisma.computeHost.findUniqueOrThrow({ where: { name: "tight" } });
+    }
+
+    it("creates the instances and consumes the host's resources, once", async () => {
+      const [run] = await freshRuns(1);
+      const before = await tight();
+      const r = await commitRun(prisma, run.id);
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const after = await tight();
+      expect(after.vcpusUsed - before.vcpusUsed).toBe(4);
+      expect(after.memoryMbUsed - before.memoryMbUsed).toBe(8192);
+      expect(after.localGbUsed - before.localGbUsed).toBe(40);
+      expect(after.numInstances - before.numInstances).toBe(1);
+      expect(after.numIoOps).toBe(before.numIoOps);
+      const inst = await prisma.instance.findUniqueOrThrow({
+        where: { uuid: r.outcome.instances[0].uuid },
+        include: { host: true, flavor: true },
+      });
+      expect(inst.host?.name).toBe("tight");
+      expect(inst.flavor?.name).toBe("m1.big");
+      const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } });
+      expect(row.committedAt).not.toBeNull();
+      expect(JSON.parse(row.committedInstances!)).toEqual(r.outcome.instances);
+
+      const twice = await commitRun(prisma, run.id);
+      expect(twice).toMatchObject({ ok: false, message: expect.stringMatching(/already committed/) });
+      expect((await tight()).memoryMbUsed).toBe(after.memoryMbUsed);
+
+      // the committed instance is part of the cloud the next run sees
+      const next = await runSchedule(REQUEST, undefined, { db: prisma });
+      const snap = JSON.parse((await getRunText(prisma, next.id, "snapshot"))!) as Scenario;
+      expect(snap.hosts.find((h) => h.name === "tight")?.instances).toContain(r.outcome.instances[0].uuid);
+    });
+
+    it("two runs choosing the same host, committed at once: exactly one wins (same client)", async () => {
+      const [a, b] = await freshRuns(2);
+      const results = await Promise.all([commitRun(prisma, a.id), commitRun(prisma, b.id)]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      const loser = results.find((r) => !r.ok) as { ok: false; message: string };
+      expect(loser.message).toMatch(
+        /was not committed: tight cannot take 1 × m1.big any more \(MEMORY_MB: .* MB free < 8192 MB needed\)/,
+      );
+      expect(loser.message).toMatch(/re-run/);
+      const h = await tight();
+      expect(h.memoryMbUsed).toBe(32768 - 1024); // one m1.big on top
+      expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
+      const committed = await prisma.schedulingRun.count({
+        where: { id: { in: [a.id, b.id] }, committedAt: { not: null } },
+      });
+      expect(committed).toBe(1);
+    });
+
+    it("two processes (two connections) committing at once: exactly one wins", async () => {
+      const runs = await freshRuns(3);
+      const results = await commitInProcesses(runs.map((r) => r.id));
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      for (const r of results) if (!r.ok) expect(r.message).toMatch(/tight cannot take 1 × m1.big any more/);
+      const h = await tight();
+      expect(h.memoryMbUsed).toBe(32768 - 1024);
+      expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
+      // spawning tsx processes takes seconds on a loaded machine
+    }, 120_000);
+
+    it("the same run committed by two processes at once commits once", async () => {
+      const [run] = await freshRuns(1);
+      const results = await commitInProcesses([run.id, run.id]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.find((r) => !r.ok)).toMatchObject({ message: expect.stringMatching(/already committed/) });
+      expect((await tight()).numInstances).toBe(1);
+      // spawning tsx processes takes seconds on a loaded machine
+    }, 120_000);
+
+    it("refuses a host that was disabled since, and a failed run", async () => {
+      const [run] = await freshRuns(1);
+      await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: true } });
+      expect(await commitRun(prisma, run.id)).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/compute service is disabled/),
+      });
+      // rolled back: the run can still be committed once the host is back
+      expect((await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } })).committedAt).toBeNull();
+      await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: false } });
+      expect((await commitRun(prisma, run.id)).ok).toBe(true);
+
+      const failed = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
+      expect(await commitRun(prisma, failed.id)).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/found no host \(NoValidHost\)/),
+      });
+      expect(await commitRun(prisma, 999999)).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/does not exist/),
+      });
+    });
+
+    it("several instances on one host need room for all of them", async () => {
+      await resetCloud();
+      // two m1.small on the fullest host ("tight": stacking), then shrink its room to one
+      const run = await runSchedule(
+        {
+          ...REQUEST,
+          flavor: { ...FLAVOR, name: "m1.small", id: "small", vcpus: 1, memory_mb: 1024, root_gb: 10 },
+          num_instances: 2,
+        },
+        undefined,
+        { db: prisma },
+      );
+      expect(run.result.selections.map((s) => s.host)).toEqual(["tight", "tight"]);
+      await prisma.computeHost.update({ where: { name: "tight" }, data: { memoryMbUsed: 32768 - 1536 } }); // room for one m1.small, not two
+      expect(await commitRun(prisma, run.id)).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/tight cannot take 2 × m1.small/),
+      });
     });
   });
 });

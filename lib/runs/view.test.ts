@@ -204,14 +204,30 @@ describe("why not host X (fate index)", () => {
 });
 
 describe("NoValidHost explained", () => {
-  const gpuReq = { flavor: { name: "gpu.large", vcpus: 8, memory_mb: 65536 }, availability_zone: "az2" };
+  const gpuReq = {
+    flavor: {
+      name: "gpu.large",
+      vcpus: 8,
+      memory_mb: 65536,
+      extra_specs: { "aggregate_instance_extra_specs:gpu": "true", "trait:HW_GPU_API_VULKAN": "required" },
+    },
+    availability_zone: "az2",
+  };
   it.each([
     {
       name: "aggregate metadata missing",
       last: stage(
         "AggregateInstanceExtraSpecsFilter",
         15,
-        Array.from({ length: 15 }, (_, i) => [`h${i}`, "missing aggregate metadata gpu=true"] as [string, string]),
+        Array.from(
+          { length: 15 },
+          (_, i) =>
+            [`h${i}`, "missing aggregate metadata gpu=true", "AGGREGATE_EXTRA_SPEC_MISSING"] as [
+              string,
+              string,
+              string,
+            ],
+        ),
       ),
       explanation:
         "The last 15 hosts were removed by AggregateInstanceExtraSpecsFilter: missing aggregate metadata gpu=true (15 hosts).",
@@ -230,9 +246,15 @@ describe("NoValidHost explained", () => {
     },
     {
       name: "disabled hosts",
-      last: stage("ComputeFilter", 1, [["a", "compute service disabled (maintenance)"]]),
+      last: stage("ComputeFilter", 1, [["a", "compute service disabled (maintenance)", "DISABLED"]]),
       explanation: "The last host was removed by ComputeFilter: compute service disabled (maintenance) (1 host).",
       advice: /openstack compute service set --enable HOST nova-compute/,
+    },
+    {
+      name: "disabled hosts, stored before codes: the stage's advice, without guessing from the text",
+      last: stage("ComputeFilter", 1, [["a", "compute service disabled (maintenance)"]]),
+      explanation: "The last host was removed by ComputeFilter: compute service disabled (maintenance) (1 host).",
+      advice: /^Enable or bring up the compute service of a host with capacity/,
     },
     {
       name: "placement traits",
@@ -248,7 +270,8 @@ describe("NoValidHost explained", () => {
       ),
       explanation:
         "The last 3 hosts were removed by Placement: traits: missing required trait HW_GPU_API_VULKAN (3 hosts).",
-      advice: /trait:HW_GPU_API_VULKAN=required/,
+      // a result stored before codes: the stage is the code, the flavor says which trait
+      advice: /Add trait HW_GPU_API_VULKAN to hosts that have it/,
     },
     {
       name: "a filter without specific advice",

@@ -204,9 +204,9 @@ export function multiplierUses(req: RequestResult): MultiplierUse[] {
     }
     // the profile first, then aggregates by name
     out.push(
-      ...[...by.values()].flatMap((m) => [...m.values()]).sort((a, b) =>
-        a.source === "config" ? -1 : b.source === "config" ? 1 : a.source.localeCompare(b.source),
-      ),
+      ...[...by.values()]
+        .flatMap((m) => [...m.values()])
+        .sort((a, b) => (a.source === "config" ? -1 : b.source === "config" ? 1 : a.source.localeCompare(b.source))),
     );
   }
   return out;

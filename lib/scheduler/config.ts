@@ -152,12 +152,12 @@ export const OPTION_DOCS: OptionDoc[] = [
   {
     key: "hypervisor_version_weight_multiplier",
     default: 1.0,
-    help: "HypervisorVersionWeigher (2024.1+): > 0 prefers newer hypervisors.",
+    help: "HypervisorVersionWeigher (2023.2+): > 0 prefers newer hypervisors.",
   },
   {
     key: "num_instances_weight_multiplier",
     default: 0.0,
-    help: "NumInstancesWeigher (2024.1+): > 0 packs, < 0 spreads by instance count.",
+    help: "NumInstancesWeigher (2023.2+): > 0 packs, < 0 spreads by instance count.",
   },
   {
     key: "image_props_weight_multiplier",
@@ -167,7 +167,7 @@ export const OPTION_DOCS: OptionDoc[] = [
   {
     key: "image_props_weight_setting",
     default: [],
-    help: 'ImagePropertiesWeigher (2025.1+): "property=ratio, ..."; a property not named weighs 1.0.',
+    help: 'ImagePropertiesWeigher (2025.1+): "property=ratio, ..."; empty weighs every property 1.0, else a property not named weighs 0.',
   },
   { key: "metrics_weight_setting", default: "", help: 'MetricsWeigher: "name=ratio, ..." over the host metrics.' },
   { key: "metrics_weight_multiplier", default: 1.0, help: "MetricsWeigher multiplier." },
@@ -372,6 +372,15 @@ export function resolveConfig(
   for (const f of enabledFilters.filter((f) => release.removedFilters.has(f)))
     releaseNotes.push(`${f} is not in Nova ${release.label} (removed); it did not run`);
   const keptFilters = enabledFilters.filter((f) => !release.removedFilters.has(f));
+  // A weigher newer than the release: Nova would not find its class. Left
+  // out and said so, like a removed filter, so that a comparison still runs.
+  for (const w of weighers.filter((w) => release.laterWeighers.has(w)))
+    releaseNotes.push(`${w} is not in Nova ${release.label} (added later); it did not run`);
+  const keptWeighers = weighers.filter((w) => !release.laterWeighers.has(w));
+  if (release.azRequestFilterAlwaysOn && c.query_placement_for_availability_zone === false)
+    releaseNotes.push(
+      `query_placement_for_availability_zone is not in Nova ${release.label} (removed); the availability zone request filter always runs`,
+    );
   if (known) {
     enabledFilters.forEach((f, i) => {
       // The reference looks classes up in a dict: an unknown name is a KeyError.
@@ -384,7 +393,7 @@ export function resolveConfig(
   const metricsWeightSetting = settingList(c, "metrics_weight_setting");
   return {
     enabledFilters: keptFilters,
-    weighers,
+    weighers: keptWeighers,
     release,
     releaseNotes,
     placement: bool("placement", false),

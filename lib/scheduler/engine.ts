@@ -12,7 +12,7 @@ import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
-import type { HostFilter, HostWeigher } from "./plugin";
+import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher } from "./registry";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
@@ -52,6 +52,32 @@ export interface WeigherColumn {
   normalized: Float64Array;
   /** Multiplier and its source per aggregate view id (host.aggregates.id). */
   byView: ReadonlyArray<{ value: number; source: string } | undefined>;
+}
+
+/**
+ * A weigher's column: the raw values and the bounds normalize() used. The
+ * weights are computed from them in the host loop; the normalized values
+ * are kept only when read (the same arithmetic), so a request of many
+ * instances does not hold a second copy of every column per instance.
+ */
+class Column implements WeigherColumn {
+  private kept: Float64Array | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly raw: Float64Array,
+    private readonly lo: number,
+    private readonly hi: number,
+    readonly byView: ReadonlyArray<{ value: number; source: string } | undefined>,
+  ) {}
+
+  get normalized(): Float64Array {
+    if (!this.kept) {
+      this.kept = new Float64Array(this.raw.length);
+      normalize(this.raw, this.lo, this.hi, this.kept);
+    }
+    return this.kept;
+  }
 }
 
 export interface WeighedSet {
@@ -94,6 +120,138 @@ export interface ScheduleRun {
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
+
+/*
+ * Every filter (and every weigher) as an object of one shape: the host loops
+ * call them in turn, and objects of one shape keep those call sites from
+ * being recompiled for each new filter they meet.
+ */
+function sameShapeFilter(f: HostFilter): HostFilter {
+  return {
+    name: f.name,
+    runOncePerRequest: f.runOncePerRequest,
+    prepare: f.prepare,
+    check: f.check,
+  };
+}
+
+function sameShapeWeigher(w: HostWeigher): HostWeigher {
+  return {
+    name: w.name,
+    minval: w.minval,
+    maxval: w.maxval,
+    weigh: w.weigh,
+    multiplier: w.multiplier,
+  };
+}
+
+/** A weigher's raw values, clamped to its minval and maxval. */
+function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: Float64Array): void {
+  // clampedWeight written out: a first request runs this loop before it is compiled, where a call costs.
+  const { minval, maxval } = w;
+  for (let i = 0; i < hosts.length; i++) {
+    let v = w.weigh(hosts[i], spec);
+    if (minval !== undefined && v < minval) v = minval;
+    if (maxval !== undefined && v > maxval) v = maxval;
+    raw[i] = v;
+  }
+}
+
+/**
+ * Raw values of the previous instance's weighing (columns in its host
+ * order) and where each host now weighed sat there; -1: weigh it again.
+ */
+interface CarriedWeights {
+  raws: Float64Array[];
+  views: Int32Array;
+  from: Int32Array;
+}
+
+/** rawColumn, copying a carried host's value from `previous` (it rarely moved far: the reads stay close). */
+function carryColumn(
+  w: HostWeigher,
+  hosts: HostState[],
+  spec: RequestSpec,
+  previous: Float64Array,
+  from: Int32Array,
+  raw: Float64Array,
+): void {
+  for (let i = 0; i < hosts.length; i++) raw[i] = from[i] < 0 ? clampedWeight(w, hosts[i], spec) : previous[from[i]];
+}
+
+/** A weigher's raw value of one host, clamped to its minval and maxval. */
+function clampedWeight(w: HostWeigher, host: HostState, spec: RequestSpec): number {
+  let v = w.weigh(host, spec);
+  if (w.minval !== undefined && v < w.minval) v = w.minval;
+  if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
+  return v;
+}
+
+/** hosts in `order` (positions into hosts). */
+function inOrder(hosts: HostState[], order: number[]): HostState[] {
+  const out = new Array<HostState>(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = hosts[order[i]];
+  return out;
+}
+
+// min() and max() as Nova's normalize() gets them, NaN included (a comparison with NaN is false).
+function min(xs: Float64Array): number {
+  let m = xs[0];
+  for (let i = 1; i < xs.length; i++) if (xs[i] < m) m = xs[i];
+  return m;
+}
+
+function max(xs: Float64Array): number {
+  let m = xs[0];
+  for (let i = 1; i < xs.length; i++) if (xs[i] > m) m = xs[i];
+  return m;
+}
+
+/** normalize(): min-max scaled into [0, 1], all 0 when every value is the same. */
+function normalize(raw: Float64Array, lo: number, hi: number, out: Float64Array): void {
+  if (lo === hi) return;
+  const range = hi - lo;
+  for (let i = 0; i < raw.length; i++) out[i] = (raw[i] - lo) / range;
+}
+
+/** multiplier × normalize()d value added to each weight, with normalize()'s arithmetic. */
+function addNormalized(
+  raw: Float64Array,
+  lo: number,
+  hi: number,
+  multiplierByView: Float64Array,
+  views: Int32Array,
+  weights: Float64Array,
+): void {
+  const n = raw.length;
+  if (lo === hi) {
+    // Every normalized value is 0; 0 × an infinite multiplier is still NaN.
+    for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * 0;
+    return;
+  }
+  const range = hi - lo;
+  for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw[i] - lo) / range);
+}
+
+function newStage(f: HostFilter, hostsIn: number): FunnelStage {
+  return {
+    filter: f.name,
+    stage: "filter",
+    in: hostsIn,
+    out: hostsIn,
+    rejected: [],
+    reasons: [],
+    codes: [],
+    labels: {},
+  };
+}
+
+function reject(stage: FunnelStage, h: HostState, why: Reason): void {
+  stage.rejected.push(h);
+  stage.reasons.push(why.message);
+  stage.codes.push(why.code);
+  if (why.label) stage.labels[why.code] = why.label;
+}
 
 /**
  * One request's filters, weighers and consume step over a set of host
@@ -145,98 +303,154 @@ export class Scheduler {
     return { passed: current, funnel };
   }
 
-  private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
+  private prepare(f: HostFilter): void {
     if (!this.prepared.has(f)) {
       // Lazily, so a filter that never sees a host never raises (as in Nova).
       f.prepare?.(this.spec);
       this.prepared.add(f);
     }
-    const kept: HostState[] = [];
-    const rejected: HostState[] = [];
-    const reasons: string[] = [];
-    const codes: string[] = [];
-    const labels: Record<string, string> = {};
+  }
+
+  private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
+    this.prepare(f);
+    // Copied from the first rejection on: a filter that keeps every host returns its input.
+    let kept: HostState[] | null = null;
+    const stage = newStage(f, current.length);
     const spec = this.spec;
     for (let i = 0; i < current.length; i++) {
       const h = current[i];
       const why = f.check(h, spec);
-      if (why === null) kept.push(h);
+      if (why === null) kept?.push(h);
       else {
-        rejected.push(h);
-        // A plain message is coded with the filter's name.
-        if (typeof why === "string") {
-          reasons.push(why);
-          codes.push(f.name);
-        } else {
-          reasons.push(why.message);
-          codes.push(why.code);
-          if (why.label) labels[why.code] = why.label;
-        }
+        kept ??= current.slice(0, i);
+        reject(stage, h, why);
       }
     }
-    funnel.push({
-      filter: f.name,
-      stage: "filter",
-      in: current.length,
-      out: kept.length,
-      rejected,
-      reasons,
-      codes,
-      labels,
-    });
-    return kept;
+    const out = kept ?? current;
+    stage.out = out.length;
+    funnel.push(stage);
+    return out;
   }
 
-  /** BaseWeightHandler.get_weighed_objects with every column kept. */
+  /**
+   * runFilters for a later instance of a request when `changed`, the host
+   * the previous instance consumed, is the only thing its filters read that
+   * changed (see `carries`): every other host of `pool` passed these filters
+   * for the previous instance and passes again, so only `changed` is
+   * checked. The funnel is the one runFilters would give.
+   */
+  refilterChanged(
+    pool: HostState[],
+    index: number,
+    changed: HostState,
+  ): { passed: HostState[]; funnel: FunnelStage[] } {
+    const funnel: FunnelStage[] = [];
+    const restricted = this.restrict(pool);
+    let current = restricted.hosts;
+    if (restricted.skipFilters) return { passed: current, funnel };
+    let present = current.includes(changed);
+    for (const f of this.filters) {
+      if (f.runOncePerRequest && index > 0) continue;
+      this.prepare(f);
+      const stage = newStage(f, current.length);
+      const why = present ? f.check(changed, this.spec) : null;
+      if (why !== null) {
+        reject(stage, changed, why);
+        current = current.filter((h) => h !== changed);
+        present = false;
+      }
+      stage.out = current.length;
+      funnel.push(stage);
+      if (!current.length) break;
+    }
+    return { passed: current, funnel };
+  }
+
+  /**
+   * Whether the next instance may reuse this one's verdicts and raw weights
+   * for every host but the consumed one: its filters and weighers read the
+   * host and the request, and the request changes between instances only
+   * through a server group (its hosts grow) or a NUMA topology (replaced by
+   * the fitted one).
+   */
+  carries(numaBefore: RequestSpec["numaTopology"]): boolean {
+    return this.spec.instanceGroup === null && this.spec.numaTopology === numaBefore;
+  }
+
   /** Multipliers per weigher and aggregate view: they depend on nothing else. */
   private readonly multipliers: Array<Array<{ value: number; source: string } | undefined>>;
 
   /** BaseWeightHandler.get_weighed_objects with every column kept. */
   weigh(hosts: HostState[]): WeighedSet {
+    return this.weighCarrying(hosts, null).weighed;
+  }
+
+  /**
+   * weigh(), taking from `carried` the raw values of every host whose
+   * position there it gives (the others are weighed). Returns the views of
+   * the hosts too, for the next call to carry.
+   */
+  weighCarrying(hosts: HostState[], carried: CarriedWeights | null): { weighed: WeighedSet; views: Int32Array } {
     const n = hosts.length;
     const W = n > 1 ? this.weighers.length : 0;
-    // One buffer per call: weights, then raw and normalized per weigher.
-    const buf = new Float64Array(n * (1 + 2 * W));
+    // One buffer per call: weights, then raw values per weigher.
+    const buf = new Float64Array(n * (1 + W));
     const weights = buf.subarray(0, n);
     const columns: WeigherColumn[] = [];
+    if (!W) return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views: new Int32Array(0) };
     const spec = this.spec;
+    const views = this.viewsOf(hosts, carried);
+    // Small loops in functions of their own: each is compiled on its own, early.
     for (let k = 0; k < W; k++) {
       const w = this.weighers[k];
-      const raw = buf.subarray(n * (1 + 2 * k), n * (2 + 2 * k));
-      const normalized = buf.subarray(n * (2 + 2 * k), n * (3 + 2 * k));
-      const minval = w.minval;
-      const maxval = w.maxval;
-      for (let i = 0; i < n; i++) {
-        let v = w.weigh(hosts[i], spec);
-        if (minval !== undefined && v < minval) v = minval;
-        if (maxval !== undefined && v > maxval) v = maxval;
-        raw[i] = v;
-      }
-      let lo = minval;
-      let hi = maxval;
-      if (lo === undefined || hi === undefined) {
-        let mn = raw[0];
-        let mx = raw[0];
-        for (let i = 1; i < n; i++) {
-          if (raw[i] < mn) mn = raw[i];
-          if (raw[i] > mx) mx = raw[i];
-        }
-        if (lo === undefined) lo = mn;
-        if (hi === undefined) hi = mx;
-      }
-      const range = hi - lo;
-      const byView = this.multipliers[k];
-      for (let i = 0; i < n; i++) {
-        const norm = lo === hi ? 0 : (raw[i] - lo) / range;
-        const h = hosts[i];
-        let m = byView[h.aggregates.id];
-        if (m === undefined) byView[h.aggregates.id] = m = w.multiplier(h);
-        normalized[i] = norm;
-        weights[i] += m.value * norm;
-      }
-      columns.push({ name: w.name, raw, normalized, byView });
+      const raw = buf.subarray(n * (1 + k), n * (2 + k));
+      if (carried) carryColumn(w, hosts, spec, carried.raws[k], carried.from, raw);
+      else rawColumn(w, hosts, spec, raw);
+      const lo = w.minval ?? min(raw);
+      const hi = w.maxval ?? max(raw);
+      addNormalized(raw, lo, hi, this.multiplierValues[k], views, weights);
+      columns.push(new Column(w.name, raw, lo, hi, this.multipliers[k]));
     }
-    return { hosts, weights, columns, order: orderByWeight(weights) };
+    return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views };
+  }
+
+  /** Multiplier values per weigher, indexed by aggregate view id (filled by viewsOf). */
+  private multiplierValues: Float64Array[] = [];
+  private viewsSeen = new Uint8Array(0);
+
+  /** The hosts' aggregate view ids (a carried host's from `carried`); each weigher's multiplier is known for them. */
+  private viewsOf(hosts: HostState[], carried: CarriedWeights | null): Int32Array {
+    const views = new Int32Array(hosts.length);
+    if (!carried) for (let i = 0; i < hosts.length; i++) views[i] = this.viewOf(hosts[i]);
+    else {
+      const from = carried.from;
+      for (let i = 0; i < hosts.length; i++) views[i] = from[i] < 0 ? this.viewOf(hosts[i]) : carried.views[from[i]];
+    }
+    return views;
+  }
+
+  private viewOf(host: HostState): number {
+    const v = host.aggregates.id;
+    if (v < this.viewsSeen.length && this.viewsSeen[v]) return v;
+    if (v >= this.viewsSeen.length) {
+      const size = Math.max(v + 1, 2 * this.viewsSeen.length, 8);
+      const seen = new Uint8Array(size);
+      seen.set(this.viewsSeen);
+      this.viewsSeen = seen;
+      this.multiplierValues = this.weighers.map((_, k) => {
+        const grown = new Float64Array(size);
+        if (this.multiplierValues[k]) grown.set(this.multiplierValues[k]);
+        return grown;
+      });
+    }
+    // The first host of a view asks each weigher: a multiplier depends on the view alone.
+    for (let k = 0; k < this.weighers.length; k++) {
+      const byView = this.multipliers[k];
+      byView[v] ??= this.weighers[k].multiplier(host);
+      this.multiplierValues[k][v] = byView[v].value;
+    }
+    this.viewsSeen[v] = 1;
+    return v;
   }
 
   /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
@@ -313,8 +527,8 @@ export function openSession(
   config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN),
   hosts: HostState[] = buildHostStates(scenario),
 ): Session {
-  const filters = config.enabledFilters.map((n) => getFilter(n)(config));
-  const weighers = config.weighers.map((n) => getWeigher(n)(config));
+  const filters = config.enabledFilters.map((n) => sameShapeFilter(getFilter(n)(config)));
+  const weighers = config.weighers.map((n) => sameShapeWeigher(getWeigher(n)(config)));
   const spec = buildRequestSpec(scenario, hosts, config);
   const scheduler = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
   return { config, hosts, spec, scheduler };
@@ -353,21 +567,21 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const placed: Placement[] = [];
     let pool = hosts;
     let index = 0;
+    const pass = new InstancePass(s);
     for (index = 0; index < spec.numInstances; index++) {
       spec.instanceUuid = instanceUuids[index];
-      const { passed, funnel } = s.runFilters(pool, index);
-      const weighed = passed.length ? s.weigh(passed) : EMPTY;
+      const { passed, funnel, weighed } = pass.run(pool, index);
       const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
       run.traces.push(trace);
       if (!passed.length) break;
       let order = weighed.order;
       if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
-      const ordered = order.map((i) => passed[i]);
+      const ordered = pass.arrange(passed, order);
       if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
       const chosen = ordered[0];
       trace.chosen = chosen;
       selected.push(chosen);
-      placed.push(s.consumeSelected(chosen));
+      placed.push(pass.consume(chosen));
       pool = ordered;
     }
     // Python's loop variable stays on the last index after a full loop.
@@ -375,7 +589,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     if (selected.length < spec.numInstances) {
       run.error = { name: "NoValidHost", message: "No valid host was found." };
     } else {
-      run.selections = withAlternates(s, pool, index, numAlts, selected, placed, () => true);
+      run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
     }
     run.engineMs = now() - started;
   } catch (e) {
@@ -386,6 +600,73 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     run.engineMs = started ? now() - started : 0;
   }
   return run;
+}
+
+/**
+ * Filter and weigh the instances of one request in turn. After the first,
+ * when nothing but the consumed host changed (Scheduler.carries), only that
+ * host is filtered and weighed again; the other hosts' verdicts and raw
+ * weights come from the previous instance.
+ */
+class InstancePass {
+  private changed: HostState | null = null;
+  private numaBefore: RequestSpec["numaTopology"] = null;
+  /** The previous weighing: its hosts, raw columns and views. */
+  private last: { hosts: HostState[]; raws: Float64Array[]; views: Int32Array } | null = null;
+  /** The order (positions into last.hosts) the next pool was arranged in. */
+  private arranged: number[] | null = null;
+
+  constructor(private readonly s: Scheduler) {}
+
+  run(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[]; weighed: WeighedSet } {
+    const { s, changed, last, arranged } = this;
+    this.last = null;
+    this.arranged = null;
+    if (changed === null || !s.carries(this.numaBefore)) {
+      const { passed, funnel } = s.runFilters(pool, index);
+      return { passed, funnel, weighed: this.weigh(passed, null) };
+    }
+    const { passed, funnel } = s.refilterChanged(pool, index, changed);
+    const carried =
+      last && arranged && last.raws.length
+        ? { raws: last.raws, views: last.views, from: positionsIn(pool, arranged, passed, changed) }
+        : null;
+    return { passed, funnel, weighed: this.weigh(passed, carried) };
+  }
+
+  private weigh(passed: HostState[], carried: CarriedWeights | null): WeighedSet {
+    if (!passed.length) return EMPTY;
+    const { weighed, views } = this.s.weighCarrying(passed, carried);
+    this.last = { hosts: passed, raws: weighed.columns.map((c) => c.raw), views };
+    return weighed;
+  }
+
+  /** The next pool: the hosts just weighed, in `order`. */
+  arrange(passed: HostState[], order: number[]): HostState[] {
+    if (this.last?.hosts === passed) this.arranged = order;
+    return inOrder(passed, order);
+  }
+
+  consume(host: HostState): Placement {
+    this.numaBefore = this.s.spec.numaTopology;
+    const placed = this.s.consumeSelected(host);
+    this.changed = host;
+    return placed;
+  }
+}
+
+/**
+ * Where each of `passed` (a subsequence of `pool`) sat in the previous
+ * weighing, given that pool[j] sat at arranged[j]; -1 for `changed`.
+ */
+function positionsIn(pool: HostState[], arranged: number[], passed: HostState[], changed: HostState): Int32Array {
+  const from = new Int32Array(passed.length);
+  let j = 0;
+  for (let i = 0; i < passed.length; i++, j++) {
+    while (pool[j] !== passed[i]) j++;
+    from[i] = passed[i] === changed ? -1 : arranged[j];
+  }
+  return from;
 }
 
 function placementStage(hosts: HostState[], outcome: PlacementOutcome): FunnelStage {
@@ -463,7 +744,7 @@ function schedulePlacement(
     if (!passed.length) break;
     let order = weighed.order;
     if (random) order = pickWithRandom(order, weighed.weights, config, random);
-    const ordered = order.map((i) => passed[i]);
+    const ordered = inOrder(passed, order);
     if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
     pool = ordered;
     const attempt = { index, tried: [] as HostState[], claimed: null as HostState | null };
@@ -502,7 +783,7 @@ function schedulePlacement(
  * drops hosts Placement gave no allocation request.
  */
 function withAlternates(
-  s: Scheduler,
+  s: Scheduler | InstancePass,
   pool: HostState[],
   index: number,
   numAlts: number,
@@ -512,14 +793,35 @@ function withAlternates(
 ): ScheduleRun["selections"] {
   let altPool = pool;
   if (index > 0 && numAlts > 0) {
-    const { passed } = s.runFilters(pool, index);
-    const w = passed.length ? s.weigh(passed) : EMPTY;
-    altPool = w.order.map((i) => passed[i]);
+    let passed: HostState[];
+    let w: WeighedSet;
+    if (s instanceof InstancePass) ({ passed, weighed: w } = s.run(pool, index));
+    else {
+      passed = s.runFilters(pool, index).passed;
+      w = passed.length ? s.weigh(passed) : EMPTY;
+    }
+    altPool = inOrder(passed, w.order);
   }
   const chosenSet = new Set(selected);
   return selected.map((host, i) => ({
     host,
-    alternates: altPool.filter((h) => h.cell === host.cell && !chosenSet.has(h) && eligible(h)).slice(0, numAlts),
+    alternates: firstAlternates(altPool, host, chosenSet, eligible, numAlts),
     placement: placed[i],
   }));
+}
+
+/** The first `count` hosts of the pool in the chosen host's cell, not chosen, eligible. */
+function firstAlternates(
+  pool: HostState[],
+  host: HostState,
+  chosen: Set<HostState>,
+  eligible: (h: HostState) => boolean,
+  count: number,
+): HostState[] {
+  const out: HostState[] = [];
+  for (let i = 0; i < pool.length && out.length < count; i++) {
+    const h = pool[i];
+    if (h.cell === host.cell && !chosen.has(h) && eligible(h)) out.push(h);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bigCloud } from "../../bench/big-cloud";
+import { bigCloud, bigNumaCloud } from "../../bench/big-cloud";
 import { schedule } from "./engine";
 import { buildHostStates } from "./host-state";
 import { toResult } from "./result";
@@ -25,6 +25,18 @@ describe("host states built from a scenario", () => {
     // five instances consume five hosts; the next request starts from the snapshot again
     expect(answer(sc)).toEqual(answer(sc));
     expect(answer(sc)).toEqual(answer(structuredClone(sc)));
+  });
+
+  it("share a frozen host's NUMA cells, and pinning CPUs in one request leaves the next one's cells alone", () => {
+    const sc = deepFreeze(bigNumaCloud(300, 5));
+    const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
+    expect(a[0].numaCells).toBe(b[0].numaCells);
+    expect(a[0].pciStats).not.toBe(b[0].pciStats);
+    const first = answer(sc);
+    expect(first.selections).toHaveLength(5);
+    expect(first.selections[0].numa?.[0].cpu_pinning).not.toEqual({});
+    expect(answer(sc)).toEqual(first);
+    expect(answer(structuredClone(sc))).toEqual(first);
   });
 
   it("read a host that is not frozen afresh every time", () => {

@@ -25,6 +25,7 @@ import {
   pyValueAt,
   type PyValue,
 } from "./python";
+import { buildImageProps, type ImageProps } from "./image-meta";
 import type { NUMALimits } from "./numa/fit";
 import { buildNumaCells, buildPciStats } from "./numa/host-topology";
 import type { NUMACell } from "./numa/objects";
@@ -198,6 +199,8 @@ export class HostState {
   }
   instanceList: readonly string[] = NO_INSTANCES;
   private instanceSet: Set<string> | null = null;
+  /** Image properties of the host's instances that have them (ImagePropertiesWeigher). */
+  instanceImageProps: readonly ImageProps[] = NO_IMAGE_PROPS;
   stats: Record<string, string> = NO_STATS;
   aggregates!: AggregateView;
   // Placement inventory (our extension).
@@ -237,6 +240,28 @@ const float = (v: unknown, index: number, key: string): number =>
   typeof v === "number" ? v : pyFloatOfJson(v, `hosts[${index}].${key}`);
 const iter = (v: unknown, index: number, key: string): unknown[] =>
   Array.isArray(v) ? v : pyIter(v, `hosts[${index}].${key}`);
+
+const NO_IMAGE_PROPS: readonly ImageProps[] = [];
+
+/** hosts[i].instance_image_properties: each key one of the host's instances, each value image properties. */
+function instanceImageProps(h: ScenarioHost, index: number, instances: readonly string[]): ImageProps[] {
+  const field = `hosts[${index}].instance_image_properties`;
+  const given = h.instance_image_properties as unknown;
+  if (given === null || typeof given !== "object" || Array.isArray(given))
+    throw new NovaError("ValueError", `${field}: must be an object of instance UUID -> image properties`);
+  const out: ImageProps[] = [];
+  for (const [uuid, props] of Object.entries(given as Record<string, unknown>)) {
+    if (!instances.includes(uuid))
+      throw new NovaError("ValueError", `${field}.${uuid}: not one of hosts[${index}].instances`);
+    try {
+      out.push(buildImageProps(props as Record<string, unknown>));
+    } catch (e) {
+      if (!(e instanceof NovaError)) throw e;
+      throw new NovaError(e.name, `${field}.${uuid}: ${e.message.replace(/^image\.properties(: )?/, "")}`);
+    }
+  }
+  return out;
+}
 
 export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
   return aggs.map((a, i) => {
@@ -311,12 +336,24 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
   Object.assign(s, hostFacts(h, index));
   s.aggregates = view;
-  // NUMA cells and PCI pools are per request: consuming mutates them.
+  // PCI pools are per request: consuming takes devices from them. NUMA
+  // cells are never changed (consuming builds new ones): a frozen host's
+  // are built once, like its facts.
   const f = `hosts[${index}]`;
-  if (h.numa_topology) s.numaCells = buildNumaCells(h.numa_topology.cells ?? [], `${f}.numa_topology`);
+  if (h.numa_topology) s.numaCells = numaCellsOf(h, `${f}.numa_topology`);
   if (h.pci_device_pools?.length || s.numaCells)
     s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `${f}.pci_device_pools`);
   return s;
+}
+
+const FROZEN_NUMA_CELLS = new WeakMap<ScenarioHost, NUMACell[]>();
+
+function numaCellsOf(h: ScenarioHost, field: string): NUMACell[] {
+  const cells = h.numa_topology?.cells ?? [];
+  if (!Object.isFrozen(h) || !Object.isFrozen(h.numa_topology)) return buildNumaCells(cells, field);
+  let built = FROZEN_NUMA_CELLS.get(h);
+  if (!built) FROZEN_NUMA_CELLS.set(h, (built = buildNumaCells(cells, field)));
+  return built;
 }
 
 /**
@@ -344,6 +381,7 @@ type HostFacts = Pick<
   | "diskAllocationRatio"
   | "service"
   | "instanceList"
+  | "instanceImageProps"
   | "traits"
   | "reservedVcpus"
   | "reservedMemoryMb"
@@ -364,6 +402,7 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   const t = {
     metrics: NO_METRICS,
     instanceList: NO_INSTANCES,
+    instanceImageProps: NO_IMAGE_PROPS,
   } as HostFacts;
   t.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
   if (!isValidIp(t.hostIp)) {
@@ -432,6 +471,7 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
     forced_down: svc.forced_down === undefined ? false : pyTruthy(svc.forced_down as PyValue),
   };
   if (h.instances !== undefined) t.instanceList = iter(h.instances, index, "instances") as string[];
+  if (h.instance_image_properties !== undefined) t.instanceImageProps = instanceImageProps(h, index, t.instanceList);
   t.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
   t.reservedVcpus = h.reserved_vcpus ?? 0;
   t.reservedMemoryMb = h.reserved_memory_mb ?? 0;

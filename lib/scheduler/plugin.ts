@@ -17,9 +17,11 @@ export interface Reason {
 
 /**
  * A host filter, named after its Nova class. `check` answers null when the
- * host passes, or why it does not: a Reason, or a plain message (its code is
- * then the filter's name). It runs in the host loop: keep it free of parsing
- * and allocation on the passing path.
+ * host passes, or why it does not: a Reason whose code is one of
+ * reasons.ts (a shared constant when the message is fixed). It runs in the
+ * host loop: keep it free of parsing and allocation on the passing path.
+ * The engine calls `prepare` and `check` without their object (keep state
+ * in closures, not in `this`).
  */
 export interface HostFilter {
   readonly name: string;
@@ -27,7 +29,7 @@ export interface HostFilter {
   readonly runOncePerRequest: boolean;
   /** Per-request work (parse a query, resolve options), before the host loop. */
   prepare?(spec: RequestSpec): void;
-  check(host: HostState, spec: RequestSpec): Reason | string | null;
+  check(host: HostState, spec: RequestSpec): Reason | null;
 }
 
 export type FilterFactory = (config: SchedulerConfig) => HostFilter;
@@ -35,6 +37,7 @@ export type FilterFactory = (config: SchedulerConfig) => HostFilter;
 /**
  * A weigher returns raw values; the engine normalizes them (min-max over the
  * survivors, or against minval/maxval when set) and applies the multiplier.
+ * Like a filter's, its functions are called without their object.
  */
 export interface HostWeigher {
   readonly name: string;

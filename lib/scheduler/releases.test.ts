@@ -143,3 +143,212 @@ describe("2024.1: packed virtqueue and maxphysaddr traits in Placement", () => {
     expect(schedule(placementScenario("2024.1", {})).error).toBeNull();
   });
 });
+
+describe("Placement's os-traits follows the release (openstack/requirements upper-constraints.txt)", () => {
+  const withTrait = (nova_release: string, trait: string): Scenario => ({
+    config: { placement: true, enabled_filters: [], nova_release },
+    hosts: [{ name: "a", vcpus: 4, memory_mb: 8192, local_gb: 100, traits: [trait] }],
+    request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 } },
+  });
+  it.each([
+    ["COMPUTE_ADDRESS_SPACE_PASSTHROUGH", "zed", "2023.1"], // os-traits 2.10.0
+    ["COMPUTE_NET_VIRTIO_PACKED", "2023.1", "2023.2"], // 3.0.0
+    ["COMPUTE_SECURITY_TPM_CRB", "2024.1", "2024.2"], // 3.1.0
+    ["COMPUTE_SECURITY_TPM_SECRET_SECURITY_HOST", "2024.2", "2025.1"], // 3.3.0
+    ["COMPUTE_SOUND_MODEL_VIRTIO", "2025.1", "2025.2"], // 3.5.0
+    ["HW_CPU_X86_AMXTILE", "2025.2", "2026.1"], // 3.6.0
+  ])("%s: unknown under %s, a standard trait from %s", (trait, before, since) => {
+    expect(schedule(withTrait(before, trait)).error?.message).toContain(`unknown trait ${trait}`);
+    expect(schedule(withTrait(since, trait)).error).toBeNull();
+  });
+});
+
+describe('2024.1 1038a63387 "libvirt: Support maxphysaddr.": the bits are checked by the filters', () => {
+  const bitsHosts = [
+    { name: "narrow", vcpus: 16, memory_mb: 65536, local_gb: 500, cpu_info: { maxphysaddr: { bits: 39 } } },
+    { name: "wide", vcpus: 16, memory_mb: 32768, local_gb: 500, cpu_info: { maxphysaddr: { bits: 46 } } },
+  ];
+  it.each([
+    ["2023.2", ["narrow", "wide"]],
+    ["2024.1", ["wide"]],
+    ["2026.1", ["wide"]],
+  ])("ComputeCapabilitiesFilter, flavor hw:maxphysaddr_bits=42 under %s keeps %j", (nova_release, kept) => {
+    const r = toResult(
+      schedule({
+        config: { enabled_filters: ["ComputeCapabilitiesFilter"], nova_release },
+        hosts: bitsHosts,
+        request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024, extra_specs: { "hw:maxphysaddr_bits": "42" } } },
+      }),
+    );
+    expect(r.requests[0].weighed.map((w) => w.host).sort()).toEqual(kept);
+  });
+
+  it("ImagePropertiesFilter, image hw_maxphysaddr_bits: Nova 2024.1 calls .get() on the cpu_info text and raises", () => {
+    const run = (nova_release: string) =>
+      schedule({
+        config: { enabled_filters: ["ImagePropertiesFilter"], nova_release },
+        hosts: bitsHosts.map((h) => ({ ...h, supported_instances: [["x86_64", "kvm", "hvm"]] })),
+        request: {
+          flavor: { name: "m1", vcpus: 1, memory_mb: 1024 },
+          image: { properties: { hw_architecture: "x86_64", hw_maxphysaddr_bits: 42 } },
+        },
+      });
+    expect(run("2023.2").error).toBeNull();
+    expect(run("2024.1").error).toEqual({ name: "AttributeError", message: "'str' object has no attribute 'get'" });
+  });
+});
+
+describe('2024.2 3cd26b0a08 "AggregateMultitenancyIsolation to support unlimited tenant"', () => {
+  const tenantScenario = (nova_release: string, project_id: string): Scenario => ({
+    config: { enabled_filters: ["AggregateMultiTenancyIsolation"], nova_release },
+    hosts: [
+      { name: "a", vcpus: 16, memory_mb: 65536, local_gb: 500 },
+      { name: "b", vcpus: 16, memory_mb: 32768, local_gb: 500 },
+    ],
+    aggregates: [
+      { name: "acme-more", hosts: ["a"], metadata: { filter_tenant_id_2: "acme", filter_tenant_idx: "zeta" } },
+      { name: "beta", hosts: ["b"], metadata: { filter_tenant_id: "beta" } },
+    ],
+    request: { project_id, flavor: { name: "m1", vcpus: 1, memory_mb: 1024 } },
+  });
+  const kept = (r: string, p: string) =>
+    toResult(schedule(tenantScenario(r, p)))
+      .requests[0].weighed.map((w) => w.host)
+      .sort();
+  it.each([
+    ["2024.1", "other", ["a"]],
+    ["2024.2", "other", []],
+    ["2024.1", "acme", ["a"]],
+    ["2024.2", "acme", ["a"]],
+    ["2024.2", "zeta", ["a"]],
+    ["2024.2", "beta", ["b"]],
+  ])("under %s project %s may use %j", (release, project, hosts) => {
+    expect(kept(release, project)).toEqual(hosts);
+  });
+});
+
+describe("Placement request changes of 2024.2, 2025.2 and 2026.1", () => {
+  const query = (nova_release: string, extra_specs: Record<string, string>, image?: Record<string, string>) => {
+    const r = toResult(
+      schedule({
+        config: { placement: true, enabled_filters: [], nova_release },
+        hosts: [{ name: "a", vcpus: 4, memory_mb: 8192, local_gb: 100 }],
+        request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024, extra_specs }, image: { properties: image } },
+      }),
+    );
+    // NoValidHost is expected (no host has the traits): what matters is the query.
+    const error = r.error === "NoValidHost" ? null : r.error ? `${r.error}: ${r.message}` : null;
+    return { query: r.placement?.query ?? "", error, summary: r.diagnosis?.summary ?? "" };
+  };
+
+  it.each([
+    // 2024.2: _translate_vtpm_request adds the model trait (tpm-tis unless tpm-crb).
+    ["2024.1", { "hw:tpm_version": "2.0" }, undefined, "required=COMPUTE_SECURITY_TPM_2_0", /TPM_TIS/],
+    ["2024.2", { "hw:tpm_version": "2.0" }, undefined, "COMPUTE_SECURITY_TPM_TIS", null],
+    ["2024.2", { "hw:tpm_version": "2.0", "hw:tpm_model": "tpm-crb" }, undefined, "COMPUTE_SECURITY_TPM_CRB", null],
+    // 2024.2 3169e7cebd "libvirt: Launch instances with stateless firmware".
+    ["2024.1", {}, { hw_firmware_type: "uefi", hw_firmware_stateless: "true" }, "resources=", /STATELESS_FIRMWARE/],
+    [
+      "2024.2",
+      {},
+      { hw_firmware_type: "uefi", hw_firmware_stateless: "true" },
+      "COMPUTE_SECURITY_STATELESS_FIRMWARE",
+      null,
+    ],
+    // 2025.2 dab248718d "Implement sound model extra spec for libvirt." (virtio_sound_filter).
+    ["2025.1", { "hw:sound_model": "virtio" }, undefined, "resources=", /SOUND/],
+    ["2025.2", { "hw:sound_model": "virtio" }, undefined, "root_required=COMPUTE_SOUND_MODEL_VIRTIO", null],
+    ["2025.2", { "hw:sound_model": "usb" }, undefined, "resources=", /SOUND/],
+    ["2025.2", {}, { hw_sound_model: "virtio" }, "COMPUTE_SOUND_MODEL_VIRTIO", null],
+    // 2026.1 "TPM: support instances with user/host/deployment secret security" (tpm_secret_security_filter).
+    ["2025.2", { "hw:tpm_version": "2.0" }, undefined, "resources=", /SECRET_SECURITY/],
+    ["2026.1", { "hw:tpm_version": "2.0" }, undefined, "COMPUTE_SECURITY_TPM_SECRET_SECURITY_USER", null],
+    [
+      "2026.1",
+      { "hw:tpm_version": "2.0", "hw:tpm_secret_security": "host" },
+      undefined,
+      "COMPUTE_SECURITY_TPM_SECRET_SECURITY_HOST",
+      null,
+    ],
+    ["2026.1", { "hw:tpm_secret_security": "host" }, undefined, "resources=", /SECRET_SECURITY/],
+  ])("under %s, flavor %j image %j: the query has %s", (release, specs, image, has, hasNot) => {
+    const { query: q, error } = query(release, specs, image);
+    expect(error).toBeNull();
+    expect(q).toContain(has);
+    if (hasNot) expect(q).not.toMatch(hasNot);
+  });
+
+  it.each([
+    [
+      "2024.2",
+      {},
+      { hw_firmware_stateless: "true" },
+      "Invalid: Stateless firmware is supported only when UEFI firmware type is used.",
+    ],
+    [
+      "2025.2",
+      { "hw:sound_model": "virtio" },
+      { hw_sound_model: "usb" },
+      /^FlavorImageConflict: Flavor m1 has hw:sound_model/,
+    ],
+    ["2025.2", { "hw:sound_model": "beeper" }, undefined, /^Invalid: Invalid sound device model 'beeper'/],
+    [
+      "2026.1",
+      { "hw:tpm_version": "2.0", "hw:tpm_secret_security": "vault" },
+      undefined,
+      "0/1 hosts available: TPM secret security 'vault' is not supported.",
+    ],
+  ])("under %s, flavor %j image %j fails: %s", (release, specs, image, message) => {
+    const { error, summary, query: q } = query(release, specs, image);
+    if (error) expect(error).toMatch(message);
+    else {
+      expect(summary).toMatch(message);
+      expect(q).toBe("");
+    }
+  });
+});
+
+it('2023.2 "Remove deprecated AZ filter.": query_placement_for_availability_zone=false is said to be gone', () => {
+  const r = toResult(schedule(scenario({ nova_release: "2023.2", query_placement_for_availability_zone: false })));
+  expect(r.release_notes).toEqual([
+    "query_placement_for_availability_zone is not in Nova 28 (2023.2 Bobcat) (removed); the availability zone request filter always runs",
+  ]);
+  expect(toResult(schedule(scenario({ query_placement_for_availability_zone: false }))).release_notes).toBeUndefined();
+});
+
+it('2025.1 "Add a new ImagePropertiesWeigher": instances\' image properties pack or spread the request', () => {
+  const uuid = "44444444-4444-4444-4444-444444444444";
+  const run = (nova_release: string, image_props_weight_multiplier: number) =>
+    toResult(
+      schedule({
+        config: { enabled_filters: ["ComputeFilter"], weighers: "all", nova_release, image_props_weight_multiplier },
+        hosts: [
+          { ...hosts[0], instances: [uuid], instance_image_properties: { [uuid]: { os_distro: "windows" } } },
+          hosts[1],
+        ],
+        request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 }, image: { properties: { os_distro: "windows" } } },
+      }),
+    ).selections[0].host;
+  // HypervisorVersionWeigher prefers "new"; packing on the windows image outweighs it, spreading keeps it.
+  expect([run("2024.2", 10), run("2025.1", 0), run("2025.1", 10), run("2025.1", -10)]).toEqual([
+    "new",
+    "new",
+    "old",
+    "new",
+  ]);
+});
+
+it.each([
+  ["zed", ["HypervisorVersionWeigher", "ImagePropertiesWeigher"]],
+  ["2024.2", ["ImagePropertiesWeigher"]],
+  ["2025.1", []],
+])("a weigher named under %s that only a later release has is left out and said so: %j", (nova_release, later) => {
+  const weighers = ["RAMWeigher", "HypervisorVersionWeigher", "ImagePropertiesWeigher"];
+  const r = toResult(schedule(scenario({ nova_release, weighers })));
+  expect(Object.keys(r.requests[0].weighed[0].weighers)).toEqual(weighers.filter((w) => !later.includes(w)));
+  expect(r.release_notes ?? []).toEqual(
+    later.map(
+      (w) => `${w} is not in Nova ${resolveConfig({ nova_release }).release.label} (added later); it did not run`,
+    ),
+  );
+});

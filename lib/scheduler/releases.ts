@@ -13,9 +13,11 @@ export interface ReleaseBehaviour {
   label: string;
   /** Weigher classes "all" stands for (nova.scheduler.weights.all_weighers). */
   allWeighers: readonly string[];
-  /** Filters this release no longer ships (naming one is an error). */
+  /** Filters this release no longer ships (named, they are left out and said so). */
   removedFilters: ReadonlySet<string>;
-  /** map_az_to_placement_aggregate runs whatever query_placement_for_availability_zone says. */
+  /** Weighers of later releases (named, they are left out and said so). */
+  laterWeighers: ReadonlySet<string>;
+  /** map_az_to_placement_aggregate runs whatever query_placement_for_availability_zone says (the option is gone). */
   azRequestFilterAlwaysOn: boolean;
   /**
    * hw:virtio_packed_ring / hw_virtio_packed_ring require COMPUTE_NET_VIRTIO_PACKED
@@ -24,6 +26,20 @@ export interface ReleaseBehaviour {
    * (ResourceRequest._translate_maxphysaddr_request).
    */
   packedRingAndMaxphysaddrTraits: boolean;
+  /**
+   * hw:maxphysaddr_bits becomes capabilities:cpu_info:maxphysaddr:bits ">= N"
+   * in ComputeCapabilitiesFilter, and ImagePropertiesFilter reads the image's
+   * hw_maxphysaddr_bits.
+   */
+  maxphysaddrBitsChecks: boolean;
+  /** AggregateMultiTenancyIsolation reads every key starting with filter_tenant_id. */
+  tenantIdKeyPrefixes: boolean;
+  /** vTPM also requires COMPUTE_SECURITY_TPM_{TIS,CRB}; hw_firmware_stateless requires COMPUTE_SECURITY_STATELESS_FIRMWARE. */
+  tpmModelAndStatelessFirmwareTraits: boolean;
+  /** Request filter virtio_sound_filter (hw:sound_model=virtio). */
+  virtioSoundFilter: boolean;
+  /** Request filter tpm_secret_security_filter (every vTPM request, hw:tpm_secret_security). */
+  tpmSecretSecurityFilter: boolean;
   /** Standard traits this release's os-traits adds to the 2.9.0 list Zed ships. */
   addedStandardTraits: ReadonlySet<string>;
 }
@@ -53,40 +69,114 @@ const LABELS: Record<NovaRelease, string> = {
   "2026.1": "33 (2026.1 Gazpacho)",
 };
 
-const NO_TRAITS: ReadonlySet<string> = new Set();
-const CARACAL_TRAITS: ReadonlySet<string> = new Set([
-  "COMPUTE_ADDRESS_SPACE_EMULATED",
-  "COMPUTE_ADDRESS_SPACE_PASSTHROUGH",
-  "COMPUTE_NET_VIRTIO_PACKED",
-]);
+/**
+ * Traits each os-traits release added, and the os-traits each Nova release
+ * runs with (openstack/requirements upper-constraints.txt of the release:
+ * Zed 2.9.0, 2023.1 2.10.0, 2023.2 and 2024.1 3.0.0, 2024.2 3.1.0,
+ * 2025.1 3.3.0, 2025.2 3.5.0, 2026.1 3.6.0). Placement knows the traits of
+ * the os-traits it runs with; a host reporting a newer one is refused.
+ */
+const OS_TRAITS_ADDED: Array<[NovaRelease, string[]]> = [
+  // os-traits 2.10.0
+  ["2023.1", ["COMPUTE_ADDRESS_SPACE_EMULATED", "COMPUTE_ADDRESS_SPACE_PASSTHROUGH", "COMPUTE_SHARE_LOCAL_FS"]],
+  // 3.0.0
+  ["2023.2", ["COMPUTE_NET_VIRTIO_PACKED"]],
+  // 3.1.0
+  [
+    "2024.2",
+    [
+      "COMPUTE_SECURITY_STATELESS_FIRMWARE",
+      "COMPUTE_SECURITY_TPM_CRB",
+      "COMPUTE_SECURITY_TPM_TIS",
+      "HW_CPU_X86_AMD_SEV_ES",
+    ],
+  ],
+  // 3.2.0, 3.3.0
+  [
+    "2025.1",
+    [
+      "COMPUTE_NET_VIF_MODEL_IGB",
+      "COMPUTE_SECURITY_TPM_SECRET_SECURITY_DEPLOYMENT",
+      "COMPUTE_SECURITY_TPM_SECRET_SECURITY_HOST",
+      "COMPUTE_SECURITY_TPM_SECRET_SECURITY_USER",
+      "HW_PCI_LIVE_MIGRATABLE",
+    ],
+  ],
+  // 3.4.0, 3.5.0
+  [
+    "2025.2",
+    [
+      "HW_PCI_ONE_TIME_USE",
+      "COMPUTE_SOUND_MODEL_AC97",
+      "COMPUTE_SOUND_MODEL_ES1370",
+      "COMPUTE_SOUND_MODEL_ICH6",
+      "COMPUTE_SOUND_MODEL_ICH9",
+      "COMPUTE_SOUND_MODEL_PCSPK",
+      "COMPUTE_SOUND_MODEL_SB16",
+      "COMPUTE_SOUND_MODEL_USB",
+      "COMPUTE_SOUND_MODEL_VIRTIO",
+      "COMPUTE_USB_MODEL_NEC_XHCI",
+      "COMPUTE_USB_MODEL_QEMU_XHCI",
+    ],
+  ],
+  // 3.6.0
+  ["2026.1", ["HW_CPU_X86_AMXBF16", "HW_CPU_X86_AMXINT8", "HW_CPU_X86_AMXTILE"]],
+];
 
 const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= NOVA_RELEASES.indexOf(since);
 
 /**
- * The differences, each from Nova's source and release notes:
- * - 2023.2 "Add HypervisorVersionWeigher" and "Add NumInstancesWeigher":
- *   both join all_weighers (the first with multiplier 1.0: on by default).
- * - 2023.2 "Remove AvailabilityZoneFilter" (deprecated since Zed, whose AZ
- *   request filter replaces it) and the AZ request filter always on.
- * - 2024.1 (per the project's brief; from memory the Nova changes landed
- *   in 2023.1 Antelope with os-traits 2.10.0: check before relying on it)
- *   packed virtqueue and maxphysaddr traits, and the three trait names.
- * - 2025.1 "Add ImagePropertiesWeigher": joins all_weighers (multiplier 0.0:
- *   off by default).
+ * The differences, each read in Nova's source at the release's tag (26.0.0
+ * ... 33.0.0) and its release notes:
+ * - 2023.2 (28.0.0) e38d6a356b "add hypervisor version weigher"
+ *   (hypervisor-version-weigher-d0bba77e720edafe.yaml, multiplier 1.0) and
+ *   ca3fbb4d15 "Add a new NumInstancesWeigher" (multiplier 0.0): new modules
+ *   in nova/scheduler/weights/, so all_weighers returns them.
+ * - 2023.2 5edd805fe2 "Remove deprecated AZ filter."
+ *   (az-filter-removal-587f7337040b6216.yaml): AvailabilityZoneFilter gone,
+ *   query_placement_for_availability_zone removed, the AZ request filter always on.
+ * - 2024.1 (29.0.0) eb8519d811 "Packed virtqueue support was added."
+ *   (packed_virtqueue_filter) and 1038a63387 "libvirt: Support maxphysaddr."
+ *   (_translate_maxphysaddr_request; ComputeCapabilitiesFilter and
+ *   ImagePropertiesFilter check the bits).
+ * - 2024.2 (30.0.0) 3cd26b0a08 "scheduler: AggregateMultitenancyIsolation to
+ *   support unlimited tenant" (remove-filter-tenant-id-limitation-7aae698b02ec3bc2.yaml);
+ *   3169e7cebd "libvirt: Launch instances with stateless firmware" and the
+ *   vTPM model trait (_translate_vtpm_request).
+ * - 2025.1 (31.0.0) acd6c733c6 "Add a new ImagePropertiesWeigher"
+ *   (bp-image-metadata-props-weigher-b09125e1837428f5.yaml, multiplier 0.0).
+ * - 2025.2 (32.0.0) dab248718d "Implement sound model extra spec for libvirt."
+ *   (virtio_sound_filter).
+ * - 2026.1 (33.0.0) ad1dd5e594 / 245a321e43 / 880019baaf "TPM: support
+ *   instances with user/host/deployment secret security" (tpm_secret_security_filter).
+ * The order "all" lists weighers in is os.walk's (file system order); the new
+ * ones go last here.
  */
 export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
   const bobcat = at(release, "2023.2");
   const bobcatAll = bobcat
     ? [...ZED_ALL_WEIGHERS, "HypervisorVersionWeigher", "NumInstancesWeigher"]
     : ZED_ALL_WEIGHERS;
+  const traits = new Set<string>();
+  for (const [since, names] of OS_TRAITS_ADDED) if (at(release, since)) for (const t of names) traits.add(t);
   return {
     release,
     label: LABELS[release],
     allWeighers: at(release, "2025.1") ? [...bobcatAll, "ImagePropertiesWeigher"] : bobcatAll,
     removedFilters: new Set(bobcat ? ["AvailabilityZoneFilter"] : []),
+    laterWeighers: new Set(
+      ["HypervisorVersionWeigher", "NumInstancesWeigher", "ImagePropertiesWeigher"].filter(
+        (w) => !(at(release, "2025.1") ? [...bobcatAll, "ImagePropertiesWeigher"] : bobcatAll).includes(w),
+      ),
+    ),
     azRequestFilterAlwaysOn: bobcat,
     packedRingAndMaxphysaddrTraits: at(release, "2024.1"),
-    addedStandardTraits: at(release, "2024.1") ? CARACAL_TRAITS : NO_TRAITS,
+    maxphysaddrBitsChecks: at(release, "2024.1"),
+    tenantIdKeyPrefixes: at(release, "2024.2"),
+    tpmModelAndStatelessFirmwareTraits: at(release, "2024.2"),
+    virtioSoundFilter: at(release, "2025.2"),
+    tpmSecretSecurityFilter: at(release, "2026.1"),
+    addedStandardTraits: traits,
   };
 }
 

@@ -39,10 +39,13 @@ export interface RequestSpec {
     extraSpecs: ExtraSpec[];
   };
   imageId: string;
+  /** Glance's name of the image, as Nova's conflict messages print it ("None" when unnamed). */
+  imageName: string;
   imageProps: ImageProps;
   /**
    * Image properties newer than Zed's ImageMetaProps (which drops them), as
-   * given: hw_virtio_packed_ring, hw_maxphysaddr_mode, hw_maxphysaddr_bits.
+   * given: hw_virtio_packed_ring, hw_maxphysaddr_mode, hw_maxphysaddr_bits
+   * (2024.1), hw_firmware_stateless (2024.2), hw_sound_model (2025.2).
    */
   newerImageProps: ReadonlyMap<string, string>;
   numInstances: number;
@@ -91,7 +94,13 @@ function stringList(v: unknown, field: string): string[] {
   });
 }
 
-const NEWER_IMAGE_PROPS = ["hw_virtio_packed_ring", "hw_maxphysaddr_mode", "hw_maxphysaddr_bits"];
+const NEWER_IMAGE_PROPS = [
+  "hw_virtio_packed_ring",
+  "hw_maxphysaddr_mode",
+  "hw_maxphysaddr_bits",
+  "hw_firmware_stateless",
+  "hw_sound_model",
+];
 
 function newerImageProps(properties: Record<string, unknown>): Map<string, string> {
   const out = new Map<string, string>();
@@ -153,6 +162,7 @@ export function buildRequestSpec(
       extraSpecs: Object.keys(extraSpecs).map((key) => ({ key, value: pyStrAt(extraSpecs, key) })),
     },
     imageId: image.id ?? stableUuid("image"),
+    imageName: image.name ?? "None",
     imageProps: buildImageProps(image.properties ?? {}),
     newerImageProps: newerImageProps(image.properties ?? {}),
     numInstances: int(req.num_instances ?? 1, "request.num_instances"),

@@ -4,6 +4,7 @@
  * Schedscope's explanations: per-host reasons, multiplier sources and the
  * NoValidHost diagnosis.
  */
+import { REASON_LABELS } from "./reasons";
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
 import type { Placement } from "./numa/consume";
 
@@ -124,16 +125,6 @@ function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** Summary text of the codes whose hosts' messages differ (e.g. several disabled reasons). */
-const CODE_LABELS: Record<string, string> = {
-  DISABLED: "compute service disabled",
-  DOWN: "compute service down",
-  WRONG_AVAILABILITY_ZONE: "outside the requested availability zone",
-  NOT_IN_TENANT_AGGREGATE: "not in an aggregate of the project",
-  NOT_IN_AVAILABILITY_ZONE: "not in the requested availability zone",
-  ISOLATED_AGGREGATE: "in an aggregate that requires traits the request lacks",
-};
-
 /**
  * Group a trace's rejections by reason code, in funnel order of first
  * appearance, most frequent first. A code's label is the one its reason
@@ -158,7 +149,7 @@ export function groupByCode(funnel: FunnelStage[]): NonNullable<Diagnosis["group
   return [...groups.values()]
     .map(({ messages, ...g }) => ({
       ...g,
-      label: g.label || (messages.size === 1 ? [...messages][0] : (CODE_LABELS[g.code] ?? `rejected by ${g.stage}`)),
+      label: g.label || (messages.size === 1 ? [...messages][0] : (REASON_LABELS[g.code] ?? `rejected by ${g.stage}`)),
     }))
     .sort((a, b) => b.count - a.count);
 }

@@ -47,6 +47,12 @@ export interface ScenarioHost {
   service?: ScenarioService;
   metrics?: ScenarioMetric[];
   instances?: string[];
+  /**
+   * The image properties of instances on the host, by instance UUID (each one
+   * of `instances`), as Nova reads them back from the instance's
+   * system_metadata. Only ImagePropertiesWeigher (2025.1+) reads them.
+   */
+  instance_image_properties?: Record<string, Record<string, string | number | boolean>>;
   /** Host NUMA cells with their usage, as the libvirt driver reports them. */
   numa_topology?: { cells: ScenarioNumaCell[] } | null;
   /** Free PCI devices, pooled as nova-compute reports them. */

@@ -8,10 +8,10 @@ import type { FunnelStep, RequestResult, ScheduleResult, WeighedHostResult } fro
 export function stage(
   filter: string,
   inCount: number,
-  rejected: Array<[string, string]> = [],
+  rejected: Array<[string, string] | [string, string, string]> = [],
   stageKind: "placement" | "filter" = "filter",
 ): FunnelStep {
-  return {
+  const step: FunnelStep = {
     filter,
     stage: stageKind,
     in: inCount,
@@ -19,6 +19,9 @@ export function stage(
     rejected: rejected.map(([h]) => h),
     reasons: rejected.map(([, r]) => r),
   };
+  // [host, reason, code]: a result with reason codes; without, one stored before them.
+  if (rejected.some((r) => r.length === 3)) step.codes = rejected.map((r) => r[2] ?? filter);
+  return step;
 }
 
 /** Weighed hosts, best first: [host, weight] or [host, weight, {weigher: [raw, normalized, multiplier, source?]}]. */

@@ -79,7 +79,8 @@ let dumped = 0;
 /** With SCHEDSCOPE_UNIT_CASES set: the case as a one-filter or one-weigher scenario, and our answer. */
 function dump(kind: "filter" | "weigher", name: string, c: Case, ours: unknown): void {
   const dir = process.env.SCHEDSCOPE_UNIT_CASES;
-  if (!dir) return;
+  // The reference runs Zed: a case under a later release cannot be checked by it.
+  if (!dir || (c.config?.nova_release ?? "zed") !== "zed") return;
   const scenario = scenarioOf(c);
   scenario.config = {
     ...scenario.config,
@@ -121,4 +122,12 @@ export function weights(
   );
   dump("weigher", weigher.name, c, { weights: out });
   return out;
+}
+
+/** host name → null (passes) or the code of the filter's reason (rejected). */
+export function reasonCodes(factory: FilterFactory, c: Case): Record<string, string | null> {
+  const { hosts, spec, config } = prepared(c);
+  const filter = factory(config);
+  filter.prepare?.(spec);
+  return Object.fromEntries(hosts.map((h) => [h.host, filter.check(h, spec)?.code ?? null]));
 }

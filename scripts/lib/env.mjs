@@ -8,12 +8,29 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEFAULT_DATABASE_FILE = path.join("data", "schedscope.db");
 
+/** Mirrors lib/db-client.ts databaseProvider(): a postgresql:// (or postgres://) URL names a PostgreSQL database. */
+export function isPostgresUrl(url = process.env.DATABASE_URL) {
+  return Boolean(url && /^postgres(ql)?:/i.test(url.trim()));
+}
+
+/** A PostgreSQL URL as it may be printed (no password, no parameters). */
+export function postgresLabel(url) {
+  try {
+    const u = new URL(url.trim());
+    u.password = "";
+    u.search = "";
+    return u.toString();
+  } catch {
+    return "postgresql://(unreadable URL)";
+  }
+}
+
 /** Mirrors lib/db-url.ts: absolute path of the SQLite file for a DATABASE_URL. */
 export function databaseFilePath(url = process.env.DATABASE_URL) {
   if (!url || url.trim() === "") return path.resolve(ROOT, DEFAULT_DATABASE_FILE);
   const trimmed = url.trim();
   if (!trimmed.startsWith("file:")) {
-    throw new UserError(`DATABASE_URL must be a SQLite file: URL (got "${trimmed}")`);
+    throw new UserError(`DATABASE_URL must be a SQLite file: URL or a postgresql:// URL (got "${trimmed}")`);
   }
   let p = trimmed.slice("file:".length);
   const q = p.indexOf("?");

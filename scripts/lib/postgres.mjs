@@ -5,10 +5,11 @@
 // to the `postgres` system user (created by the package) and its commands run
 // through `runuser -u postgres`.
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { UserError, exists, log } from "./env.mjs";
+import { ROOT, UserError, exists, log } from "./env.mjs";
 
 const APT_HINT = "apt-get update && apt-get install -y --no-install-recommends postgresql";
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
@@ -99,4 +100,21 @@ export function startPostgres(port) {
     throw err;
   }
   return { url: `postgresql://schedscope@127.0.0.1:${port}/postgres`, stop };
+}
+
+/** A new, empty database `name` on the server of `adminUrl`; returns its URL. */
+export async function createPostgresDatabase(adminUrl, name) {
+  const require = createRequire(path.join(ROOT, "package.json"));
+  const pg = require("pg");
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
 }

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { ROOT, UserError, bin, childEnv, exists, log, npmCmd, run } from "./env.mjs";
+import { ROOT, UserError, bin, childEnv, exists, isPostgresUrl, log, npmCmd, postgresLabel, run } from "./env.mjs";
 import { writePostgresSchema } from "../pg-schema.mjs";
 
 const rel = (p) => path.relative(ROOT, p) || ".";
@@ -226,36 +226,60 @@ export function ensurePrismaClient({ say = log } = {}) {
   return true;
 }
 
-/** `prisma migrate deploy` against DATABASE_URL (absolute file: URL). */
+/**
+ * Apply the migrations to `databaseUrl`: `prisma migrate deploy` for a
+ * SQLite file (absolute file: URL), lib/db-migrate-cli.ts for PostgreSQL
+ * (prisma/postgresql/migrations, applied in-process through `pg`).
+ */
 export function migrate(databaseUrl) {
+  if (isPostgresUrl(databaseUrl)) {
+    run(bin("tsx"), ["lib/db-migrate-cli.ts"], { env: childEnv({ DATABASE_URL: databaseUrl }) });
+    return;
+  }
   run(process.execPath, prismaArgs("migrate", "deploy"), {
     env: childEnv({ DATABASE_URL: databaseUrl }),
     quiet: true,
   });
 }
 
-/** True when the database has no compute hosts (or no tables yet). */
-export function databaseIsEmpty(file) {
+/** Throws a one-line UserError unless the PostgreSQL server answers and lets us in. */
+export async function checkPostgresReachable(url) {
   const require = createRequire(path.join(ROOT, "package.json"));
-  const Database = require("better-sqlite3");
-  const db = new Database(file, { fileMustExist: false });
+  const pg = require("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
-    const row = db.prepare('SELECT count(*) AS n FROM "ComputeHost"').get();
-    return row.n === 0;
-  } catch {
-    return true;
+    await client.connect();
+    await client.query("SELECT 1");
+  } catch (err) {
+    throw new UserError(`cannot use the PostgreSQL database ${postgresLabel(url)}: ${err.message}`);
   } finally {
-    db.close();
+    await client.end().catch(() => undefined);
   }
 }
 
-/** How many users can sign in (0 when the table does not exist yet). */
-export function countUsers(file) {
+/**
+ * Rows of `table` in the database `target` (a SQLite file path or a
+ * postgresql:// URL); 0 when the table does not exist yet.
+ */
+async function countRows(target, table) {
   const require = createRequire(path.join(ROOT, "package.json"));
+  if (isPostgresUrl(target)) {
+    const pg = require("pg");
+    const client = new pg.Client({ connectionString: target });
+    try {
+      await client.connect();
+      const r = await client.query(`SELECT count(*)::int AS n FROM "${table}"`);
+      return r.rows[0].n;
+    } catch {
+      return 0;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
   const Database = require("better-sqlite3");
-  const db = new Database(file, { fileMustExist: false });
+  const db = new Database(target, { fileMustExist: false });
   try {
-    return db.prepare('SELECT count(*) AS n FROM "User"').get().n;
+    return db.prepare(`SELECT count(*) AS n FROM "${table}"`).get().n;
   } catch {
     return 0;
   } finally {
@@ -263,12 +287,23 @@ export function countUsers(file) {
   }
 }
 
+/** True when the database (SQLite file or postgresql:// URL) has no compute hosts (or no tables yet). */
+export async function databaseIsEmpty(target) {
+  return (await countRows(target, "ComputeHost")) === 0;
+}
+
+/** How many users can sign in (0 when the table does not exist yet). */
+export async function countUsers(target) {
+  return countRows(target, "User");
+}
+
 /**
  * Seed the demo cloud when the database is empty. Uses `npm run seed`
  * (prisma/seed.ts); `fallbackSeed` (a .ts file) is used when that is absent.
+ * `target`: the SQLite file, or the postgresql:// URL.
  */
-export function seedIfEmpty(databaseUrl, file, { fallbackSeed } = {}) {
-  if (!databaseIsEmpty(file)) return "kept";
+export async function seedIfEmpty(databaseUrl, target, { fallbackSeed } = {}) {
+  if (!(await databaseIsEmpty(target))) return "kept";
   const env = childEnv({ DATABASE_URL: databaseUrl });
   if (exists(path.join(ROOT, "prisma", "seed.ts"))) {
     log("seeding the demo cloud (npm run seed)");

@@ -68,7 +68,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
         <div className="settings-grid">
           <RenameAggregateForm id={agg.id} name={agg.name} version={agg.version} />
           <AggregateZoneForm id={agg.id} name={agg.name} zone={agg.availabilityZone} version={agg.version} />
-          <DeleteAggregateForm id={agg.id} name={agg.name} hosts={agg.hostCount} />
+          <DeleteAggregateForm id={agg.id} version={agg.version} name={agg.name} hosts={agg.hostCount} />
         </div>
         <p className="muted small">UUID {agg.uuid ?? "—"}</p>
       </section>

@@ -62,7 +62,7 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
       </section>
       <section className="panel danger-zone" aria-labelledby="del-h">
         <h2 id="del-h">Delete</h2>
-        <DeleteFlavorForm id={f.id} name={f.name} instances={f.instanceCount} />
+        <DeleteFlavorForm id={f.id} version={f.version} name={f.name} instances={f.instanceCount} />
       </section>
     </section>
   );

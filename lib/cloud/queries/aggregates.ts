@@ -1,5 +1,6 @@
 /** Aggregates: the list, and one aggregate with a page of its members. */
 import "server-only";
+import { containsText } from "@/lib/db-dialect";
 import type { Db } from "@/lib/db-client";
 import { type HostServiceState, hostServiceState } from "./hosts";
 import { type KeyValue, keyValues, pageOf } from "./shared";
@@ -61,7 +62,7 @@ export async function getAggregate(
   });
   if (!agg) return null;
   const search = members.search?.trim();
-  const where = { aggregateId: agg.id, ...(search ? { host: { name: { contains: search } } } : {}) };
+  const where = { aggregateId: agg.id, ...(search ? { host: { name: containsText(db, search) } } : {}) };
   const matching = await db.aggregateHost.count({ where });
   const { page, pages, skip } = pageOf(matching, MEMBER_PAGE_SIZE, members.page);
   const rows = await db.aggregateHost.findMany({

@@ -1,6 +1,8 @@
 /** Capacity (after allocation ratios) and usage per availability zone, cell and aggregate. */
 import "server-only";
 import type { Db } from "@/lib/db-client";
+import { type SqlDialect, sqlFor } from "@/lib/db-dialect";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { HOST_STATES, type ResourceFigures } from "./hosts";
 import { defaultAvailabilityZone } from "./profiles";
 import { num } from "./shared";
@@ -22,9 +24,9 @@ const CAPACITY_COLUMNS = `count(*) AS "hosts",
   sum(h."localGb") AS "localGb", sum(h."localGbUsed") AS "localGbUsed",
   sum(h."localGb" * h."diskAllocationRatio") AS "localGbCapacity", sum(h."numInstances") AS "numInstances"`;
 
-/** A host's availability zones: its aggregates' zones (comma joined, as Nova does). */
-const HOST_ZONES = `
-  SELECT ah."hostId" AS "hostId", group_concat(DISTINCT a."availabilityZone") AS "az"
+/** A host's availability zones: its aggregates' zones (comma joined, as Nova does; sorted). */
+const hostZones = (d: SqlDialect) => `
+  SELECT ah."hostId" AS "hostId", ${d.distinctList(`a."availabilityZone"`)} AS "az"
     FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId"
    WHERE a."availabilityZone" IS NOT NULL
    GROUP BY ah."hostId"`;
@@ -51,7 +53,7 @@ export async function capacityByCell(db: Db): Promise<CapacityRow[]> {
   return capacityRows(
     await db.$queryRawUnsafe(
       `SELECT c."name" AS "name", ${CAPACITY_COLUMNS} FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId"
-       GROUP BY c."id" ORDER BY c."name"`,
+       GROUP BY c."id", c."name" ORDER BY c."name"`,
     ),
   );
 }
@@ -61,7 +63,7 @@ export async function capacityByAggregate(db: Db): Promise<CapacityRow[]> {
     await db.$queryRawUnsafe(
       `SELECT a."name" AS "name", ${CAPACITY_COLUMNS} FROM "Aggregate" a
        JOIN "AggregateHost" ah ON ah."aggregateId" = a."id" JOIN "ComputeHost" h ON h."id" = ah."hostId"
-       GROUP BY a."id" ORDER BY a."position", a."id"`,
+       GROUP BY a."id", a."name", a."position" ORDER BY a."position", a."id"`,
     ),
   );
 }
@@ -73,12 +75,10 @@ export async function capacityByAggregate(db: Db): Promise<CapacityRow[]> {
  */
 export async function capacityByAvailabilityZone(db: Db, defaultAz?: string): Promise<CapacityRow[]> {
   return capacityRows(
-    await db.$queryRawUnsafe(
-      `SELECT COALESCE(z."az", ?) AS "name", ${CAPACITY_COLUMNS}
-         FROM "ComputeHost" h LEFT JOIN (${HOST_ZONES}) z ON z."hostId" = h."id"
-        GROUP BY 1 ORDER BY 1`,
-      defaultAz ?? (await defaultAvailabilityZone(db)),
-    ),
+    await db.$queryRaw`SELECT COALESCE(z."az", ${defaultAz ?? (await defaultAvailabilityZone(db))}) AS "name",
+        ${Prisma.raw(CAPACITY_COLUMNS)}
+        FROM "ComputeHost" h LEFT JOIN (${Prisma.raw(hostZones(sqlFor(db)))}) z ON z."hostId" = h."id"
+       GROUP BY 1 ORDER BY 1`,
   );
 }
 

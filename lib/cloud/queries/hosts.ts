@@ -5,7 +5,8 @@
  */
 import "server-only";
 import type { Db } from "@/lib/db-client";
-import type { ComputeHost } from "@/lib/generated/prisma/client";
+import { type SqlDialect, sqlFor } from "@/lib/db-dialect";
+import { type ComputeHost, Prisma } from "@/lib/generated/prisma/client";
 import type { ScenarioHost } from "@/lib/scheduler/scenario";
 import { loadScenarioHost } from "../snapshot";
 import { INSTANCE_INCLUDE, type InstanceRow, instanceRow } from "./instances";
@@ -28,24 +29,24 @@ export function hostServiceState(h: {
 
 export const HOST_SORTS = {
   position: { label: "scenario order", sql: `h."position"` },
-  /** unique: no tie-breakers, so SQLite walks the name index */
+  /** unique: no tie-breakers, so the database walks the name index */
   name: { label: "name", sql: `h."name"`, unique: true },
   cell: { label: "cell", sql: `c."name"` },
   vcpus: { label: "vCPUs", sql: `h."vcpus"` },
   vcpu_usage: {
     label: "vCPU usage",
-    sql: `CAST(h."vcpusUsed" AS REAL) / NULLIF(h."vcpus" * h."cpuAllocationRatio", 0)`,
+    sql: `h."vcpusUsed" * 1.0 / NULLIF(h."vcpus" * h."cpuAllocationRatio", 0)`,
   },
   ram: { label: "RAM", sql: `h."memoryMb"` },
   ram_usage: {
     label: "RAM usage",
-    sql: `CAST(h."memoryMbUsed" AS REAL) / NULLIF(h."memoryMb" * h."ramAllocationRatio", 0)`,
+    sql: `h."memoryMbUsed" * 1.0 / NULLIF(h."memoryMb" * h."ramAllocationRatio", 0)`,
   },
   freeRamMb: { label: "free RAM", sql: `COALESCE(h."freeRamMb", h."memoryMb" - h."memoryMbUsed")` },
   disk: { label: "disk", sql: `h."localGb"` },
   disk_usage: {
     label: "disk usage",
-    sql: `CAST(h."localGbUsed" AS REAL) / NULLIF(h."localGb" * h."diskAllocationRatio", 0)`,
+    sql: `h."localGbUsed" * 1.0 / NULLIF(h."localGb" * h."diskAllocationRatio", 0)`,
   },
   freeDiskGb: { label: "free disk", sql: `COALESCE(h."freeDiskGb", h."localGb" - h."localGbUsed")` },
   instances: { label: "instances", sql: `h."numInstances"` },
@@ -101,45 +102,37 @@ export interface HostQuery {
   pageSize?: number;
 }
 
-function hostWhere(q: HostQuery): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
+function hostWhere(d: SqlDialect, q: HostQuery): Prisma.Sql {
+  const where: Prisma.Sql[] = [];
   const search = q.search?.trim();
   if (search) {
     const like = likeContains(search);
-    if (q.searchNameOnly) {
-      where.push(`h."name" LIKE ? ESCAPE '\\'`);
-      params.push(like);
-    } else {
-      where.push(
-        `(h."name" LIKE ? ESCAPE '\\' OR h."hypervisorHostname" LIKE ? ESCAPE '\\' OR h."hostIp" LIKE ? ESCAPE '\\')`,
-      );
-      params.push(like, like, like);
-    }
+    const match = (col: string) => Prisma.sql`${Prisma.raw(col)} ${Prisma.raw(d.ilike)} ${like} ESCAPE '\\'`;
+    where.push(
+      q.searchNameOnly
+        ? match(`h."name"`)
+        : Prisma.sql`(${match(`h."name"`)} OR ${match(`h."hypervisorHostname"`)} OR ${match(`h."hostIp"`)})`,
+    );
   }
   const state = parseHostState(q.state);
-  if (state) where.push(HOST_STATES[state]);
-  if (q.cell) {
-    where.push(`c."name" = ?`);
-    params.push(q.cell);
-  }
+  if (state) where.push(Prisma.raw(HOST_STATES[state]));
+  if (q.cell) where.push(Prisma.sql`c."name" = ${q.cell}`);
   if (q.aggregate) {
     where.push(
-      `h."id" IN (SELECT ah."hostId" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId" WHERE a."name" = ?)`,
+      Prisma.sql`h."id" IN (SELECT ah."hostId" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId" WHERE a."name" = ${q.aggregate})`,
     );
-    params.push(q.aggregate);
   }
   if (q.availabilityZone) {
     where.push(
-      `h."id" IN (SELECT ah."hostId" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId" WHERE a."availabilityZone" = ?)`,
+      Prisma.sql`h."id" IN (SELECT ah."hostId" FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId" WHERE a."availabilityZone" = ${q.availabilityZone})`,
     );
-    params.push(q.availabilityZone);
   }
   if (q.notInAggregate) {
-    where.push(`NOT EXISTS (SELECT 1 FROM "AggregateHost" ah WHERE ah."hostId" = h."id" AND ah."aggregateId" = ?)`);
-    params.push(q.notInAggregate);
+    where.push(
+      Prisma.sql`NOT EXISTS (SELECT 1 FROM "AggregateHost" ah WHERE ah."hostId" = h."id" AND ah."aggregateId" = ${q.notInAggregate})`,
+    );
   }
-  return { sql: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
+  return where.length ? Prisma.sql`WHERE ${Prisma.join(where, " AND ")}` : Prisma.empty;
 }
 
 /** A host's resources, or their sums over a group of hosts (CapacityRow). Capacity = total × allocation ratio. */
@@ -261,36 +254,31 @@ function hostRow(
 /** Hosts matching `q`, sorted and paged in SQL; `ms` = time taken. */
 export async function listHostsPage(db: Db, q: HostQuery = {}): Promise<Page<HostRow> & { ms: number }> {
   const t0 = performance.now();
-  const { sql: where, params } = hostWhere(q);
+  const d = sqlFor(db);
+  const where = hostWhere(d, q);
   const sort: { sql: string; unique?: boolean } = HOST_SORTS[parseHostSort(q.sort) ?? "position"];
   const dir = q.dir === "desc" ? "DESC" : "ASC";
-  const order = sort.unique ? `${sort.sql} ${dir}` : `${sort.sql} ${dir}, h."position" ${dir}, h."id" ${dir}`;
-  const from = `FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where}`;
-  const countRows = await db.$queryRawUnsafe<{ n: unknown }[]>(`SELECT COUNT(*) AS "n" ${from}`, ...params);
+  // a unique key is never NULL: its plain direction lets either database walk its index
+  const order = sort.unique ? `${sort.sql} ${dir}` : `${sort.sql} ${d.order(dir)}, h."position" ${dir}, h."id" ${dir}`;
+  const from = Prisma.sql`FROM "ComputeHost" h JOIN "Cell" c ON c."id" = h."cellId" ${where}`;
+  const countRows = await db.$queryRaw<{ n: unknown }[]>`SELECT COUNT(*) AS "n" ${from}`;
   const total = num(countRows[0]?.n);
   const pageSize = q.pageSize && q.pageSize > 0 ? Math.floor(q.pageSize) : Math.max(total, 1);
   const { page, pages, skip } = pageOf(total, pageSize, q.page);
   // raw rows come back with the model's JS types (numbers, booleans, dates)
-  const hosts = await db.$queryRawUnsafe<
-    (Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]> & { cellName: string })[]
-  >(
-    `SELECT ${HOST_ROW_COLUMNS.map((col) => `h."${col}"`).join(", ")}, c."name" AS "cellName" ${from}
-      ORDER BY ${order}
-      LIMIT ? OFFSET ?`,
-    ...params,
-    pageSize,
-    skip,
-  );
+  const hosts = await db.$queryRaw<(Pick<ComputeHost, (typeof HOST_ROW_COLUMNS)[number]> & { cellName: string })[]>`
+    SELECT ${Prisma.raw(HOST_ROW_COLUMNS.map((col) => `h."${col}"`).join(", "))}, c."name" AS "cellName" ${from}
+     ORDER BY ${Prisma.raw(order)}
+     LIMIT ${pageSize} OFFSET ${skip}`;
   const aggregates = new Map<number, { name: string; availabilityZone: string | null }[]>(
     hosts.map((h) => [num(h.id), []]),
   );
   if (hosts.length) {
-    const links = await db.$queryRawUnsafe<{ hostId: unknown; name: string; availabilityZone: string | null }[]>(
-      `SELECT ah."hostId" AS "hostId", a."name" AS "name", a."availabilityZone" AS "availabilityZone"
-         FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId"
-        WHERE ah."hostId" IN (${[...aggregates.keys()].join(",")})
-        ORDER BY a."position", a."id"`,
-    );
+    const links = await db.$queryRaw<{ hostId: unknown; name: string; availabilityZone: string | null }[]>`
+      SELECT ah."hostId" AS "hostId", a."name" AS "name", a."availabilityZone" AS "availabilityZone"
+        FROM "AggregateHost" ah JOIN "Aggregate" a ON a."id" = ah."aggregateId"
+       WHERE ah."hostId" IN (${Prisma.join([...aggregates.keys()])})
+       ORDER BY a."position", a."id"`;
     for (const l of links) aggregates.get(num(l.hostId))!.push({ name: l.name, availabilityZone: l.availabilityZone });
   }
   const defaultAz = [...aggregates.values()].some((a) => !zonesOf(a).length)

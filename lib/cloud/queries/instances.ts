@@ -1,5 +1,6 @@
 /** Instances: the paged list, one instance, the choices of the instance form. */
 import "server-only";
+import { containsText } from "@/lib/db-dialect";
 import type { Db } from "@/lib/db-client";
 import { type Page, pageOf } from "./shared";
 
@@ -73,7 +74,13 @@ export async function listInstances(db: Db, q: InstanceQuery = {}): Promise<Page
     ...(q.projectId ? { projectId: q.projectId } : {}),
     ...(q.flavor ? { flavor: { name: q.flavor } } : {}),
     ...(search
-      ? { OR: [{ uuid: { contains: search } }, { name: { contains: search } }, { projectId: { contains: search } }] }
+      ? {
+          OR: [
+            { uuid: containsText(db, search) },
+            { name: containsText(db, search) },
+            { projectId: containsText(db, search) },
+          ],
+        }
       : {}),
   };
   const pageSize = Math.min(Math.max(1, Math.floor(q.pageSize ?? 100)), 1000);

@@ -20,7 +20,10 @@ export const AggregateImagePropertiesIsolation: FilterFactory = (config) => {
         if (prop === undefined || !pyTruthy(prop)) continue;
         const s = pyStr(prop);
         if (!options.has(s))
-          return `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(",")}`;
+          return {
+            code: "AGGREGATE_IMAGE_PROPS_MISMATCH",
+            message: `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(",")}`,
+          };
       }
       return null;
     },

@@ -1,7 +1,7 @@
 import { compileRequirement, type Matcher } from "../extra-specs-ops";
 import type { AggregateView } from "../host-state";
 import { PerAggregateView } from "../per-view";
-import type { FilterFactory } from "../plugin";
+import type { FilterFactory, Reason } from "../plugin";
 
 const SCOPE = "aggregate_instance_extra_specs";
 
@@ -13,11 +13,12 @@ const SCOPE = "aggregate_instance_extra_specs";
 export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
   let specs: Array<{ key: string; req: string; matches: Matcher }> = [];
   // Hosts with the same aggregates get the same answer.
-  const byView = new PerAggregateView((view: AggregateView): string | null => {
+  const byView = new PerAggregateView((view: AggregateView): Reason | null => {
     for (let s = 0; s < specs.length; s++) {
       const { key, req, matches } = specs[s];
       const vals = view.split.get(key);
-      if (!vals?.size) return `missing aggregate metadata ${key}=${req}`;
+      if (!vals?.size)
+        return { code: "AGGREGATE_EXTRA_SPEC_MISSING", message: `missing aggregate metadata ${key}=${req}` };
       let ok = false;
       for (const v of vals) {
         if (matches(v)) {
@@ -25,7 +26,11 @@ export const AggregateInstanceExtraSpecsFilter: FilterFactory = () => {
           break;
         }
       }
-      if (!ok) return `aggregate metadata ${key}=${[...vals].join(",")} not matching ${req}`;
+      if (!ok)
+        return {
+          code: "AGGREGATE_EXTRA_SPEC_MISMATCH",
+          message: `aggregate metadata ${key}=${[...vals].join(",")} not matching ${req}`,
+        };
     }
     return null;
   });

@@ -6,6 +6,8 @@ export const AggregateIoOpsFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = host.aggregates.intOverride("max_io_ops_per_host", config.maxIoOpsPerHost);
-    return host.numIoOps < max ? null : `${host.numIoOps} I/O operations in progress (aggregate max ${max})`;
+    return host.numIoOps < max
+      ? null
+      : { code: "TOO_MANY_IO_OPS", message: `${host.numIoOps} I/O operations in progress (aggregate max ${max})` };
   },
 });

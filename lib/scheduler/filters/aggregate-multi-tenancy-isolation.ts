@@ -1,14 +1,40 @@
-import type { FilterFactory } from "../plugin";
+import type { AggregateView } from "../host-state";
+import { PerAggregateView } from "../per-view";
+import type { FilterFactory, Reason } from "../plugin";
 
-/** AggregateMultiTenancyIsolation: aggregates with filter_tenant_id accept only those projects. */
-export const AggregateMultiTenancyIsolation: FilterFactory = () => ({
-  name: "AggregateMultiTenancyIsolation",
-  runOncePerRequest: true,
-  check(host, spec) {
-    const tenants = host.aggregates.split.get("filter_tenant_id");
-    if (!tenants?.size) return null;
-    return tenants.has(spec.projectId)
-      ? null
-      : `project ${spec.projectId} not in aggregate filter_tenant_id=${[...tenants].join(",")}`;
-  },
-});
+/**
+ * AggregateMultiTenancyIsolation: aggregates with filter_tenant_id accept
+ * only those projects (values split on ','). From 2024.2 every key starting
+ * with filter_tenant_id counts (3cd26b0a08, "AggregateMultitenancyIsolation
+ * to support unlimited tenant"); before, only the key itself.
+ */
+export const AggregateMultiTenancyIsolation: FilterFactory = (config) => {
+  const prefixes = config.release.tenantIdKeyPrefixes;
+  let project = "";
+  const byView = new PerAggregateView((view: AggregateView): Reason | null => {
+    let tenants: Set<string> | undefined;
+    if (prefixes) {
+      for (const [key, values] of view.split) {
+        if (!key.startsWith("filter_tenant_id")) continue;
+        tenants ??= new Set();
+        for (const v of values) tenants.add(v);
+      }
+    } else tenants = view.split.get("filter_tenant_id");
+    if (!tenants?.size || tenants.has(project)) return null;
+    return {
+      code: "TENANT_NOT_ALLOWED",
+      message: `project ${project} not in aggregate filter_tenant_id=${[...tenants].join(",")}`,
+    };
+  });
+  return {
+    name: "AggregateMultiTenancyIsolation",
+    runOncePerRequest: true,
+    prepare(spec) {
+      byView.reset();
+      project = spec.projectId;
+    },
+    check(host) {
+      return byView.get(host.aggregates);
+    },
+  };
+};

@@ -6,6 +6,8 @@ export const AggregateNumInstancesFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = host.aggregates.intOverride("max_instances_per_host", config.maxInstancesPerHost);
-    return host.numInstances < max ? null : `${host.numInstances} instances already (aggregate max ${max})`;
+    return host.numInstances < max
+      ? null
+      : { code: "TOO_MANY_INSTANCES", message: `${host.numInstances} instances already (aggregate max ${max})` };
   },
 });

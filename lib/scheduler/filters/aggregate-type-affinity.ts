@@ -10,6 +10,9 @@ export const AggregateTypeAffinityFilter: FilterFactory = () => ({
     if (!names) return null;
     return names.has(spec.flavor.name)
       ? null
-      : `flavor ${spec.flavor.name} not in aggregate instance_type=${[...names].join(",")}`;
+      : {
+          code: "FLAVOR_NOT_ALLOWED",
+          message: `flavor ${spec.flavor.name} not in aggregate instance_type=${[...names].join(",")}`,
+        };
   },
 });

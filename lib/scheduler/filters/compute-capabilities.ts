@@ -44,14 +44,27 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
  * ComputeCapabilitiesFilter: flavor extra specs scoped "capabilities:" (or
  * unscoped ones naming a HostState attribute or stat) must match the host.
  */
-export const ComputeCapabilitiesFilter: FilterFactory = () => {
+export const ComputeCapabilitiesFilter: FilterFactory = (config) => {
+  const maxphysaddrBits = config.release.maxphysaddrBitsChecks;
   let specs: Array<{ key: string; scope: string[]; req: string; matches: Matcher }> = [];
   return {
     name: "ComputeCapabilitiesFilter",
     runOncePerRequest: true,
     prepare(spec) {
       specs = [];
-      for (const { key, value } of spec.flavor.extraSpecs) {
+      let extraSpecs = spec.flavor.extraSpecs;
+      const bits = maxphysaddrBits ? extraSpecs.find((e) => e.key === "hw:maxphysaddr_bits") : undefined;
+      if (bits) {
+        // 2024.1 (1038a63387 "libvirt: Support maxphysaddr."): the bits become
+        // a capabilities spec, replacing one already there in its place
+        // (a dict assignment), else added last.
+        const key = "capabilities:cpu_info:maxphysaddr:bits";
+        const value = `>= ${bits.value}`;
+        extraSpecs = extraSpecs.some((e) => e.key === key)
+          ? extraSpecs.map((e) => (e.key === key ? { key, value } : e))
+          : [...extraSpecs, { key, value }];
+      }
+      for (const { key, value } of extraSpecs) {
         const scope = key.split(":");
         if (scope.length === 1) {
           // Only keys that are HostState attributes or stats are checked.
@@ -66,9 +79,14 @@ export const ComputeCapabilitiesFilter: FilterFactory = () => {
       for (let i = 0; i < specs.length; i++) {
         const s = specs[i];
         const cap = getCapabilities(host, s.scope);
-        if (cap === undefined) return `no capability ${s.scope.join(":")} (extra spec ${s.key})`;
+        if (cap === undefined)
+          return { code: "CAPABILITY_MISSING", message: `no capability ${s.scope.join(":")} (extra spec ${s.key})` };
         const value = pyStr(cap);
-        if (!s.matches(value)) return `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`;
+        if (!s.matches(value))
+          return {
+            code: "CAPABILITY_MISMATCH",
+            message: `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`,
+          };
       }
       return null;
     },

@@ -1,4 +1,7 @@
 import type { FilterFactory } from "../plugin";
+import { fixedReason } from "../reasons";
+
+const DOWN = fixedReason("DOWN", "compute service down (not heard from)");
 
 /** ComputeFilter: the nova-compute service must be enabled and up. */
 export const ComputeFilter: FilterFactory = () => ({
@@ -11,7 +14,7 @@ export const ComputeFilter: FilterFactory = () => ({
         code: "DISABLED",
         message: `compute service disabled${svc.disabled_reason ? ` (${svc.disabled_reason})` : ""}`,
       };
-    if (!svc.up) return { code: "DOWN", message: "compute service down (not heard from)" };
+    if (!svc.up) return DOWN;
     return null;
   },
 });

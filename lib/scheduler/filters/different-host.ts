@@ -11,7 +11,9 @@ export const DifferentHostFilter: FilterFactory = () => {
       uuids = hintUuids(spec, "different_host");
     },
     check(host) {
-      for (const u of uuids) if (host.instances.has(u)) return `running instance ${u} (different_host hint)`;
+      for (const u of uuids)
+        if (host.instances.has(u))
+          return { code: "DIFFERENT_HOST", message: `running instance ${u} (different_host hint)` };
       return null;
     },
   };

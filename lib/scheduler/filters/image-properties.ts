@@ -7,6 +7,7 @@ import {
   type VersionPredicate,
 } from "../image-meta";
 import type { FilterFactory } from "../plugin";
+import { NovaError, pyInt } from "../python";
 
 /**
  * ImagePropertiesFilter: the image's architecture, hypervisor type and VM
@@ -18,6 +19,7 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
   let want = "";
   let versionRequired: string | null = null;
   let predicate: VersionPredicate | null = null;
+  let bitsRequired = false;
   return {
     name: "ImagePropertiesFilter",
     runOncePerRequest: true,
@@ -35,21 +37,35 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
       versionRequired = typeof v === "string" && v ? v : null;
       // Valid by now: ImageMetaProps already rejected a bad predicate.
       predicate = versionRequired ? parseVersionPredicate(versionRequired) : null;
+      const bits = config.release.maxphysaddrBitsChecks ? spec.newerImageProps.get("hw_maxphysaddr_bits") : undefined;
+      bitsRequired = bits === undefined ? false : pyInt(bits) !== 0;
     },
     check(host) {
       if (!wanted.length) return null;
       const supported = host.supportedInstances;
-      if (!supported.length) return `no supported instance types (image needs ${want})`;
+      if (!supported.length)
+        return { code: "IMAGE_PROPS_MISMATCH", message: `no supported instance types (image needs ${want})` };
       for (const s of supported) {
         let all = true;
         for (let i = 0; i < wanted.length; i++) if (!s.includes(wanted[i])) all = false;
         if (all) {
-          if (!host.hypervisorVersion || !predicate) return null;
-          if (versionSatisfies(predicate, parseStrictVersion(versionIntToStr(host.hypervisorVersion)))) return null;
+          if (
+            !host.hypervisorVersion ||
+            !predicate ||
+            versionSatisfies(predicate, parseStrictVersion(versionIntToStr(host.hypervisorVersion)))
+          ) {
+            // 2024.1's _compare_maxphysaddr_bits calls host_state.cpu_info.get(),
+            // but HostState.cpu_info is ComputeNode's JSON text: Nova raises.
+            if (bitsRequired) throw new NovaError("AttributeError", "'str' object has no attribute 'get'");
+            return null;
+          }
         }
       }
       const ver = versionRequired ? ` with hypervisor version ${versionRequired}` : "";
-      return `image needs ${want}${ver}; host supports ${supported.map((s) => s.join("/")).join(", ")} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`;
+      return {
+        code: "IMAGE_PROPS_MISMATCH",
+        message: `image needs ${want}${ver}; host supports ${supported.map((s) => s.join("/")).join(", ")} (hypervisor ${versionIntToStr(host.hypervisorVersion)})`,
+      };
     },
   };
 };

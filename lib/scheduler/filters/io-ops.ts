@@ -6,6 +6,8 @@ export const IoOpsFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = config.maxIoOpsPerHost;
-    return host.numIoOps < max ? null : `${host.numIoOps} I/O operations in progress (max ${max})`;
+    return host.numIoOps < max
+      ? null
+      : { code: "TOO_MANY_IO_OPS", message: `${host.numIoOps} I/O operations in progress (max ${max})` };
   },
 });

@@ -1,4 +1,9 @@
 import type { FilterFactory } from "../plugin";
+import { fixedReason } from "../reasons";
+
+const NO_ISOLATED_IMAGES = fixedReason("ISOLATED_HOST", "isolated host, and no image is isolated");
+const REFUSES_IMAGE = fixedReason("ISOLATED_HOST", "isolated host refuses a non-isolated image");
+const NEEDS_ISOLATED_HOST = fixedReason("ISOLATED_IMAGE", "isolated image needs an isolated host");
 
 /** IsolatedHostsFilter: isolated images only on isolated hosts (and, if restricted, vice versa). */
 export const IsolatedHostsFilter: FilterFactory = (config) => {
@@ -11,14 +16,14 @@ export const IsolatedHostsFilter: FilterFactory = (config) => {
     check(host, spec) {
       const hostIsolated = hosts.has(host.host);
       if (!images.size) {
-        return !restrict || !hostIsolated ? null : "isolated host, and no image is isolated";
+        return !restrict || !hostIsolated ? null : NO_ISOLATED_IMAGES;
       }
       const imageIsolated = images.has(spec.imageId);
       if (restrict) {
         if (imageIsolated === hostIsolated) return null;
-        return hostIsolated ? "isolated host refuses a non-isolated image" : "isolated image needs an isolated host";
+        return hostIsolated ? REFUSES_IMAGE : NEEDS_ISOLATED_HOST;
       }
-      return !imageIsolated || hostIsolated ? null : "isolated image needs an isolated host";
+      return !imageIsolated || hostIsolated ? null : NEEDS_ISOLATED_HOST;
     },
   };
 };

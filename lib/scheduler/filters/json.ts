@@ -108,7 +108,7 @@ export const JsonFilter: FilterFactory = () => {
       if (query === null) return null;
       let result = evaluateQuery(query, host);
       if (Array.isArray(result)) result = result.some(pyTruthy);
-      return pyTruthy(result) ? null : `not satisfying query ${text}`;
+      return pyTruthy(result) ? null : { code: "QUERY_NOT_SATISFIED", message: `not satisfying query ${text}` };
     },
   };
 };

@@ -9,7 +9,11 @@ export const MetricsFilter: FilterFactory = (config) => {
     runOncePerRequest: false,
     check(host) {
       for (let i = 0; i < keys.length; i++) {
-        if (!host.metrics.has(keys[i])) return `missing metric ${keys.filter((k) => !host.metrics.has(k)).join(", ")}`;
+        if (!host.metrics.has(keys[i]))
+          return {
+            code: "METRIC_MISSING",
+            message: `missing metric ${keys.filter((k) => !host.metrics.has(k)).join(", ")}`,
+          };
       }
       return null;
     },

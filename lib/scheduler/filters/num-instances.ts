@@ -6,6 +6,8 @@ export const NumInstancesFilter: FilterFactory = (config) => ({
   runOncePerRequest: false,
   check(host) {
     const max = config.maxInstancesPerHost;
-    return host.numInstances < max ? null : `${host.numInstances} instances already (max ${max})`;
+    return host.numInstances < max
+      ? null
+      : { code: "TOO_MANY_INSTANCES", message: `${host.numInstances} instances already (max ${max})` };
   },
 });

@@ -3,6 +3,10 @@ import { explainPciAffinity } from "../pci/explain";
 import { numaFitInstanceToHost } from "../numa/fit";
 import { cellHasThreads, cloneTopology } from "../numa/objects";
 import type { FilterFactory } from "../plugin";
+import { fixedReason } from "../reasons";
+
+const NO_SMT = fixedReason("NUMA_NO_SMT", "the 'require' CPU thread policy needs SMT siblings; the host has none");
+const NO_TOPOLOGY = fixedReason("NUMA_NO_TOPOLOGY", "no NUMA topology reported; the request needs one");
 
 /**
  * NUMATopologyFilter: the guest's NUMA cells must fit the host's (CPUs,
@@ -29,10 +33,10 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
         threadPolicies.includes("require") &&
         !cells.some(cellHasThreads)
       )
-        return "the 'require' CPU thread policy needs SMT siblings; the host has none";
+        return NO_SMT;
       const requested = spec.numaTopology;
       if (!requested?.cells.length) return null;
-      if (!cells?.length) return "no NUMA topology reported; the request needs one";
+      if (!cells?.length) return NO_TOPOLOGY;
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
       const pciMiss = { hostCells: null as number[] | null };
       const fitted = numaFitInstanceToHost(cells, cloneTopology(requested), {
@@ -40,12 +44,17 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack: config.packingHostNumaCellsAllocationStrategy,
+        verdictOnly: true,
         pciMiss,
       });
       if (!fitted) {
         // The cells fitted somewhere, the devices' NUMA affinity did not.
-        if (pciMiss.hostCells) return explainPciAffinity(host.pciStats, spec.pciRequests, pciMiss.hostCells);
-        return explainNoFit(cells, requested, host.cpuAllocationRatio, []);
+        if (pciMiss.hostCells)
+          return {
+            code: "PCI_NUMA_AFFINITY",
+            message: explainPciAffinity(host.pciStats, spec.pciRequests, pciMiss.hostCells),
+          };
+        return { code: "NUMA_NO_FIT", message: explainNoFit(cells, requested, host.cpuAllocationRatio, []) };
       }
       host.numaLimits = limits;
       return null;

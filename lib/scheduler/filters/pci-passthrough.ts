@@ -8,6 +8,6 @@ export const PciPassthroughFilter: FilterFactory = () => ({
   check(host, spec) {
     if (!spec.pciRequests.length) return null;
     if (host.pciStats.supportRequests(spec.pciRequests)) return null;
-    return explainPci(host.pciStats, spec.pciRequests);
+    return { code: "PCI_NO_POOL", message: explainPci(host.pciStats, spec.pciRequests) };
   },
 });

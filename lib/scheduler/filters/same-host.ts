@@ -13,7 +13,7 @@ export const SameHostFilter: FilterFactory = () => {
     check(host) {
       if (!uuids.length) return null;
       for (const u of uuids) if (host.instances.has(u)) return null;
-      return `running none of the same_host instances (${uuids.join(", ")})`;
+      return { code: "SAME_HOST", message: `running none of the same_host instances (${uuids.join(", ")})` };
     },
   };
 };

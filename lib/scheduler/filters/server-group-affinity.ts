@@ -8,6 +8,6 @@ export const ServerGroupAffinityFilter: FilterFactory = () => ({
     const group = spec.instanceGroup;
     if (group?.policy !== "affinity") return null;
     if (!group.hosts.length || group.hosts.includes(host.host)) return null;
-    return `not a host of affinity group ${group.name} (${group.hosts.join(", ")})`;
+    return { code: "AFFINITY", message: `not a host of affinity group ${group.name} (${group.hosts.join(", ")})` };
   },
 });

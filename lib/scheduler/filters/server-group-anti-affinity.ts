@@ -36,7 +36,10 @@ export const ServerGroupAntiAffinityFilter: FilterFactory = () => {
       }
       return members < max
         ? null
-        : `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`;
+        : {
+            code: "ANTI_AFFINITY",
+            message: `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`,
+          };
     },
   };
 };

@@ -25,7 +25,9 @@ export const SimpleCIDRAffinityFilter: FilterFactory = () => {
     check(host) {
       if (!net) return null;
       const ip = host.parsedIp;
-      return networkContains(net, ip) ? null : `host IP ${host.hostIp} outside ${text}`;
+      return networkContains(net, ip)
+        ? null
+        : { code: "OUTSIDE_CIDR", message: `host IP ${host.hostIp} outside ${text}` };
     },
   };
 };

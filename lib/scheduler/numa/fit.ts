@@ -18,7 +18,7 @@ import {
   MEMPAGES_SMALL,
   type NUMACell,
 } from "./objects";
-import { packInstanceOntoCores } from "./pack";
+import { packInstanceOntoCores, wouldPack } from "./pack";
 
 /** objects.NUMATopologyLimits: the host's allocation ratios. */
 export interface NUMALimits {
@@ -65,6 +65,7 @@ function fitCell(
   cell: InstanceNUMACell,
   limits: NUMALimits | null,
   cpusetReserved: number,
+  verdictOnly = false,
 ): InstanceNUMACell | null | typeof UNSUPPORTED {
   if (cell.pagesize) {
     const size = supportedPagesize(host, cell);
@@ -85,7 +86,10 @@ function fitCell(
   if (dedicatedOrMixed(cell)) {
     if (cell.pcpuset.length + cpusetReserved > cellFreePcpuCount(host)) return null;
     if (cell.memory > cellAvailMemory(host)) return null;
-    fitted = packInstanceOntoCores(host, cell, cpusetReserved);
+    const packs = verdictOnly ? wouldPack(host, cell, cpusetReserved) : null;
+    if (packs === false) return null;
+    if (packs) cell.cpusetReserved = null;
+    else fitted = packInstanceOntoCores(host, cell, cpusetReserved);
     // `if not instance_cell`: a cell without CPUs is falsy too
     if (!fitted || fitted.cpuset.length + fitted.pcpuset.length === 0) return null;
   }
@@ -161,6 +165,8 @@ export interface FitOptions {
   pciStats: PciDeviceStats | null;
   /** [compute] packing_host_numa_cells_allocation_strategy */
   pack: boolean;
+  /** Whether it fits is all the caller reads (NUMATopologyFilter): the guest CPUs may stay unpinned. */
+  verdictOnly?: boolean;
   /** Set to the host cells of the first placement that fitted but lacked the PCI devices' NUMA affinity. */
   pciMiss?: { hostCells: number[] | null };
 }
@@ -197,7 +203,7 @@ export function numaFitInstanceToHost(
     const cell = topology.cells[0];
     const reserved = topology.emulatorThreadsPolicy === "isolate" ? 1 : 0;
     for (const host of cells) {
-      const got = fitCell(host, cell, limits, reserved);
+      const got = fitCell(host, cell, limits, reserved, opts.verdictOnly);
       if (got === null || got === UNSUPPORTED) continue;
       const chosen = [got];
       if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
@@ -224,7 +230,7 @@ export function numaFitInstanceToHost(
         chosen.push(cell);
         continue;
       }
-      const got = fitCell(host, cell, limits, emulatorIsolated && chosen.length === 0 ? 1 : 0);
+      const got = fitCell(host, cell, limits, emulatorIsolated && chosen.length === 0 ? 1 : 0, opts.verdictOnly);
       if (got === null || got === UNSUPPORTED) {
         notFit.add(pair);
         break;

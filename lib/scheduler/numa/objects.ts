@@ -89,7 +89,17 @@ export function cellFreeSiblings(c: NUMACell): number[][] {
 /** The cell's page sizes, largest first. */
 export function cellPageSizesDesc(c: NUMACell): number[] {
   const d = derived(c);
-  d.sizesDesc ??= c.mempages.map((p) => p.sizeKb).sort((a, b) => b - a);
+  if (!d.sizesDesc) {
+    // Insertion sort: a cell has two or three sizes, and this runs for every cell a request looks at.
+    const sizes = new Array<number>(c.mempages.length);
+    for (let i = 0; i < sizes.length; i++) {
+      const v = c.mempages[i].sizeKb;
+      let j = i;
+      for (; j > 0 && sizes[j - 1] < v; j--) sizes[j] = sizes[j - 1];
+      sizes[j] = v;
+    }
+    d.sizesDesc = sizes;
+  }
   return d.sizesDesc;
 }
 

@@ -97,6 +97,22 @@ export function packInstanceOntoCores(
   return cell;
 }
 
+/**
+ * Whether packInstanceOntoCores would pin the cell, without pinning: for
+ * the thread policies prefer and none with no CPU reserved it does exactly
+ * when the free sibling threads number at least the dedicated vCPUs (each
+ * pass over thread counts takes only free threads, and the last falls back
+ * to every one of them). Null for the other cases: ask packInstanceOntoCores.
+ */
+export function wouldPack(hostCell: NUMACell, cell: InstanceNUMACell, numCpuReserved: number): boolean | null {
+  const policy = cell.cpuThreadPolicy;
+  if (numCpuReserved || (policy !== null && policy !== "prefer")) return null;
+  if (!hostCell.siblings.length || !cell.pcpuset.length) return null;
+  let free = 0;
+  for (const s of cellFreeSiblings(hostCell)) free += s.length;
+  return free >= cell.pcpuset.length;
+}
+
 const sameSet = (a: PySet, b: PySet): boolean => a.size === b.size && a.values().every((x) => b.has(x));
 
 /** InstanceNUMACell.pin_vcpus: only vCPUs of pcpuset are pinned; keys keep their first position. */

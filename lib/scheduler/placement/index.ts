@@ -103,6 +103,7 @@ export function askPlacement(
     isBfv,
     forcedNodes: forced ? forced.uuids : null,
     translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
+    translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
   };
   const rr = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: true });
   out.query = toQuerystring(rr);

@@ -298,3 +298,66 @@ describe("the NoValidHost summary groups by reason code", () => {
     ]);
   });
 });
+
+describe("Placement looks names up lazily: an empty step answers 200 before a later name is looked up", () => {
+  // research_context.py: root traits, then per group (sorted query order) classes,
+  // member_of, traits, capacity, candidates; the first empty step stops the search.
+  // The same cases with hw:cpu_policy=dedicated are the fixtures placement-lazy-validation-*
+  // (Nova's answers: a refused fallback query is Zed's TypeError).
+  // run() adds the flavor to the request.
+  const scsi = {
+    config: { image_metadata_prefilter: true },
+    request: { image: { properties: { hw_disk_bus: "scsi" } } },
+  } as unknown as Partial<Scenario>;
+  it.each<[string, Partial<Scenario>, ScenarioHost[], Record<string, string>, boolean]>([
+    [
+      "no host has the root trait (image hw_disk_bus=scsi): the unknown trait is never looked up",
+      scsi,
+      [host("a")],
+      { "trait:HW_CPU_X86_BOGUS": "required" },
+      false,
+    ],
+    [
+      "a host has the root trait: the unknown trait is a 400",
+      scsi,
+      [host("a", { traits: ["COMPUTE_STORAGE_BUS_SCSI"] })],
+      { "trait:HW_CPU_X86_BOGUS": "required" },
+      true,
+    ],
+    [
+      "no root trait asked: the unknown trait is a 400",
+      {},
+      [host("a")],
+      { "trait:HW_CPU_X86_BOGUS": "required" },
+      true,
+    ],
+    [
+      "no host has room for the group: traits are looked up before capacity, a 400",
+      {},
+      [host("a", { vcpus: 2 })],
+      { "trait:HW_CPU_X86_BOGUS": "required" },
+      true,
+    ],
+    [
+      "the project's aggregate has no host (member_of matches nothing): the unknown trait is never looked up",
+      {
+        config: { limit_tenants_to_placement_aggregate: true },
+        aggregates: [{ name: "empty", hosts: [], metadata: { filter_tenant_id: "proj-a" } }],
+      },
+      [host("a")],
+      { "trait:HW_CPU_X86_BOGUS": "required" },
+      false,
+    ],
+    [
+      "an unknown resource class is looked up before the group's capacity",
+      {},
+      [host("a", { vcpus: 2 })],
+      { "resources:CUSTOM_NOPE": "1" },
+      true,
+    ],
+  ])("%s", (_, over, hosts, extra_specs, refused) => {
+    const r = run({ ...over, hosts } as Partial<Scenario> & { hosts: ScenarioHost[] }, { extra_specs });
+    expect(r.error).toBe("NoValidHost");
+    expect(r.diagnosis?.groups?.some((g) => g.code === "PLACEMENT_REFUSED")).toBe(refused);
+  });
+});

@@ -73,6 +73,8 @@ export function processRequestSpec(
     failed: null,
   };
   const note = (name: string, effect: string | null) => out.trace.push({ name, effect });
+  // hasattr(os_traits, name): the os-traits the release runs with.
+  const known = (trait: string) => STANDARD_TRAITS.has(trait) || config.release.addedStandardTraits.has(trait);
 
   // require_tenant_aggregate: aggregates with any metadata value equal to the
   // project, one of whose matching keys starts with filter_tenant_id.
@@ -110,7 +112,7 @@ export function processRequestSpec(
   // require_image_type_support
   if (config.queryPlacementForImageTypeSupport && !opts.isBfv) {
     const trait = `COMPUTE_IMAGE_TYPE_${opts.diskFormat.toUpperCase()}`;
-    if (STANDARD_TRAITS.has(trait)) {
+    if (known(trait)) {
       out.rootRequired.add(trait);
       note("require_image_type_support", `requires ${trait}`);
     }
@@ -128,6 +130,7 @@ export function processRequestSpec(
       isBfv: opts.isBfv,
       forcedNodes: null,
       translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
+      translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
     });
     const ignored = new Set([...allRequiredTraits(rr)].map((t) => `trait:${t}`));
     const isolated: string[] = [];
@@ -153,7 +156,7 @@ export function processRequestSpec(
       const v = spec.imageProps.get(key);
       if (v === undefined) continue;
       const trait = `${prefix}_${String(v).replace(/-/g, "_").toUpperCase()}`;
-      if (!STANDARD_TRAITS.has(trait)) {
+      if (!known(trait)) {
         ok = false;
         break;
       }
@@ -169,7 +172,7 @@ export function processRequestSpec(
     note("accelerators_filter", "requires COMPUTE_ACCELERATORS");
   }
 
-  // packed_virtqueue_filter (2024.1 here; newer than the installed Zed)
+  // packed_virtqueue_filter (2024.1, eb8519d811 "Packed virtqueue support was added.")
   if (config.release.packedRingAndMaxphysaddrTraits && packedVirtqueueRequested(spec)) {
     out.rootRequired.add("COMPUTE_NET_VIRTIO_PACKED");
     note("packed_virtqueue_filter", "requires COMPUTE_NET_VIRTIO_PACKED");
@@ -186,12 +189,67 @@ export function processRequestSpec(
     if (typeof fmt === "string" && fmt) out.rootRequired.add(`COMPUTE_EPHEMERAL_ENCRYPTION_${fmt.toUpperCase()}`);
     note("ephemeral_encryption_filter", "requires COMPUTE_EPHEMERAL_ENCRYPTION");
   }
+
+  // virtio_sound_filter (2025.2, dab248718d "Implement sound model extra spec for libvirt.")
+  if (config.release.virtioSoundFilter && soundModel(spec) === "virtio") {
+    out.rootRequired.add("COMPUTE_SOUND_MODEL_VIRTIO");
+    note("virtio_sound_filter", "requires COMPUTE_SOUND_MODEL_VIRTIO");
+  }
+
+  // tpm_secret_security_filter (2026.1, "TPM: support instances with user/host/deployment secret security")
+  if (config.release.tpmSecretSecurityFilter && vtpmRequested(spec)) {
+    const security = spec.flavor.extraSpecs.find((e) => e.key === "hw:tpm_secret_security")?.value || "user";
+    const trait = TPM_SECRET_SECURITY_TRAITS[security];
+    if (!trait) {
+      note("tpm_secret_security_filter", `TPM secret security '${security}' is not supported`);
+      out.failed = `TPM secret security '${security}' is not supported.`;
+      return out;
+    }
+    out.rootRequired.add(trait);
+    note("tpm_secret_security_filter", `requires ${trait}`);
+  }
   return out;
 }
 
+const TPM_SECRET_SECURITY_TRAITS: Record<string, string> = {
+  user: "COMPUTE_SECURITY_TPM_SECRET_SECURITY_USER",
+  host: "COMPUTE_SECURITY_TPM_SECRET_SECURITY_HOST",
+  deployment: "COMPUTE_SECURITY_TPM_SECRET_SECURITY_DEPLOYMENT",
+};
+
+/** hardware.get_vtpm_constraint is not None: the flavor or the image names a TPM version. */
+function vtpmRequested(spec: RequestSpec): boolean {
+  return (
+    spec.flavor.extraSpecs.some((e) => e.key === "hw:tpm_version") || spec.imageProps.get("hw_tpm_version") != null
+  );
+}
+
+const SOUND_MODELS = new Set(["sb16", "es1370", "pcspk", "ac97", "ich6", "ich9", "usb", "virtio"]);
+
 /**
- * hardware.get_packed_virtqueue_constraint, written from memory of Nova's
- * source: flavor hw:virtio_packed_ring or image hw_virtio_packed_ring (both
+ * hardware.get_sound_model (2025.2): flavor hw:sound_model or image
+ * hw_sound_model; both set and different is FlavorImageConflict, a model
+ * outside SoundModelType.ALL is Invalid.
+ */
+export function soundModel(spec: RequestSpec): string | null {
+  const flavor = spec.flavor.extraSpecs.find((e) => e.key === "hw:sound_model")?.value;
+  const image = spec.newerImageProps.get("hw_sound_model");
+  if (flavor !== undefined && image !== undefined && flavor !== image)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${spec.flavor.name} has hw:sound_model extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_sound_model explicitly set to ${image}.`,
+    );
+  const model = flavor ?? image ?? null;
+  if (model && !SOUND_MODELS.has(model))
+    throw new NovaError(
+      "Invalid",
+      `Invalid sound device model '${model}'. Allowed values: ${[...SOUND_MODELS].join(", ")}.`,
+    );
+  return model;
+}
+
+/**
+ * hardware.get_packed_virtqueue_constraint (2024.1): flavor hw:virtio_packed_ring or image hw_virtio_packed_ring (both
  * booleans as oslo reads them); both set and different is FlavorImageConflict.
  */
 export function packedVirtqueueRequested(spec: RequestSpec): boolean {
@@ -202,7 +260,7 @@ export function packedVirtqueueRequested(spec: RequestSpec): boolean {
   if (flavor !== undefined && image !== undefined && flavor !== image)
     throw new NovaError(
       "FlavorImageConflict",
-      `Flavor ${spec.flavor.name} has hw:virtio_packed_ring extra spec explicitly set to ${flavorText}, conflicting with image which has hw_virtio_packed_ring explicitly set to ${imageText}.`,
+      `Flavor has hw:virtio_packed_ring extra spec explicitly set to ${flavor ? "True" : "False"}, conflicting with image which has hw_virtio_packed_ring explicitly set to ${image ? "True" : "False"}.`,
     );
   return Boolean(flavor ?? image);
 }

@@ -165,15 +165,34 @@ function translatePinning(rr: ResourceRequest, spec: RequestSpec): void {
   else if (thread === "require") addTrait(rr, "HW_CPU_HYPERTHREADING", "required");
 }
 
-/** The _translate_* steps that only add a trait: vTPM, PCI socket affinity, secure boot. */
-function translateTraits(rr: ResourceRequest, spec: RequestSpec): void {
+/**
+ * The _translate_* steps that only add a trait: vTPM, PCI socket affinity,
+ * secure boot. From 2024.2 the vTPM also requires its model (tpm-tis unless
+ * tpm-crb) and the image's hw_firmware_stateless requires
+ * COMPUTE_SECURITY_STATELESS_FIRMWARE (only with hw_firmware_type=uefi).
+ */
+function translateTraits(rr: ResourceRequest, spec: RequestSpec, dalmatian: boolean): void {
   const tpm = extraSpec(spec, "hw:tpm_version") ?? imageString(spec.imageProps, "hw_tpm_version");
+  if (tpm && dalmatian) {
+    const model = extraSpec(spec, "hw:tpm_model") ?? imageString(spec.imageProps, "hw_tpm_model");
+    addTrait(rr, model === "tpm-crb" ? "COMPUTE_SECURITY_TPM_CRB" : "COMPUTE_SECURITY_TPM_TIS", "required");
+  }
   if (tpm) addTrait(rr, tpm === "1.2" ? "COMPUTE_SECURITY_TPM_1_2" : "COMPUTE_SECURITY_TPM_2_0", "required");
   const pci =
     extraSpec(spec, "hw:pci_numa_affinity_policy") ?? imageString(spec.imageProps, "hw_pci_numa_affinity_policy");
   if (pci === "socket") addTrait(rr, "COMPUTE_SOCKET_PCI_NUMA_AFFINITY", "required");
   const sb = extraSpec(spec, "os:secure_boot") ?? imageString(spec.imageProps, "os_secure_boot");
   if (sb === "required") addTrait(rr, "COMPUTE_SECURITY_UEFI_SECURE_BOOT", "required");
+  if (dalmatian && boolFromString(spec.newerImageProps.get("hw_firmware_stateless") ?? "false")) {
+    if (imageString(spec.imageProps, "hw_firmware_type") !== "uefi")
+      throw new NovaError("Invalid", "Stateless firmware is supported only when UEFI firmware type is used.");
+    addTrait(rr, "COMPUTE_SECURITY_STATELESS_FIRMWARE", "required");
+  }
+}
+
+/** oslo strutils.bool_from_string (not strict), as ImageMetaProps reads a boolean. */
+function boolFromString(v: string): boolean {
+  return ["1", "t", "true", "on", "y", "yes"].includes(v.trim().toLowerCase());
 }
 
 /**
@@ -181,8 +200,8 @@ function translateTraits(rr: ResourceRequest, spec: RequestSpec): void {
  * hw_maxphysaddr_mode; both set and different is FlavorImageConflict) and the
  * trait _translate_maxphysaddr_request requires for it. hw:maxphysaddr_bits
  * adds no trait: the bits are checked with ComputeCapabilitiesFilter
- * (capabilities:cpu_info:maxphysaddr:bits). Newer than the installed Zed:
- * written from memory of Nova's source.
+ * (capabilities:cpu_info:maxphysaddr:bits, added by the filter from 2024.1).
+ * 2024.1, 1038a63387 "libvirt: Support maxphysaddr.".
  */
 export function maxphysaddrTrait(spec: RequestSpec): string | null {
   const flavor = extraSpec(spec, "hw:maxphysaddr_mode");
@@ -190,7 +209,7 @@ export function maxphysaddrTrait(spec: RequestSpec): string | null {
   if (flavor !== undefined && image !== undefined && flavor !== image)
     throw new NovaError(
       "FlavorImageConflict",
-      `Flavor ${spec.flavor.name} has hw:maxphysaddr_mode extra spec explicitly set to ${flavor}, conflicting with image which has hw_maxphysaddr_mode explicitly set to ${image}.`,
+      `Flavor ${spec.flavor.name} has hw:maxphysaddr_mode extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_maxphysaddr_mode explicitly set to ${image}.`,
     );
   const mode = flavor ?? image;
   if (mode === "passthrough") return "COMPUTE_ADDRESS_SPACE_PASSTHROUGH";
@@ -207,6 +226,8 @@ export interface ResourceRequestOptions {
   forcedNodes: string[] | null;
   /** The release has ResourceRequest._translate_maxphysaddr_request. */
   translateMaxphysaddr?: boolean;
+  /** The release's _translate_vtpm_request adds the model trait, and it has _translate_stateless_firmware_request. */
+  translateTpmModelAndStatelessFirmware?: boolean;
 }
 
 /** ResourceRequest.from_request_spec followed by resources_from_request_spec. */
@@ -246,7 +267,7 @@ export function buildResourceRequest(
     if (!opts.isBfv) disk += f.rootGb;
     if (disk) addResource(rr, "DISK_GB", disk);
   }
-  translateTraits(rr, spec);
+  translateTraits(rr, spec, opts.translateTpmModelAndStatelessFirmware ?? false);
   if (opts.translateMaxphysaddr) {
     const trait = maxphysaddrTrait(spec);
     if (trait) addTrait(rr, trait, "required");

@@ -1,6 +1,6 @@
 import type { WeigherFactory } from "../plugin";
 
-/** HypervisorVersionWeigher (Nova 2024.1+): prefer newer hypervisors. */
+/** HypervisorVersionWeigher (Nova 2023.2+, e38d6a356b): prefer newer hypervisors (`hypervisor_version or 0`). */
 export const HypervisorVersionWeigher: WeigherFactory = (config) => ({
   name: "HypervisorVersionWeigher",
   weigh: (host) => host.hypervisorVersion,

@@ -1,6 +1,6 @@
 import type { WeigherFactory } from "../plugin";
 
-/** NumInstancesWeigher (Nova 2024.1+): > 0 packs hosts with more instances, < 0 spreads. */
+/** NumInstancesWeigher (Nova 2023.2+, ca3fbb4d15): > 0 packs hosts with more instances, < 0 spreads. */
 export const NumInstancesWeigher: WeigherFactory = (config) => ({
   name: "NumInstancesWeigher",
   weigh: (host) => host.numInstances,

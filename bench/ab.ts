@@ -1,0 +1,70 @@
+/**
+ * The engine of another revision beside this one's, in one process, taking
+ * turns on the same scenario: on a busy machine, where wall-clock figures
+ * swing with the load, this compares like with like. Each request is timed
+ * by the main thread's own CPU time (Linux: /proc/self/task/PID/schedstat),
+ * so time spent waiting for a CPU does not count.
+ *
+ *   node --import tsx bench/ab.ts REV [CASES] [REPS]
+ *   CASES: comma-separated HOSTSxINSTANCES, "n" for the NUMA/PCI cloud
+ *          (default 10000x1,10000x1n,10000x50,50000x50)
+ */
+import { execSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { schedule as current } from "../lib/scheduler/engine";
+import type { Scenario } from "../lib/scheduler/scenario";
+import { bigCloud, bigNumaCloud } from "./big-cloud";
+
+type Schedule = typeof current;
+
+const ROOT = path.resolve(__dirname, "..");
+const [rev, cases = "10000x1,10000x1n,10000x50,50000x50", repsArg] = process.argv.slice(2);
+if (!rev) {
+  console.error("usage: node --import tsx bench/ab.ts REV [CASES] [REPS]");
+  process.exit(2);
+}
+
+const stat = `/proc/self/task/${process.pid}/schedstat`;
+const cpuMs = () => Number(readFileSync(stat, "utf8").split(" ")[0]) / 1e6;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const chosen = (run: ReturnType<Schedule>) => run.selections.map((s) => s.host.host).join(" ");
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "schedscope-ab-"));
+  try {
+    execSync(`git archive ${JSON.stringify(rev)} lib/scheduler | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT });
+    const other: Schedule = (await import(path.join(dir, "lib/scheduler/engine.ts"))).schedule;
+    console.log(
+      `${rev} (A) vs this tree (B): main-thread CPU ms per request, median; load average ${os.loadavg()[0].toFixed(1)}`,
+    );
+    for (const c of cases.split(",")) {
+      const numa = c.endsWith("n");
+      const [hosts, instances] = c.replace("n", "").split("x").map(Number);
+      const sc: Scenario = (numa ? bigNumaCloud : bigCloud)(hosts, instances);
+      const reps = Number(repsArg ?? (hosts * instances >= 500000 ? 5 : 21));
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let r = 0; r <= reps; r++) {
+        const ra = other(sc, { now: cpuMs });
+        const rb = current(sc, { now: cpuMs });
+        if (chosen(ra) !== chosen(rb)) throw new Error(`${c}: A and B chose different hosts`);
+        // the first request of each is the compile run: not counted
+        if (r > 0) {
+          a.push(ra.engineMs);
+          b.push(rb.engineMs);
+        }
+      }
+      const [ma, mb] = [median(a), median(b)];
+      console.log(`${c}: A ${ma.toFixed(2)} ms, B ${mb.toFixed(2)} ms, B/A ${(mb / ma).toFixed(2)}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
