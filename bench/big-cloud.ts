@@ -103,6 +103,18 @@ export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenar
 }
 
 /**
+ * The same cloud on Nova's Placement path (`placement: true`, Zed's request
+ * filters, max_placement_results 1,000 as Nova's default): at 10,000 hosts
+ * Placement matches 9,705 (the disabled computes are not candidates) and
+ * returns 1,000; the filters and weighers see those only.
+ */
+export function bigPlacementCloud(hosts: number, numInstances: number, seed = 42): Scenario {
+  const sc = bigCloud(hosts, numInstances, seed);
+  sc.config = { ...sc.config, placement: true, max_placement_results: 1000 };
+  return sc;
+}
+
+/**
  * The same cloud with NUMA and PCI: every host has 2 NUMA cells (SMT
  * siblings, some CPUs already pinned, 4 KiB and 1 GiB pages) and GPU pools;
  * the flavor asks for pinned CPUs and a GPU, and NUMATopologyFilter and

@@ -7,17 +7,18 @@
  *
  * With --warm-up, the process first runs the engine warm-up a server does
  * when it starts (instrumentation.ts), as the first request a user makes sees.
+ * With --placement, the request takes Nova's Placement path (bigPlacementCloud).
  *
- *   node --import tsx bench/first-run.ts HOSTS INSTANCES [--warm-up]
+ *   node --import tsx bench/first-run.ts HOSTS INSTANCES [--warm-up] [--placement]
  */
 import { schedule } from "../lib/scheduler/engine";
 import { warmUpEngine } from "../lib/scheduler/warm-up";
-import { bigCloud } from "./big-cloud";
+import { bigCloud, bigPlacementCloud } from "./big-cloud";
 
 const hosts = Number(process.argv[2]);
 const instances = Number(process.argv[3]);
 if (process.argv.includes("--warm-up")) warmUpEngine();
-const scenario = bigCloud(hosts, instances);
+const scenario = (process.argv.includes("--placement") ? bigPlacementCloud : bigCloud)(hosts, instances);
 const t0 = performance.now();
 const run = schedule(scenario);
 const total = performance.now() - t0;

@@ -13,15 +13,17 @@
  *     filter and weigher classes) timing the same window: the median of its
  *     N runs in one process, and its first run. Skipped where it would take
  *     minutes.
- * Then the goals, and the database side at 10,000 hosts. Browser timings:
- * npm run bench:browser.
+ * Then the goals; the Placement path (placement: true, max_placement_results
+ * 1,000) at 1,000 and 10,000 hosts, the same measures on both sides; and
+ * the database side at 10,000 hosts. Browser timings: npm run bench:browser.
+ * `npm run bench -- --placement-only` runs the Placement section alone.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { schedule } from "../lib/scheduler/engine";
-import { bigCloud, bigNumaCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
 
@@ -32,6 +34,12 @@ const REFERENCE_MAX_HOSTS = Number(process.env.BENCH_REFERENCE_MAX_HOSTS ?? 1000
 // The reference spends ~0.1-0.3 ms per host and instance, plus ~0.5 ms per host
 // to parse and build its host states on every repeat: beyond this it takes minutes.
 const REFERENCE_MAX_WORK = Number(process.env.BENCH_REFERENCE_MAX_WORK ?? 50000);
+// On the Placement path the reference first fills a real Placement (one
+// provider, its inventories, traits, aggregates and usage per host, through
+// Placement's API): about 2 minutes per 1,000 hosts and run on this machine,
+// outside its timer but not outside the wait.
+const PLACEMENT_REFERENCE_MAX_HOSTS = Number(process.env.BENCH_PLACEMENT_REFERENCE_MAX_HOSTS ?? 1000);
+const PLACEMENT_CASES = [1000, 10000];
 
 const CASES: Array<[number, number]> = [
   [100, 1],
@@ -53,10 +61,12 @@ function engineWarm(
   hosts: number,
   instances: number,
   cloud = bigCloud,
-): { ms: number; chosen: string; survivors: number } {
+): { ms: number; chosen: string; survivors: number; matched: number; returned: number } {
   const runs: number[] = [];
   let survivors = 0;
   let chosen = "";
+  let matched = 0;
+  let returned = 0;
   const reps = hosts * instances >= 500000 ? 5 : hosts >= 10000 ? 21 : 41;
   const sc = cloud(hosts, instances); // not changed: host states are built per request
   schedule(sc); // the first request is "engine first", measured in a fresh process
@@ -66,13 +76,17 @@ function engineWarm(
     runs.push(run.engineMs);
     survivors = run.traces[0]?.weighed.hosts.length ?? 0;
     chosen = run.selections[0]?.host.host ?? run.error?.name ?? "";
+    matched = run.placement?.matched ?? 0;
+    returned = run.placement?.candidates ?? 0;
   }
-  return { ms: median(runs), chosen, survivors };
+  return { ms: median(runs), chosen, survivors, matched, returned };
 }
 
-function engineFirst(hosts: number, instances: number, warmUp = false): number {
+function engineFirst(hosts: number, instances: number, warmUp = false, placement = false): number {
   const args = ["--import", "tsx", "bench/first-run.ts", String(hosts), String(instances)];
-  const out = execFileSync(process.execPath, warmUp ? [...args, "--warm-up"] : args, { cwd: ROOT, encoding: "utf8" });
+  if (warmUp) args.push("--warm-up");
+  if (placement) args.push("--placement");
+  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
   return JSON.parse(out.trim().split("\n").pop()!).engine_ms;
 }
 
@@ -80,14 +94,19 @@ interface ReferenceTiming {
   warm: number;
   first: number;
   runs: number;
+  chosen: string;
 }
 
-function reference(hosts: number, instances: number, dir: string): ReferenceTiming | string {
+function reference(
+  hosts: number,
+  instances: number,
+  dir: string,
+  cloud = bigCloud,
+  repeat = hosts * instances >= 10000 ? 5 : 9,
+): ReferenceTiming | string {
   if (!existsSync(PYTHON) || !existsSync(REFERENCE)) return "no Nova reference here";
-  if (hosts > REFERENCE_MAX_HOSTS || hosts * instances > REFERENCE_MAX_WORK) return "skipped: would take minutes";
-  const repeat = hosts * instances >= 10000 ? 5 : 9;
-  const file = path.join(dir, `bench-${hosts}-${instances}.json`);
-  writeFileSync(file, JSON.stringify(bigCloud(hosts, instances)));
+  const file = path.join(dir, `bench-${cloud.name}-${hosts}-${instances}.json`);
+  writeFileSync(file, JSON.stringify(cloud(hosts, instances)));
   try {
     const out = execFileSync(PYTHON, [REFERENCE, "--repeat", String(repeat), "--brief", file], {
       encoding: "utf8",
@@ -96,7 +115,8 @@ function reference(hosts: number, instances: number, dir: string): ReferenceTimi
     });
     const res = JSON.parse(out);
     if (res.error && res.error !== "NoValidHost") return `reference error ${res.error}`;
-    return { warm: res.timing.engine_ms, first: res.timing.first_ms, runs: repeat };
+    const chosen = res.selections?.[0]?.host ?? res.error ?? "";
+    return { warm: res.timing.engine_ms, first: res.timing.first_ms, runs: repeat, chosen };
   } catch (e) {
     return `reference failed: ${(e as Error).message.split("\n")[0]}`;
   }
@@ -162,6 +182,55 @@ function benchNuma() {
   }
 }
 
+/** The Placement path beside the reference's (placement_reference.py: Nova's select_destinations on a real Placement). */
+function benchPlacement(dir: string) {
+  console.log(
+    "\nPlacement path (placement: true, max_placement_results 1,000; same cloud, filters and weighers), ms\n" +
+      "engine: its clock covers building Placement's providers from the host states, the request filters,\n" +
+      "GET /allocation_candidates, filters, weighers, claims and alternates; the reference's covers\n" +
+      "select_destinations only (its providers are filled before its timer starts)",
+  );
+  const header = [
+    "hosts",
+    "matched",
+    "returned",
+    "survivors",
+    "engine warm",
+    "engine first",
+    "Nova ref warm",
+    "Nova ref first",
+    "warm vs warm",
+    "first vs first",
+  ];
+  const rows: string[][] = [];
+  for (const hosts of PLACEMENT_CASES) {
+    const warm = engineWarm(hosts, 1, bigPlacementCloud);
+    const first = engineFirst(hosts, 1, false, true);
+    const ref =
+      hosts > PLACEMENT_REFERENCE_MAX_HOSTS
+        ? `skipped at ${hosts.toLocaleString("en-US")} hosts: filling its Placement takes ~2 min per 1,000 hosts and run (BENCH_PLACEMENT_REFERENCE_MAX_HOSTS=${hosts} runs it)`
+        : reference(hosts, 1, dir, bigPlacementCloud, 3);
+    const r = typeof ref === "string" ? null : ref;
+    if (typeof ref === "string") console.log(`- Nova reference ${ref}`);
+    else if (ref.chosen !== warm.chosen)
+      console.log(`- DISAGREEMENT at ${hosts} hosts: engine chose ${warm.chosen}, the reference ${ref.chosen}`);
+    rows.push([
+      hosts.toLocaleString("en-US"),
+      warm.matched.toLocaleString("en-US"),
+      warm.returned.toLocaleString("en-US"),
+      warm.survivors.toLocaleString("en-US"),
+      fmt(warm.ms, 3),
+      fmt(first, 1),
+      fmt(r?.warm, 1),
+      fmt(r?.first, 1),
+      r ? times(r.warm, warm.ms) : "—",
+      r ? times(r.first, first) : "—",
+    ]);
+    console.log(rows[rows.length - 1].join("\t"));
+  }
+  console.log(`\n${table(header, rows)}`);
+}
+
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schedscope-bench-"));
   const load = os.loadavg()[0];
@@ -172,6 +241,12 @@ async function main() {
       "Nova ref: ../shared/nova-reference (Nova 26 Zed's own classes), the same window\n" +
       "warm: median of several requests in one process; first: the first request of a fresh process\n",
   );
+  if (process.argv.includes("--placement-only")) {
+    benchPlacement(dir);
+    console.log(`\nload average ${os.loadavg()[0].toFixed(1)} at the end`);
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
   const header = [
     "hosts",
     "instances",
@@ -189,7 +264,10 @@ async function main() {
   for (const [hosts, instances] of CASES) {
     const warm = engineWarm(hosts, instances);
     const first = engineFirst(hosts, instances);
-    const ref = reference(hosts, instances, dir);
+    const ref =
+      hosts > REFERENCE_MAX_HOSTS || hosts * instances > REFERENCE_MAX_WORK
+        ? "skipped: would take minutes"
+        : reference(hosts, instances, dir);
     const r = typeof ref === "string" ? null : ref;
     if (typeof ref === "string") notes.push(`${hosts} hosts × ${instances}: Nova reference ${ref}`);
     results.set(`${hosts}x${instances}`, { warm: warm.ms, first, ref: r });
@@ -228,6 +306,7 @@ async function main() {
   console.log(`- 50,000 hosts × 50 instances: ${big.warm.toFixed(0)} ms warm (goal < 500 ms: ${goal(big.warm < 500)})`);
   benchNuma();
   benchRequest();
+  benchPlacement(dir);
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
   rmSync(dir, { recursive: true, force: true });

@@ -255,7 +255,9 @@ function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: Placeme
       <h3 id={`run-${meta.id}-placement`} style={{ marginTop: 0 }}>
         Placement (allocation candidates)
       </h3>
-      <p>{placement.explanation}</p>
+      <p role="note" aria-label="Placement summary">
+        {placement.explanation}
+      </p>
       <dl className="facts">
         <dt>Hosts in the cloud</dt>
         <dd>{placement.hostsIn === null ? "—" : fmtCount(placement.hostsIn)}</dd>
@@ -263,7 +265,8 @@ function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: Placeme
         <dd>{placement.hostsReturned === null ? "—" : fmtCount(placement.hostsReturned)}</dd>
         <dt>Matched / returned candidates</dt>
         <dd>
-          {placement.matched ?? "—"} / {placement.candidates ?? "—"}
+          {placement.matched === null ? "—" : fmtCount(placement.matched)} /{" "}
+          {placement.candidates === null ? "—" : fmtCount(placement.candidates)}
         </dd>
         <dt>Never considered (max_placement_results)</dt>
         <dd>{fmtCount(placement.cutByLimit)}</dd>

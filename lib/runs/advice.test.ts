@@ -29,6 +29,12 @@ describe("advice reads reason codes", () => {
       { max_placement_results: 1, enabled_filters: ["ComputeFilter"] },
       /2 hosts matched Placement but were never considered .*raise max_placement_results/,
     ],
+    [
+      "the candidate limit at 1,200 hosts, counted as people read counts",
+      Array.from({ length: 1200 }, (_, i) => host(`h-${i}`, i < 100 ? { service: { up: false } } : {})),
+      { max_placement_results: 100, enabled_filters: ["ComputeFilter"] },
+      /(^| )1,100 hosts matched Placement but were never considered .*raise max_placement_results/,
+    ],
   ])("%s", (_what, hosts, config, advice) => {
     const d = failure(hosts, config as Scenario["config"]);
     expect(d?.error).toBe("NoValidHost");

@@ -47,7 +47,7 @@ export function groupReasons(reasons: readonly string[], codes?: readonly string
 const hasCode = (groups: readonly ReasonCount[], test: (code: string) => boolean) =>
   groups.some((g) => g.code !== undefined && test(g.code));
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /** "missing aggregate metadata gpu=true (15 hosts); ..." (at most `max` groups). */
 export function describeReasons(groups: readonly ReasonCount[], max = 3): string {

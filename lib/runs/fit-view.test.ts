@@ -38,10 +38,40 @@ describe("placementView", () => {
     const v = placementView(expected("placement-limit"))!;
     expect([v.hostsIn, v.hostsReturned, v.matched, v.candidates, v.limit, v.cutByLimit]).toEqual([8, 3, 5, 3, 3, 2]);
     expect(v.explanation).toBe(
-      "Placement matched 5 allocation candidates but returned only 3: max_placement_results=3 keeps the first ones in provider order, so 2 matching hosts were never considered by the filters and weighers.",
+      "Placement returned 3 of 8 hosts (max_placement_results = 3): 2 hosts that matched the request were never considered by the filters and weighers, because they were not among the first 3 allocation candidates. 3 other hosts did not match the request (reasons in the funnel's Placement stage).",
     );
     expect(v.params).toContainEqual({ key: "resources", value: "DISK_GB:40,MEMORY_MB:8192,VCPU:4" });
     expect(v.claims).toEqual([{ claimed: "h-3", index: 0, tried: [] }]);
+  });
+
+  it.each([
+    [
+      "10,000 hosts, all matched, 1,000 returned",
+      { in: 10000, out: 1000, matched: 10000, candidates: 1000 },
+      "Placement returned 1,000 of 10,000 hosts (max_placement_results = 1000): 9,000 hosts that matched the request were never considered by the filters and weighers, because they were not among the first 1,000 allocation candidates.",
+    ],
+    [
+      "some hosts did not match at all",
+      { in: 10000, out: 1000, matched: 9705, candidates: 1000 },
+      "Placement returned 1,000 of 10,000 hosts (max_placement_results = 1000): 8,705 hosts that matched the request were never considered by the filters and weighers, because they were not among the first 1,000 allocation candidates. 295 other hosts did not match the request (reasons in the funnel's Placement stage).",
+    ],
+    [
+      "one host beyond the limit",
+      { in: 1001, out: 1000, matched: 1001, candidates: 1000 },
+      "Placement returned 1,000 of 1,001 hosts (max_placement_results = 1000): 1 host that matched the request was never considered by the filters and weighers, because it was not among the first 1,000 allocation candidates.",
+    ],
+    [
+      "nothing cut",
+      { in: 1000, out: 968, matched: 968, candidates: 968 },
+      "Placement returned every host it matched (968); max_placement_results = 1000 cut none.",
+    ],
+  ])("explains the cut with counts as people read them: %s", (_what, n, explanation) => {
+    const v = placementView({
+      placement: { query: "limit=1000&resources=DISK_GB%3A40%2CMEMORY_MB%3A8192%2CVCPU%3A4", ...n },
+      requests: [{ funnel: [{ filter: "Placement", in: n.in, out: n.out }] }],
+    })!;
+    expect(v.explanation).toBe(explanation);
+    expect(v.cutByLimit).toBe(n.matched - n.candidates);
   });
 
   it("says when the limit was dropped by a hint", () => {

@@ -8,6 +8,7 @@
  */
 import { formatCpuList, formatKib } from "@/lib/cloud/hw-specs";
 import { isNovaRelease, releaseBehaviour } from "@/lib/scheduler/releases";
+import { fmtCount } from "./format";
 
 /** One cell of `selections[i].numa` as the result document has it. */
 export interface NumaCellResult {
@@ -168,14 +169,21 @@ export function placementView(result: {
   if (p.query === null) {
     explanation = "Nova failed before asking Placement (e.g. a tenant with no aggregate, or an unknown forced host).";
   } else if (cutByLimit > 0) {
+    const returned = stage?.out ?? candidates!;
+    const unmatched = stage && matched !== null ? Math.max(0, stage.in - matched) : 0;
+    const many = cutByLimit !== 1;
     explanation =
-      `Placement matched ${matched} allocation candidates but returned only ${candidates}: ` +
-      `max_placement_results=${limit} keeps the first ones in provider order, so ${cutByLimit} matching ` +
-      `host${cutByLimit === 1 ? " was" : "s were"} never considered by the filters and weighers.`;
+      `Placement returned ${fmtCount(returned)}${stage ? ` of ${fmtCount(stage.in)}` : ""} hosts ` +
+      `(max_placement_results = ${limit}): ${fmtCount(cutByLimit)} ${many ? "hosts" : "host"} that matched the request ` +
+      `${many ? "were" : "was"} never considered by the filters and weighers, because ${many ? "they were" : "it was"} ` +
+      `not among the first ${fmtCount(limit!)} allocation candidates.` +
+      (unmatched > 0
+        ? ` ${fmtCount(unmatched)} other ${unmatched === 1 ? "host" : "hosts"} did not match the request (reasons in the funnel's Placement stage).`
+        : "");
   } else if (limit === null && p.query) {
-    explanation = `No limit was sent (a server group, a same_host/different_host hint or a multi-node forced host drops max_placement_results): every matching host was returned${matched !== null ? ` (${matched})` : ""}.`;
+    explanation = `No limit was sent (a server group, a same_host/different_host hint or a multi-node forced host drops max_placement_results): every matching host was returned${matched !== null ? ` (${fmtCount(matched)})` : ""}.`;
   } else {
-    explanation = `Placement returned every host it matched${matched !== null ? ` (${matched})` : ""}; max_placement_results=${limit} cut none.`;
+    explanation = `Placement returned every host it matched${matched !== null ? ` (${fmtCount(matched)})` : ""}; max_placement_results = ${limit} cut none.`;
   }
   return {
     query: p.query,

@@ -670,21 +670,20 @@ function positionsIn(pool: HostState[], arranged: number[], passed: HostState[],
 }
 
 function placementStage(hosts: HostState[], outcome: PlacementOutcome): FunnelStage {
-  const returned = new Set(outcome.returned.map((p) => p.host));
   const stage: FunnelStage = {
     filter: "Placement",
     stage: "placement",
     in: hosts.length,
-    out: returned.size,
+    out: outcome.returned.length,
     rejected: [],
     reasons: [],
     codes: [],
     labels: {},
   };
-  for (const h of hosts) {
-    if (returned.has(h)) continue;
-    const why: Reason = outcome.reasons.get(h) ?? { code: "NOT_A_CANDIDATE", message: "not a candidate" };
-    stage.rejected.push(h);
+  for (let i = 0; i < hosts.length; i++) {
+    const why = outcome.reasons[i];
+    if (!why) continue; // returned by Placement
+    stage.rejected.push(hosts[i]);
     stage.reasons.push(why.message);
     stage.codes.push(why.code);
     if (why.label) stage.labels[why.code] = why.label;
@@ -729,7 +728,8 @@ function schedulePlacement(
     run.error = noValidHost;
     return;
   }
-  const providerOf = new Map(outcome.providers.map((p) => [p.host, p]));
+  // Only hosts Placement returned ever enter the filters.
+  const providerOf = new Map(outcome.returned.map((p) => [p.host, p]));
   const selected: HostState[] = [];
   const placed: Placement[] = [];
   let pool = outcome.returned.map((p) => p.host);

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bigCloud, bigNumaCloud } from "../../bench/big-cloud";
 import { schedule } from "./engine";
@@ -39,6 +41,23 @@ describe("host states built from a scenario", () => {
     expect(answer(structuredClone(sc))).toEqual(first);
   });
 
+  it("copy every field of a frozen host's state into each request's, except what a request changes", () => {
+    const sc = deepFreeze(bigNumaCloud(4, 1));
+    const built = buildHostStates(sc)[1] as unknown as Record<string, unknown>;
+    // what an earlier request may have left on the state it was given
+    const used = buildHostStates(sc)[1];
+    used.instances.add("an-instance-of-another-request");
+    used.freeRamMb -= 1024;
+    const copy = buildHostStates(sc)[1] as unknown as Record<string, unknown>;
+    const startsOver = new Set(["instanceSet", "numaLimits", "updated", "aggregates", "pciStats"]);
+    for (const key of Object.keys(built)) {
+      if (startsOver.has(key)) continue;
+      expect(copy[key], key).toStrictEqual(built[key]);
+    }
+    expect(Object.keys(copy).sort()).toEqual(Object.keys(built).sort());
+    expect((copy as unknown as { instances: Set<string> }).instances.has("an-instance-of-another-request")).toBe(false);
+  });
+
   it("read a host that is not frozen afresh every time", () => {
     const sc = bigCloud(3, 1);
     expect(buildHostStates(sc)[0].metrics.get("cpu.percent")).toBe(
@@ -46,5 +65,25 @@ describe("host states built from a scenario", () => {
     );
     sc.hosts[0].metrics = [{ name: "cpu.percent", value: 12.5 }];
     expect(buildHostStates(sc)[0].metrics.get("cpu.percent")).toBe(1250);
+  });
+});
+
+// The app schedules on a frozen snapshot (states copied from templates); the
+// CLI and the conformance corpus on parsed JSON (states built afresh). Every
+// tenth fixture, NUMA, PCI and Placement ones included, must answer the same
+// both ways, twice in a row on the frozen one.
+const FIXTURES = path.join(__dirname, "conformance", "fixtures");
+const SAMPLE = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith(".scenario.json"))
+  .sort()
+  .filter((_, i) => i % 10 === 0);
+
+describe("a frozen snapshot answers as the scenario read afresh", () => {
+  it.each(SAMPLE)("%s", (file) => {
+    const text = readFileSync(path.join(FIXTURES, file), "utf8");
+    const fresh = answer(JSON.parse(text) as Scenario);
+    const frozen = deepFreeze(JSON.parse(text) as Scenario);
+    expect(answer(frozen)).toEqual(fresh);
+    expect(answer(frozen)).toEqual(fresh);
   });
 });

@@ -218,6 +218,58 @@ export class HostState {
   pciStats: PciDeviceStats = EMPTY_PCI_STATS;
   /** limits["numa_topology"]: set once NUMATopologyFilter passed the host. */
   numaLimits: NUMALimits | null = null;
+
+  /**
+   * A copy for one request of a state built once (a frozen snapshot host's):
+   * numbers are copied, objects a request never changes are shared, and
+   * what a request does change starts over (the instance set, which a
+   * server group's consume adds to, NUMA limits, `updated`). The caller
+   * sets the request's aggregate view and its own PCI pools. Field by field,
+   * not Object.assign: this runs for every host of every request.
+   */
+  copyForRequest(): HostState {
+    const c = new HostState();
+    c.index = this.index;
+    c.host = this.host;
+    c.nodename = this.nodename;
+    c.cell = this.cell;
+    c.uuid = this.uuid;
+    c.totalUsableRamMb = this.totalUsableRamMb;
+    c.totalUsableDiskGb = this.totalUsableDiskGb;
+    c.diskMbUsed = this.diskMbUsed;
+    c.freeRamMb = this.freeRamMb;
+    c.freeDiskMb = this.freeDiskMb;
+    c.vcpusTotal = this.vcpusTotal;
+    c.vcpusUsed = this.vcpusUsed;
+    c.numInstances = this.numInstances;
+    c.numIoOps = this.numIoOps;
+    c.failedBuilds = this.failedBuilds;
+    c.hostIp = this.hostIp;
+    c.hypervisorType = this.hypervisorType;
+    c.hypervisorVersion = this.hypervisorVersion;
+    c.cpuInfoSource = this.cpuInfoSource;
+    c.cpuInfoText = this.cpuInfoText;
+    c.ipParsed = this.ipParsed;
+    c.supportedInstances = this.supportedInstances;
+    c.cpuAllocationRatio = this.cpuAllocationRatio;
+    c.ramAllocationRatio = this.ramAllocationRatio;
+    c.diskAllocationRatio = this.diskAllocationRatio;
+    c.service = this.service;
+    c.metrics = this.metrics;
+    c.metricsReported = this.metricsReported;
+    c.instanceList = this.instanceList;
+    c.instanceImageProps = this.instanceImageProps;
+    c.stats = this.stats;
+    c.traits = this.traits;
+    c.reservedVcpus = this.reservedVcpus;
+    c.reservedMemoryMb = this.reservedMemoryMb;
+    c.reservedDiskGb = this.reservedDiskGb;
+    c.memoryMb = this.memoryMb;
+    c.localGb = this.localGb;
+    c.numaCells = this.numaCells;
+    c.pciStats = this.pciStats;
+    return c;
+  }
 }
 
 const EMPTY_PCI_STATS = new PciDeviceStats([], null);
@@ -281,36 +333,69 @@ export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
 }
 
 /** Build every HostState of a scenario, sharing AggregateViews between hosts. */
-export function buildHostStates(scenario: Scenario): HostState[] {
-  const aggs = buildAggregates(scenario.aggregates);
+/** host name -> the indexes of its aggregates, as a key ("0,3"); hosts in none are absent. */
+type AggregateKeys = Map<string, string>;
+
+const FROZEN_AGGREGATE_KEYS = new WeakMap<object, AggregateKeys>();
+
+function aggregateKeysOf(aggregates: Scenario["aggregates"]): AggregateKeys {
+  const frozen = aggregates !== undefined && Object.isFrozen(aggregates);
+  const cached = frozen ? FROZEN_AGGREGATE_KEYS.get(aggregates) : undefined;
+  if (cached) return cached;
   const byHost = new Map<string, number[]>();
-  (scenario.aggregates ?? []).forEach((a, i) => {
+  (aggregates ?? []).forEach((a, i) => {
     for (const h of a.hosts === undefined ? [] : (pyIter(a.hosts, `aggregates[${i}].hosts`) as string[])) {
       let l = byHost.get(h);
       if (!l) byHost.set(h, (l = []));
       l.push(i);
     }
   });
+  const keys: AggregateKeys = new Map();
+  for (const [h, l] of byHost) keys.set(h, l.join(","));
+  if (frozen) FROZEN_AGGREGATE_KEYS.set(aggregates, keys);
+  return keys;
+}
+
+export function buildHostStates(scenario: Scenario): HostState[] {
+  const aggs = buildAggregates(scenario.aggregates);
+  const keys = aggregateKeysOf(scenario.aggregates);
+  // one view per distinct set of aggregates, per request (views cache the request's multipliers)
   const views = new Map<string, AggregateView>();
-  return scenario.hosts.map((h, index) => {
-    const idx = byHost.get(h.name) ?? [];
-    const sig = idx.join(",");
-    let view = views.get(sig);
-    if (!view)
-      views.set(
-        sig,
-        (view = new AggregateView(
-          idx.map((i) => aggs[i]),
-          views.size,
-        )),
-      );
-    return buildHostState(h, index, view);
-  });
+  const out = new Array<HostState>(scenario.hosts.length);
+  for (let index = 0; index < scenario.hosts.length; index++) {
+    const h = scenario.hosts[index];
+    const key = keys.get(h.name) ?? "";
+    let view = views.get(key);
+    if (!view) {
+      const members = key === "" ? [] : key.split(",").map((i) => aggs[Number(i)]);
+      views.set(key, (view = new AggregateView(members, views.size)));
+    }
+    out[index] = buildHostState(h, index, view);
+  }
+  return out;
 }
 
 const HV_SPECS = new Map<string, [string | null, string | null, string | null]>();
 
+/** A frozen scenario host's state, validated and derived once; requests get copies. */
+const FROZEN_STATES = new WeakMap<ScenarioHost, HostState>();
+
 export function buildHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
+  if (!Object.isFrozen(h)) return buildFreshHostState(h, index, view);
+  let template = FROZEN_STATES.get(h);
+  if (!template || template.index !== index) {
+    template = buildFreshHostState(h, index, view);
+    FROZEN_STATES.set(h, template);
+  }
+  const s = template.copyForRequest();
+  s.aggregates = view;
+  // consuming takes devices from the pools: each request builds its own
+  if (template.pciStats !== EMPTY_PCI_STATS)
+    s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `hosts[${index}].pci_device_pools`);
+  return s;
+}
+
+function buildFreshHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
   const s = new HostState();
   s.index = index;
   s.host = h.name;

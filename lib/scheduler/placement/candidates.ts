@@ -25,10 +25,10 @@ export interface CandidateQuery {
   matched: Provider[];
   /** What Placement returned: the first `limit` of `matched`. */
   returned: Provider[];
-  /** The allocation request per returned provider: amounts per class, groups merged. */
-  allocations: Map<Provider, Map<string, number>>;
-  /** Why each other provider is not a candidate. */
-  reasons: Map<Provider, Reason>;
+  /** The allocation request of every returned provider (one provider per host): amounts per class, groups merged. */
+  amounts: Map<string, number>;
+  /** Why each other provider is not a candidate, by provider index (null: returned). */
+  reasons: (Reason | null)[];
 }
 
 /** 12345 → "12,345"; fractions to two places (Intl is slow in the host loop). */
@@ -39,16 +39,8 @@ function fmt(n: number): string {
   return frac ? `${grouped}.${frac}` : grouped;
 }
 
-/**
- * The 400s Placement answers. The query's own shape is checked first,
- * always; the names it looks up (traits, resource classes) only as
- * AllocationCandidates._get_by_requests reaches them, and an empty answer
- * on the way stops it with 200 and no candidates (research_context.py):
- * root traits, then per request group in the order its first key has in
- * the sorted query string: resource classes, positive member_of, required
- * then forbidden traits, capacity per class, the group's candidates.
- */
-export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | null {
+/** The checks Placement makes on the query string itself, before any search (each a 400). */
+function parseRefusal(rr: ResourceRequest): string | null {
   const groups = [...rr.groups.values()];
   if (!groups.length) return "At least one request group (`resources` or `resources{$S}`) is required.";
   for (const g of groups) {
@@ -65,60 +57,53 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud): string | nu
   }
   for (const t of rr.rootRequired)
     if (rr.rootForbidden.has(t)) return `Conflicting required and forbidden traits found in root_required: ${t}`;
-
-  const unknownTraits = (names: Iterable<string>): string | null => {
-    const unknown = [...names].filter(
-      (t) => !STANDARD_TRAITS.has(t) && !cloud.customTraits.has(t) && !cloud.addedStandardTraits.has(t),
-    );
-    return unknown.length ? `No such trait(s): ${[...new Set(unknown)].sort().join(", ")}.` : null;
-  };
-  // RequestWideSearchContext: the root traits, then the roots that have them.
-  const rootUnknown = unknownTraits(rr.rootRequired) ?? unknownTraits(rr.rootForbidden);
-  if (rootUnknown) return rootUnknown;
-  const rootOk = (p: Provider) => {
-    for (const t of rr.rootRequired) if (!p.traits.has(t)) return false;
-    for (const t of rr.rootForbidden) if (p.traits.has(t)) return false;
-    return true;
-  };
-  const roots = rr.rootRequired.size || rr.rootForbidden.size ? cloud.providers.filter(rootOk) : cloud.providers;
-  if (!roots.length) return null;
-  for (const g of inQueryOrder(groups)) {
-    for (const rc of g.resources.keys())
-      if (!STANDARD_RC.has(rc) && !cloud.customResourceClasses.has(rc))
-        return `Invalid resource class in resources parameter: No such resource class ${rc}.`;
-    if (
-      g.aggregates.length &&
-      !cloud.providers.some((p) => g.aggregates.every((l) => l.some((a) => p.aggregates.has(a))))
-    )
-      return null;
-    const traitUnknown = unknownTraits(g.required) ?? unknownTraits(g.forbidden);
-    if (traitUnknown) return traitUnknown;
-    for (const [rc, amount] of g.resources) {
-      const fits = (p: Provider) => {
-        const inv = p.inventories.get(rc);
-        return inv !== undefined && !shortReason(p, rc, amount) && !unitReason(rc, amount, inv);
-      };
-      if (!cloud.providers.some(fits)) return null;
-    }
-    if (!roots.some((p) => groupReason(p, g, []) === null)) return null;
-  }
   return null;
 }
 
-/** Request groups in the order Placement meets them: by their first key in the sorted query string. */
-function inQueryOrder(groups: RequestGroup[]): RequestGroup[] {
-  const firstKey = (g: RequestGroup) => {
-    const s = g.suffix;
-    const keys = [`resources${s}`];
-    if (g.required.size || g.forbidden.size) keys.push(`required${s}`);
-    if (g.aggregates.length || g.forbiddenAggregates.size) keys.push(`member_of${s}`);
-    if (g.inTree) keys.push(`in_tree${s}`);
-    return keys.sort()[0];
+/** The first query-string key of a group: Placement builds its groups in the order their keys first appear. */
+function firstKey(g: RequestGroup): string {
+  const keys = [`resources${g.suffix}`];
+  if (g.required.size || g.forbidden.size) keys.push(`required${g.suffix}`);
+  if (g.aggregates.length || g.forbiddenAggregates.size) keys.push(`member_of${g.suffix}`);
+  if (g.inTree !== null) keys.push(`in_tree${g.suffix}`);
+  return keys.sort()[0];
+}
+
+/**
+ * The names Placement 8.0 checks while it searches (a 400 for an unknown
+ * one), in its order, and the points where an empty answer stops it before it
+ * looks at the rest (AllocationCandidates._get_by_requests): the root traits
+ * (required, then forbidden), then no provider with them ends the search;
+ * then group by group, in the order of the sorted query string: its resource
+ * classes, no provider in its member_of aggregates ends it, its required then
+ * forbidden traits, its in_tree provider, and no candidate for the group ends it.
+ */
+export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(rr, [])): string | null {
+  const parse = parseRefusal(rr);
+  if (parse) return parse;
+  const unknownTraits = (names: Iterable<string>) => {
+    const out = [...names].filter(
+      (t) => !STANDARD_TRAITS.has(t) && !cloud.customTraits.has(t) && !cloud.addedStandardTraits.has(t),
+    );
+    return out.length ? `No such trait(s): ${out.sort().join(", ")}.` : null;
   };
-  return groups
-    .map((g) => ({ g, key: firstKey(g) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((x) => x.g);
+  const rootUnknown = unknownTraits(rr.rootRequired) ?? unknownTraits(rr.rootForbidden);
+  if (rootUnknown) return rootUnknown;
+  const isAnchor = (p: Provider) => rootReason(p, q) === null;
+  if ((rr.rootRequired.size || rr.rootForbidden.size) && !cloud.providers.some(isAnchor)) return null;
+  const order = [...rr.groups.values()].map((g, i) => ({ g, checks: q.groups[i], key: firstKey(g) }));
+  order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const { g, checks } of order) {
+    for (const rc of g.resources.keys())
+      if (!STANDARD_RC.has(rc) && !cloud.customResourceClasses.has(rc))
+        return `Invalid resource class in resources parameter: No such resource class ${rc}.`;
+    if (g.aggregates.length && !cloud.providers.some((p) => g.aggregates.every((l) => memberOfAny(p, l)))) return null;
+    const traitUnknown = unknownTraits(g.required) ?? unknownTraits(g.forbidden);
+    if (traitUnknown) return traitUnknown;
+    if (g.inTree !== null && !cloud.providers.some((p) => p.uuid === g.inTree)) return null;
+    if (!cloud.providers.some((p) => isAnchor(p) && groupReason(p, checks) === null)) return null;
+  }
+  return null;
 }
 
 const UNIT = "outside min_unit/max_unit/step_size";
@@ -160,11 +145,56 @@ export function shortReason(p: Provider, rc: string, amount: number): Reason | n
   return null;
 }
 
-function groupReason(p: Provider, g: RequestGroup, labels: AggregateLabel[]): Reason | null {
+/** A request group as arrays: walked once per provider, so no iterator per provider. */
+interface GroupChecks {
+  inTree: string | null;
+  aggregates: string[][];
+  labels: AggregateLabel[];
+  forbiddenAggregates: string[];
+  required: string[];
+  forbidden: string[];
+  resources: Array<[string, number]>;
+}
+
+/** The query, prepared once for every provider it is asked of. */
+interface CompiledRequest {
+  rootForbidden: string[];
+  rootRequired: string[];
+  groups: GroupChecks[];
+  /** numbered groups, when group_policy=isolate needs several providers */
+  isolated: number;
+  merged: Array<[string, number]>;
+}
+
+function compile(rr: ResourceRequest, labels: AggregateLabel[]): CompiledRequest {
+  const granular = suffixedGroups(rr);
+  return {
+    rootForbidden: [...rr.rootForbidden],
+    rootRequired: [...rr.rootRequired],
+    groups: [...rr.groups.values()].map((g) => ({
+      inTree: g.inTree,
+      aggregates: g.aggregates,
+      labels: g.suffix === "" ? labels : [],
+      forbiddenAggregates: [...g.forbiddenAggregates],
+      required: [...g.required],
+      forbidden: [...g.forbidden],
+      resources: [...g.resources],
+    })),
+    isolated: rr.groupPolicy === "isolate" && granular > 1 ? granular : 0,
+    merged: [...mergedAmounts(rr)],
+  };
+}
+
+function memberOfAny(p: Provider, aggregates: string[]): boolean {
+  for (let i = 0; i < aggregates.length; i++) if (p.aggregates.has(aggregates[i])) return true;
+  return false;
+}
+
+function groupReason(p: Provider, g: GroupChecks): Reason | null {
   if (g.inTree !== null && g.inTree !== p.uuid) return { code: "NOT_FORCED_HOST", message: "not the forced host" };
   for (let i = 0; i < g.aggregates.length; i++) {
-    if (!g.aggregates[i].some((a) => p.aggregates.has(a))) {
-      const l = labels[i] ?? { code: "NOT_IN_AGGREGATE", message: "not in a required aggregate" };
+    if (!memberOfAny(p, g.aggregates[i])) {
+      const l = g.labels[i] ?? { code: "NOT_IN_AGGREGATE", message: "not in a required aggregate" };
       return { code: l.code, message: l.message };
     }
   }
@@ -194,22 +224,26 @@ const traitForbidden = (t: string): Reason =>
     ? { code: "DISABLED", message: "compute service disabled (COMPUTE_STATUS_DISABLED)" }
     : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}`, label: "have a forbidden trait" };
 
-/** One provider against the whole query: null when it is a candidate. */
-export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): Reason | null {
-  for (const t of rr.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
-  for (const t of rr.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
-  for (const g of rr.groups.values()) {
-    const why = groupReason(p, g, g.suffix === "" ? labels : []);
+function rootReason(p: Provider, q: CompiledRequest): Reason | null {
+  for (const t of q.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
+  for (const t of q.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
+  return null;
+}
+
+function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
+  const root = rootReason(p, q);
+  if (root) return root;
+  for (const g of q.groups) {
+    const why = groupReason(p, g);
     if (why) return why;
   }
-  const granular = suffixedGroups(rr);
-  if (rr.groupPolicy === "isolate" && granular > 1)
+  if (q.isolated)
     return {
       code: "GROUP_POLICY",
-      message: `group_policy=isolate needs ${granular} providers for ${granular} numbered groups, a host has one`,
+      message: `group_policy=isolate needs ${q.isolated} providers for ${q.isolated} numbered groups, a host has one`,
     };
   // Groups served by the same provider add up (Placement's final capacity check).
-  for (const [rc, amount] of mergedAmounts(rr)) {
+  for (const [rc, amount] of q.merged) {
     const inv = p.inventories.get(rc)!;
     const used = p.used.get(rc) ?? 0;
     if (used + amount > Math.trunc(capacity(inv)))
@@ -228,6 +262,11 @@ export function providerReason(p: Provider, rr: ResourceRequest, labels: Aggrega
   return null;
 }
 
+/** One provider against the whole query: null when it is a candidate. */
+export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): Reason | null {
+  return compiledReason(p, compile(rr, labels));
+}
+
 export function mergedAmounts(rr: ResourceRequest): Map<string, number> {
   const out = new Map<string, number>();
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) out.set(rc, (out.get(rc) ?? 0) + n);
@@ -240,33 +279,33 @@ export function allocationCandidates(
   cloud: PlacementCloud,
   labels: AggregateLabel[],
 ): CandidateQuery {
-  const reasons = new Map<Provider, Reason>();
-  const refused = refusal(rr, cloud);
+  const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
+  const q = compile(rr, labels);
+  const refused = refusal(rr, cloud, q);
   if (refused) {
     const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
-    for (const p of cloud.providers) reasons.set(p, why);
-    return { refused, matched: [], returned: [], allocations: new Map(), reasons };
+    reasons.fill(why);
+    return { refused, matched: [], returned: [], amounts: new Map(), reasons };
   }
   const matched: Provider[] = [];
   for (const p of cloud.providers) {
-    const why = providerReason(p, rr, labels);
-    if (why) reasons.set(p, why);
+    const why = compiledReason(p, q);
+    if (why) reasons[p.index] = why;
     else matched.push(p);
   }
+  // Placement keeps the first `limit` allocation requests of its list (randomize_allocation_candidates
+  // is off by default); the reference pins that list to provider creation order.
   const limit = rr.limit;
   const returned = limit !== null && limit < matched.length ? matched.slice(0, limit) : matched;
   if (returned.length < matched.length) {
     const why: Reason = {
       code: "NOT_IN_CANDIDATE_LIMIT",
-      message: `a candidate, but not among the first ${fmt(limit!)} (max_placement_results)`,
-      label: `not among the first ${fmt(limit!)} candidates`,
+      message: `matched, but not among the first ${fmt(limit!)} allocation candidates (max_placement_results = ${limit}): never considered by the filters`,
+      label: `not among the first ${fmt(limit!)} allocation candidates`,
     };
-    for (const p of matched.slice(returned.length)) reasons.set(p, why);
+    for (let i = returned.length; i < matched.length; i++) reasons[matched[i].index] = why;
   }
-  const merged = mergedAmounts(rr);
-  const allocations = new Map<Provider, Map<string, number>>();
-  for (const p of returned) allocations.set(p, merged);
-  return { refused: null, matched, returned, allocations, reasons };
+  return { refused: null, matched, returned, amounts: mergedAmounts(rr), reasons };
 }
 
 /** PUT /allocations/{consumer}: the claim succeeds when every class still fits. */
@@ -279,6 +318,6 @@ export function claim(p: Provider, amounts: Map<string, number>): Reason | null 
     const unit = unitReason(rc, amount, inv);
     if (unit) return unit;
   }
-  for (const [rc, amount] of amounts) p.used.set(rc, (p.used.get(rc) ?? 0) + amount);
+  p.allocate(amounts);
   return null;
 }

@@ -34,8 +34,8 @@ export interface PlacementOutcome {
   returned: Provider[];
   /** Allocation request per returned provider (the first query's when both matched). */
   allocations: Map<Provider, Map<string, number>>;
-  /** Why each host is not among the returned ones. */
-  reasons: Map<HostState, Reason>;
+  /** Why each host is not among the returned ones, by host index (null: returned). */
+  reasons: (Reason | null)[];
   requestFilters: RequestFilterTrace[];
   providers: Provider[];
 }
@@ -70,7 +70,7 @@ export function askPlacement(
     typeError: false,
     returned: [],
     allocations: new Map(),
-    reasons: new Map(),
+    reasons: [],
     requestFilters: [],
     providers: cloud.providers,
   };
@@ -119,23 +119,28 @@ export function askPlacement(
     }
     queries.push(second);
   }
-  const returned = new Set<Provider>();
+  const returned = new Uint8Array(cloud.providers.length);
   for (const q of queries) {
     if (!q.refused) out.matched += q.matched.length;
     out.candidates += q.returned.length;
     for (const p of q.returned) {
-      returned.add(p);
-      if (!out.allocations.has(p)) out.allocations.set(p, q.allocations.get(p)!);
+      if (returned[p.index]) continue;
+      returned[p.index] = 1;
+      out.allocations.set(p, q.amounts);
     }
   }
-  out.returned = cloud.providers.filter((p) => returned.has(p));
+  out.reasons = new Array(cloud.providers.length).fill(null);
   for (const p of cloud.providers) {
-    if (returned.has(p)) continue;
-    const whys = queries.map((q) => q.reasons.get(p)).filter((r): r is Reason => !!r);
-    const why = whys[0];
-    if (whys.length > 1 && whys[1].message !== why.message) {
-      out.reasons.set(p.host, { ...why, message: `${why.message}; asked as VCPU: ${whys[1].message}` });
-    } else out.reasons.set(p.host, why);
+    if (returned[p.index]) {
+      out.returned.push(p);
+      continue;
+    }
+    const why = queries[0].reasons[p.index]!;
+    const second = queries.length > 1 ? queries[1].reasons[p.index] : null;
+    out.reasons[p.index] =
+      second && second.message !== why.message
+        ? { ...why, message: `${why.message}; asked as VCPU: ${second.message}` }
+        : why;
   }
   return out;
 }

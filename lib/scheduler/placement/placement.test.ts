@@ -191,8 +191,60 @@ describe("allocation candidates say why a host is not one", () => {
     const stage = r.requests[0].funnel[0];
     expect([stage.in, stage.out, stage.rejected.length]).toEqual([10000, 1000, 9000]);
     expect(new Set(stage.codes)).toEqual(new Set(["NOT_IN_CANDIDATE_LIMIT"]));
-    expect(stage.reasons[0]).toBe("a candidate, but not among the first 1,000 (max_placement_results)");
+    expect(stage.reasons[0]).toBe(
+      "matched, but not among the first 1,000 allocation candidates (max_placement_results = 1000): never considered by the filters",
+    );
     expect(r.placement).toMatchObject({ matched: 10000, candidates: 1000 });
+    // randomize_allocation_candidates is off: the first 1,000 of Placement's list, which the
+    // reference pins to provider creation order (= scenario order)
+    expect(stage.rejected[0]).toBe("cmp-1000");
+    expect(stage.rejected.at(-1)).toBe("cmp-9999");
+    expect(r.requests[0].weighed.map((w) => w.host).sort()).toEqual(
+      hosts
+        .slice(0, 1000)
+        .map((h) => h.name)
+        .sort(),
+    );
+  });
+
+  it("the NoValidHost summary counts the hosts the limit kept out beside what removed the others", () => {
+    // the first 1,000 hosts' services are down (Placement does not know); the other 9,000 never get to the filters
+    const hosts = Array.from({ length: 10000 }, (_, i) => host(`cmp-${i}`, i < 1000 ? { service: { up: false } } : {}));
+    const r = run({ hosts, config: { max_placement_results: 1000 } });
+    expect(r.error).toBe("NoValidHost");
+    expect(r.diagnosis?.summary).toMatch(
+      /^0\/10,000 hosts available: 9,000 not among the first 1,000 allocation candidates, 1,000 /,
+    );
+  });
+});
+
+describe("a frozen cloud (the app's cached snapshot) asked again", () => {
+  function deepFreeze<T>(v: T): T {
+    if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+    }
+    return v;
+  }
+
+  it("starts from what the hosts report every time: one request's claims do not leak into the next", () => {
+    const scenario: Scenario = {
+      config: { placement: true, enabled_filters: [], weighers: ["RAMWeigher"] },
+      hosts: [host("big-1", { memory_mb: 131072, reserved_memory_mb: 110592 }), host("mid-1")],
+      request: {
+        project_id: "proj-a",
+        num_instances: 2,
+        flavor: { name: "m1", vcpus: 4, memory_mb: 12288, root_gb: 40 },
+      } as Scenario["request"],
+    };
+    const fresh = toResult(schedule(structuredClone(scenario)));
+    const frozen = deepFreeze(structuredClone(scenario));
+    const answers = [0, 1, 2].map(() => toResult(schedule(frozen)));
+    expect(fresh.placement?.claims).toEqual([
+      { index: 0, tried: [], claimed: "big-1" },
+      { index: 1, tried: ["big-1"], claimed: "mid-1" },
+    ]);
+    for (const a of answers) expect({ ...a, timing: null }).toEqual({ ...fresh, timing: null });
   });
 });
 

@@ -6,7 +6,7 @@
  * or resource class names it does not know.
  */
 import { NovaError } from "../python";
-import type { HostState } from "../host-state";
+import type { AggregateView, HostState } from "../host-state";
 import { stableUuid } from "../nova-uuid";
 import type { Scenario, ScenarioHost } from "../scenario";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
@@ -20,14 +20,41 @@ export interface Inventory {
   allocationRatio: number;
 }
 
-export interface Provider {
-  host: HostState;
-  uuid: string;
-  inventories: Map<string, Inventory>;
-  /** Allocations per resource class: existing instances, then this request's claims. */
-  used: Map<string, number>;
-  traits: ReadonlySet<string>;
-  aggregates: ReadonlySet<string>;
+/**
+ * One compute node's resource provider. Built for every host of every
+ * request, so it holds what the host reported (shared where hosts share it:
+ * trait and aggregate sets) and copies its usage only when a claim changes it.
+ */
+export class Provider {
+  private uuidCache: string | null = null;
+  private usedOwned = false;
+
+  constructor(
+    readonly host: HostState,
+    /** Position in the scenario's host list (= provider creation order). */
+    readonly index: number,
+    private readonly source: ScenarioHost,
+    readonly inventories: Map<string, Inventory>,
+    /** Allocations per resource class: existing instances, then this request's claims. */
+    public used: Map<string, number>,
+    readonly traits: ReadonlySet<string>,
+    readonly aggregates: ReadonlySet<string>,
+  ) {}
+
+  /** The HostState's uuid: the host's own, else uuid5 of its name (a SHA-1: only when asked). */
+  get uuid(): string {
+    if (this.uuidCache === null) this.uuidCache = this.source.uuid || stableUuid(this.source.name);
+    return this.uuidCache;
+  }
+
+  /** Record a claim's amounts (the usage Map may be shared with an earlier request's provider). */
+  allocate(amounts: Map<string, number>): void {
+    if (!this.usedOwned) {
+      this.used = new Map(this.used);
+      this.usedOwned = true;
+    }
+    for (const [rc, amount] of amounts) this.used.set(rc, (this.used.get(rc) ?? 0) + amount);
+  }
 }
 
 export interface PlacementCloud {
@@ -55,29 +82,37 @@ function setupError(message: string): NovaError {
   return new NovaError("PlacementSetupError", message);
 }
 
+function inventory(total: number, reserved: unknown, ratio: unknown): Inventory {
+  return { total, reserved: int(reserved), minUnit: 1, maxUnit: total, stepSize: 1, allocationRatio: Number(ratio) };
+}
+
 /** The inventories a host reports and what its existing instances use. */
 export function hostInventories(h: ScenarioHost): { inv: Map<string, Inventory>; used: Map<string, number> } {
   const inv = new Map<string, Inventory>();
   const used = new Map<string, number>();
-  const add = (rc: string, totalRaw: unknown, reservedRaw: unknown, ratio: unknown, amountRaw: unknown) => {
-    const total = int(totalRaw);
-    if (total <= 0) return; // nova-compute reports no inventory of nothing
-    inv.set(rc, {
-      total,
-      reserved: int(reservedRaw),
-      minUnit: 1,
-      maxUnit: total,
-      stepSize: 1,
-      allocationRatio: Number(ratio),
-    });
-    const amount = int(amountRaw);
-    if (amount > 0) used.set(rc, amount);
-  };
-  add("VCPU", h.vcpus, h.reserved_vcpus, h.cpu_allocation_ratio ?? 4.0, h.vcpus_used);
-  add("MEMORY_MB", h.memory_mb, h.reserved_memory_mb, h.ram_allocation_ratio ?? 1.0, h.memory_mb_used);
-  add("DISK_GB", h.local_gb, h.reserved_disk_gb, h.disk_allocation_ratio ?? 1.0, h.local_gb_used);
-  if (int(h.pcpus) > 0) add("PCPU", h.pcpus, 0, 1.0, h.pcpus_used);
-  for (const [rc, spec] of Object.entries(h.inventories ?? {})) {
+  // nova-compute reports no inventory of nothing (total 0)
+  let total = int(h.vcpus);
+  if (total > 0) {
+    inv.set("VCPU", inventory(total, h.reserved_vcpus, h.cpu_allocation_ratio ?? 4.0));
+    if (int(h.vcpus_used) > 0) used.set("VCPU", int(h.vcpus_used));
+  }
+  total = int(h.memory_mb);
+  if (total > 0) {
+    inv.set("MEMORY_MB", inventory(total, h.reserved_memory_mb, h.ram_allocation_ratio ?? 1.0));
+    if (int(h.memory_mb_used) > 0) used.set("MEMORY_MB", int(h.memory_mb_used));
+  }
+  total = int(h.local_gb);
+  if (total > 0) {
+    inv.set("DISK_GB", inventory(total, h.reserved_disk_gb, h.disk_allocation_ratio ?? 1.0));
+    if (int(h.local_gb_used) > 0) used.set("DISK_GB", int(h.local_gb_used));
+  }
+  total = int(h.pcpus);
+  if (total > 0) {
+    inv.set("PCPU", inventory(total, 0, 1.0));
+    if (int(h.pcpus_used) > 0) used.set("PCPU", int(h.pcpus_used));
+  }
+  if (!h.inventories) return { inv, used };
+  for (const [rc, spec] of Object.entries(h.inventories)) {
     const total = int(spec.total);
     used.delete(rc);
     if (total <= 0) {
@@ -103,8 +138,8 @@ function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<st
   const traits = new Set<string>();
   const classes = new Set<string>();
   for (const h of scenario.hosts) {
-    for (const t of h.traits ?? []) if (t.startsWith("CUSTOM_")) traits.add(t);
-    for (const rc of Object.keys(h.inventories ?? {})) if (rc.startsWith("CUSTOM_")) classes.add(rc);
+    if (h.traits) for (const t of h.traits) if (t.startsWith("CUSTOM_")) traits.add(t);
+    if (h.inventories) for (const rc in h.inventories) if (rc.startsWith("CUSTOM_")) classes.add(rc);
   }
   for (const key of Object.keys(scenario.request.flavor.extra_specs ?? {})) {
     const m = TRAIT_SPEC.exec(key);
@@ -118,21 +153,83 @@ function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<st
   return { traits, classes };
 }
 
-function checkInventory(at: () => string, rc: string, inv: Inventory): void {
-  const fields: Array<[string, number, number]> = [
-    ["total", inv.total, 1],
-    ["reserved", inv.reserved, 0],
-    ["min_unit", inv.minUnit, 1],
-    ["max_unit", inv.maxUnit, 1],
-    ["step_size", inv.stepSize, 1],
-  ];
-  for (const [name, v, min] of fields) {
-    if (v < min || v > MAX_INT) throw setupError(`${at()}: ${rc} ${name} ${v} is out of range (${min}..${MAX_INT})`);
+function outOfRange(rc: string, name: string, v: number, min: number): string | null {
+  return v < min || v > MAX_INT ? `${rc} ${name} ${v} is out of range (${min}..${MAX_INT})` : null;
+}
+
+/** PlacementSetupError for the first inventory field out of Placement's range, or null. */
+function inventoryError(rc: string, inv: Inventory): string | null {
+  const out =
+    outOfRange(rc, "total", inv.total, 1) ??
+    outOfRange(rc, "reserved", inv.reserved, 0) ??
+    outOfRange(rc, "min_unit", inv.minUnit, 1) ??
+    outOfRange(rc, "max_unit", inv.maxUnit, 1) ??
+    outOfRange(rc, "step_size", inv.stepSize, 1);
+  if (out) return out;
+  if (!(inv.allocationRatio <= SQL_SP_FLOAT_MAX)) return `${rc} allocation_ratio ${inv.allocationRatio} is too large`;
+  if (capacity(inv) < 0) return `${rc} reserved ${inv.reserved} exceeds total ${inv.total} (Placement refuses it)`;
+  return null;
+}
+
+/** What a host reports to Placement, checked as Placement checks it on the way in. */
+interface ProviderFacts {
+  inventories: Map<string, Inventory>;
+  /** Never changed: a claim copies it first (Provider.allocate). */
+  used: Map<string, number>;
+  /** Its `traits`, plus COMPUTE_STATUS_DISABLED for a disabled service. */
+  traits: ReadonlySet<string>;
+  /** PlacementSetupError of an inventory, without the host's name. */
+  error: string | null;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+const DISABLED_ONLY: ReadonlySet<string> = new Set(["COMPUTE_STATUS_DISABLED"]);
+
+function deriveProviderFacts(h: ScenarioHost, disabled: boolean): ProviderFacts {
+  const { inv, used } = hostInventories(h);
+  let error: string | null = null;
+  for (const [rc, record] of inv) {
+    // Classes named in `inventories` are the only ones not standard; CUSTOM_ ones are created first.
+    if (!STANDARD_RC.has(rc) && !rc.startsWith("CUSTOM_")) error = `unknown resource class ${rc}`;
+    else error = inventoryError(rc, record);
+    if (error) break;
   }
-  if (!(inv.allocationRatio <= SQL_SP_FLOAT_MAX))
-    throw setupError(`${at()}: ${rc} allocation_ratio ${inv.allocationRatio} is too large`);
-  if (capacity(inv) < 0)
-    throw setupError(`${at()}: ${rc} reserved ${inv.reserved} exceeds total ${inv.total} (Placement refuses it)`);
+  let traits = disabled ? DISABLED_ONLY : EMPTY;
+  if (h.traits?.length) {
+    const own = new Set(h.traits);
+    if (disabled) own.add("COMPUTE_STATUS_DISABLED");
+    traits = own;
+  }
+  return { inventories: inv, used, traits, error };
+}
+
+// A frozen scenario (the app's cached snapshot) is asked many times: what
+// each host reports is derived once and shared, as host states' facts are.
+const FROZEN_PROVIDER_FACTS = new WeakMap<ScenarioHost, ProviderFacts>();
+
+function providerFacts(h: ScenarioHost, disabled: boolean): ProviderFacts {
+  if (!Object.isFrozen(h)) return deriveProviderFacts(h, disabled);
+  let facts = FROZEN_PROVIDER_FACTS.get(h);
+  if (!facts || facts.traits.has("COMPUTE_STATUS_DISABLED") !== disabled) {
+    facts = deriveProviderFacts(h, disabled);
+    FROZEN_PROVIDER_FACTS.set(h, facts);
+  }
+  return facts;
+}
+
+const VIEW_MEMBERSHIP = new WeakMap<AggregateView, ReadonlySet<string>>();
+
+/**
+ * Aggregate membership as Placement mirrors it (uuid5 of "agg-" + name): the
+ * host state's aggregates, one Set per distinct list (hosts share them).
+ */
+function memberOf(view: AggregateView): ReadonlySet<string> {
+  let set = VIEW_MEMBERSHIP.get(view);
+  if (!set) {
+    set = view.aggregates.length ? new Set(view.aggregates.map((a) => stableUuid(`agg-${a.name}`))) : EMPTY;
+    VIEW_MEMBERSHIP.set(view, set);
+  }
+  return set;
 }
 
 /** The scenario's cloud in Placement, or PlacementSetupError where Placement says no. */
@@ -146,46 +243,23 @@ export function buildPlacementCloud(
     if (!CUSTOM_NAME.test(rc) || rc.length > 255) throw setupError(`resource class ${rc}: not a valid custom name`);
   for (const t of [...customTraits].sort())
     if (!CUSTOM_NAME.test(t) || t.length > 255) throw setupError(`trait ${t}: not a valid custom trait name`);
-  const aggsByHost = new Map<string, string[]>();
-  for (const a of scenario.aggregates ?? []) {
-    const uuid = stableUuid(`agg-${a.name}`);
-    for (const h of a.hosts ?? []) {
-      let l = aggsByHost.get(h);
-      if (!l) aggsByHost.set(h, (l = []));
-      if (!l.includes(uuid)) l.push(uuid);
-    }
-  }
   // uuid5 of every name is only worth computing when an explicit uuid could
   // collide with one; otherwise equal names are the only way to share one.
   const explicit = scenario.hosts.some((h) => h.uuid);
   const seen = new Set<string>();
-  const providers = scenario.hosts.map((h, i) => {
+  const providers: Provider[] = new Array(scenario.hosts.length);
+  for (let i = 0; i < scenario.hosts.length; i++) {
+    const h = scenario.hosts[i];
     const host = hosts[i];
     const key = explicit ? h.uuid || stableUuid(h.name) : h.name;
     if (seen.has(key)) throw setupError(`two compute nodes share the provider uuid ${h.uuid || stableUuid(h.name)}`);
     seen.add(key);
-    const where = () => `hosts[${i}] (${h.name})`;
-    const { inv, used } = hostInventories(h);
-    for (const [rc, record] of inv) {
-      if (!STANDARD_RC.has(rc) && !customResourceClasses.has(rc))
-        throw setupError(`${where()}: unknown resource class ${rc}`);
-      checkInventory(where, rc, record);
-    }
-    const traits = new Set(h.traits ?? []);
-    if (host.service.disabled) traits.add("COMPUTE_STATUS_DISABLED");
-    for (const t of traits)
+    const facts = providerFacts(h, host.service.disabled);
+    if (facts.error) throw setupError(`hosts[${i}] (${h.name}): ${facts.error}`);
+    for (const t of facts.traits)
       if (!STANDARD_TRAITS.has(t) && !customTraits.has(t) && !addedStandardTraits.has(t))
-        throw setupError(`${where()}: unknown trait ${t}`);
-    return {
-      host,
-      get uuid() {
-        return h.uuid || stableUuid(h.name);
-      },
-      inventories: inv,
-      used,
-      traits,
-      aggregates: new Set(aggsByHost.get(h.name) ?? []),
-    } satisfies Provider;
-  });
+        throw setupError(`hosts[${i}] (${h.name}): unknown trait ${t}`);
+    providers[i] = new Provider(host, i, h, facts.inventories, facts.used, facts.traits, memberOf(host.aggregates));
+  }
   return { providers, customTraits, customResourceClasses, addedStandardTraits };
 }
