@@ -4,9 +4,8 @@
  * at once (50 concurrent transactions each). Exactly 20 succeed, the host is
  * never over-allocated, and every refusal says why.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { releaseTogether } from "@/lib/testing/workers";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 
 const COMMITS = 200;
@@ -17,35 +16,12 @@ const FLAVOR = { name: "m1.small", id: "small", vcpus: 1, memory_mb: 1024, root_
 type Outcome = { id: number; ok: boolean; message?: string; crashed?: boolean };
 
 async function commitFromProcesses(url: string, ids: number[]): Promise<Outcome[]> {
-  const tsx = path.resolve("node_modules/.bin/tsx");
   const per = Math.ceil(ids.length / PROCESSES);
-  const workers = Array.from({ length: PROCESSES }, (_, p) => {
-    const mine = ids.slice(p * per, (p + 1) * per);
-    const child = spawn(tsx, ["--conditions=react-server", "lib/testing/commit-many-worker.ts", url, mine.join(",")], {
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    let out = "";
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (b: Buffer) => {
-        out += b.toString();
-        if (out.includes("ready\n")) resolve();
-      });
-      child.on("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready: ${out}`)));
-    });
-    const done = new Promise<Outcome[]>((resolve, reject) => {
-      child.on("exit", () => {
-        try {
-          resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as Outcome[]);
-        } catch {
-          reject(new Error(`worker said: ${out}`));
-        }
-      });
-    });
-    return { child, ready, done };
-  });
-  await Promise.all(workers.map((w) => w.ready));
-  for (const w of workers) w.child.stdin.end("go\n");
-  return (await Promise.all(workers.map((w) => w.done))).flat();
+  const batches = Array.from({ length: PROCESSES }, (_, p) => ids.slice(p * per, (p + 1) * per));
+  const outcomes = await releaseTogether<Outcome[]>(
+    batches.map((mine) => ["lib/testing/commit-many-worker.ts", url, mine.join(",")]),
+  );
+  return outcomes.flat();
 }
 
 describe.each(PROVIDERS)("200 concurrent commits on one host (%s)", (provider) => {

@@ -4,13 +4,12 @@
  * today's cloud, and committing a placement never over-allocates a host,
  * even when two commits race.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { PrismaClient } from "@/lib/db-client";
 import { importCloud } from "@/lib/cloud/import-export";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
+import { releaseTogether } from "@/lib/testing/workers";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { commitRun, type CommitResult } from "./commit";
 import { compareResults } from "./compare";
@@ -84,34 +83,9 @@ describe.each(PROVIDERS)("on %s", (provider) => {
    * all released at the same moment once every process is connected.
    */
   async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
-    const tsx = path.resolve("node_modules/.bin/tsx");
-    const workers = runIds.map((id) => {
-      const child = spawn(tsx, ["--conditions=react-server", "lib/testing/commit-worker.ts", db.url, String(id)], {
-        stdio: ["pipe", "pipe", "inherit"],
-      });
-      let out = "";
-      const ready = new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", (b: Buffer) => {
-          out += b.toString();
-          if (out.includes("ready\n")) resolve();
-        });
-        child.on("exit", (code) => reject(new Error(`commit worker exited (${code}) before it was ready: ${out}`)));
-      });
-      const done = new Promise<CommitResult>((resolve, reject) => {
-        child.on("exit", () => {
-          const line = out.trim().split("\n").pop() ?? "";
-          try {
-            resolve(JSON.parse(line) as CommitResult);
-          } catch {
-            reject(new Error(`commit worker said: ${out}`));
-          }
-        });
-      });
-      return { child, ready, done };
-    });
-    await Promise.all(workers.map((w) => w.ready));
-    for (const w of workers) w.child.stdin.end("go\n");
-    const results = await Promise.all(workers.map((w) => w.done));
+    const results = await releaseTogether<CommitResult>(
+      runIds.map((id) => ["lib/testing/commit-worker.ts", db.url, String(id)]),
+    );
     for (const r of results) expect(r).not.toHaveProperty("crashed");
     return results;
   }
