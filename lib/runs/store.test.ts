@@ -53,6 +53,28 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect(scenario.request).toEqual({ ...REQUEST, num_instances: 2 });
     });
 
+    it("made in quick succession on a new revision store the cloud once and every result", async () => {
+      await prisma.$transaction((tx) => bumpCloudRevision(tx));
+      const before = await prisma.cloudSnapshot.count();
+      const tasks: Array<() => Promise<void>> = [];
+      const runs = [];
+      for (let i = 0; i < 4; i++) {
+        const p = await prepareRun(prisma, REQUEST);
+        const row = await prisma.$transaction((tx) => insertRun(tx, p));
+        storeRunDetailsLater(prisma, row.id, runDetails(p), (t) => tasks.push(t));
+        runs.push({ id: row.id, result: p.result });
+      }
+      // the answers have gone out: every deferred store starts at once
+      await Promise.all(tasks.map((t) => t()));
+      expect(await prisma.cloudSnapshot.count()).toBe(before + 1);
+      for (const r of runs) {
+        expect(pendingRun(r.id)).toBeUndefined();
+        const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
+        expect(row.resultGz).not.toBeNull();
+        expect(JSON.parse((await getRunText(prisma, r.id, "result"))!)).toEqual(json(r.result));
+      }
+    });
+
     it("are a fraction of their JSON's size", async () => {
       const r = await runSchedule(REQUEST, undefined, { db: prisma });
       const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });

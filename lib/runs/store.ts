@@ -39,12 +39,15 @@ export function pendingRun(id: number): RunDetails | undefined {
   return pending.get(id);
 }
 
-/** Store the run's result and, if no run has yet, the cloud at its revision. */
-export async function storeRunDetails(db: PrismaClient, id: number, d: RunDetails): Promise<void> {
-  pending.set(id, d);
-  try {
-    const known = await db.cloudSnapshot.findUnique({ where: { revision: d.revision }, select: { id: true } });
-    if (!known) {
+/** The cloud at a revision, stored once: runs made while it is being stored wait for that one write. */
+const cloudWrites = new Map<number, Promise<void>>();
+
+async function storeCloudOnce(db: PrismaClient, d: RunDetails): Promise<void> {
+  let write = cloudWrites.get(d.revision);
+  if (!write) {
+    write = (async () => {
+      const known = await db.cloudSnapshot.findUnique({ where: { revision: d.revision }, select: { id: true } });
+      if (known) return;
       const data = await gzip(JSON.stringify(d.cloud));
       try {
         await db.cloudSnapshot.create({ data: { revision: d.revision, data } });
@@ -52,13 +55,31 @@ export async function storeRunDetails(db: PrismaClient, id: number, d: RunDetail
         // another process stored this revision meanwhile: the same cloud
         if ((e as { code?: string }).code !== "P2002") throw e;
       }
-    }
+    })();
+    cloudWrites.set(d.revision, write);
+    // a failed write is tried again by the next run; a stored one needs no entry
+    write.then(
+      () => cloudWrites.delete(d.revision),
+      () => cloudWrites.delete(d.revision),
+    );
+  }
+  return write;
+}
+
+/** Store the run's result and, if no run has yet, the cloud at its revision. */
+export async function storeRunDetails(db: PrismaClient, id: number, d: RunDetails): Promise<void> {
+  pending.set(id, d);
+  try {
+    await storeCloudOnce(db, d);
     const resultGz = await gzip(JSON.stringify(d.result));
     await db.schedulingRun.update({ where: { id }, data: { resultGz } });
   } finally {
     pending.delete(id);
   }
 }
+
+/** The stores this process has queued (see storeRunDetailsLater). */
+let storeQueue: Promise<void> = Promise.resolve();
 
 /**
  * storeRunDetails once `defer` runs it (Next's after(): once the response is
@@ -72,11 +93,15 @@ export function storeRunDetailsLater(
   defer: (task: () => Promise<void>) => void,
 ): void {
   pending.set(id, d);
-  defer(() =>
-    storeRunDetails(db, id, d).catch((e) => {
+  defer(() => {
+    // one store at a time per process: quick clicks queue their writes
+    // instead of serializing and compressing megabytes side by side
+    const stored = storeQueue.then(() => storeRunDetails(db, id, d));
+    storeQueue = stored.catch((e) => {
       console.error(`run ${id}: storing its result failed:`, e);
-    }),
-  );
+    });
+    return storeQueue;
+  });
 }
 
 interface StoredColumns {
