@@ -33,12 +33,17 @@ describe("host states built from a scenario", () => {
     const sc = deepFreeze(bigNumaCloud(300, 5));
     const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
     expect(a[0].numaCells).toBe(b[0].numaCells);
-    expect(a[0].pciStats).not.toBe(b[0].pciStats);
+    expect(a[0].pciStats).toBe(b[0].pciStats);
+    const counts = () => JSON.stringify(buildHostStates(sc).map((h) => h.pciStats.pools.map((p) => p.count)));
+    const pools = counts();
     const first = answer(sc);
     expect(first.selections).toHaveLength(5);
     expect(first.selections[0].numa?.[0].cpu_pinning).not.toEqual({});
     expect(answer(sc)).toEqual(first);
     expect(answer(structuredClone(sc))).toEqual(first);
+    // the requests took GPUs from their own copies of the shared pools
+    expect(first.selections.some((s) => s.pci?.length)).toBe(true);
+    expect(counts()).toBe(pools);
   });
 
   it("copy every field of a frozen host's state into each request's, except what a request changes", () => {

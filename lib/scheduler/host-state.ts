@@ -387,11 +387,9 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
     template = buildFreshHostState(h, index, view);
     FROZEN_STATES.set(h, template);
   }
+  // PCI pools are shared too: consuming copies them before taking devices
   const s = template.copyForRequest();
   s.aggregates = view;
-  // consuming takes devices from the pools: each request builds its own
-  if (template.pciStats !== EMPTY_PCI_STATS)
-    s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `hosts[${index}].pci_device_pools`);
   return s;
 }
 
@@ -421,9 +419,9 @@ function buildFreshHostState(h: ScenarioHost, index: number, view: AggregateView
   s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
   Object.assign(s, hostFacts(h, index));
   s.aggregates = view;
-  // PCI pools are per request: consuming takes devices from them. NUMA
-  // cells are never changed (consuming builds new ones): a frozen host's
-  // are built once, like its facts.
+  // Neither is changed in place: consuming builds new NUMA cells and takes
+  // devices from its own copy of the pools (numa/consume.ts), so a frozen
+  // host's are built once, like its facts, and shared by its copies.
   const f = `hosts[${index}]`;
   if (h.numa_topology) s.numaCells = numaCellsOf(h, `${f}.numa_topology`);
   if (h.pci_device_pools?.length || s.numaCells)

@@ -83,6 +83,9 @@ export function consumeNumaAndPci(
     }
     if (spec.pciRequests.length) {
       const cells = spec.numaTopology?.cells.length ? spec.numaTopology.cells : null;
+      // A host's pools may be shared with other requests (a frozen snapshot
+      // host's, built once): taking devices works on this host's own copy.
+      host.pciStats = host.pciStats.clone();
       if (!host.pciStats.applyRequests(spec.pciRequests, cells))
         throw new NovaError("PciDeviceRequestFailed", `${host.host} cannot serve the PCI requests`);
     }
