@@ -159,6 +159,35 @@ test.describe("Runs", () => {
     }
   });
 
+  test("the same request under Zed and under 2025.1, side by side: HypervisorVersionWeigher moves hosts", async ({
+    page,
+    request,
+  }) => {
+    const zed = await scheduleFlavor(page, "m1.small");
+    await expect(page.getByRole("list", { name: "Run details" })).toContainText("Nova release 26 (Zed)");
+    await page.getByLabel("Re-run under release").selectOption("2025.1");
+    await page.getByRole("button", { name: "Re-run and compare" }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/compare\\?a=${zed}&b=\\d+`), { timeout: 20_000 });
+    const upgraded = Number(new URL(page.url()).searchParams.get("b"));
+
+    await expect(page.getByRole("heading", { name: `A: run #${zed}` })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `B: run #${upgraded}` })).toBeVisible();
+    await expect(page.getByText("Nova release 2025.1")).toBeVisible();
+    const moved = page.getByRole("table", { name: "Hosts that moved in rank" });
+    await expect(moved).toBeVisible();
+    expect(await moved.locator("tbody tr").count()).toBeGreaterThan(0);
+
+    // what moved them: the weigher 2023.2 added to "all", which Zed does not have
+    const weighers = async (id: number) => {
+      const r = (await (await request.get(`/api/runs/${id}`)).json()) as {
+        requests: Array<{ weighed: Array<{ weighers: Record<string, unknown> }> }>;
+      };
+      return Object.keys(r.requests[0].weighed[0].weighers);
+    };
+    expect(await weighers(zed)).not.toContain("HypervisorVersionWeigher");
+    expect(await weighers(upgraded)).toContain("HypervisorVersionWeigher");
+  });
+
   test("a run that does not exist is a 404, for the page and the API", async ({ page, request }) => {
     const res = await page.goto("/runs/999999");
     expect(res?.status()).toBe(404);
