@@ -4,6 +4,7 @@
  * slices so the caller can report progress, and the outcome summarised for
  * the page. Nothing is written: the fill works on host states in memory.
  */
+import { flavorFromDb } from "@/lib/cloud/import-export";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
 import type { Db } from "@/lib/db-client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/capacity";
@@ -22,21 +23,6 @@ export class CapacityInputError extends Error {
   }
 }
 
-async function flavorRow(db: Db, name: string): Promise<ScenarioFlavor | null> {
-  const f = await db.flavor.findUnique({ where: { name }, include: { extraSpecs: { orderBy: { key: "asc" } } } });
-  if (!f) return null;
-  return {
-    name: f.name,
-    ...(f.flavorid !== null ? { id: f.flavorid } : {}),
-    vcpus: f.vcpus,
-    memory_mb: f.memoryMb,
-    root_gb: f.rootGb,
-    ephemeral_gb: f.ephemeralGb,
-    swap: f.swap,
-    extra_specs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
-  };
-}
-
 /** Load the cloud and the flavors; the fill is ready to step. Throws CapacityInputError. */
 export async function prepareFill(
   db: Db,
@@ -44,7 +30,7 @@ export async function prepareFill(
 ): Promise<{ fill: CapacityFill; profileName: string | null; hostCount: number }> {
   const flavors: ScenarioFlavor[] = [];
   for (const [i, m] of form.mix.entries()) {
-    const f = await flavorRow(db, m.flavor);
+    const f = await flavorFromDb(db, m.flavor);
     if (!f) throw new CapacityInputError(`mix.${i}.flavor`, `flavor: unknown flavor "${m.flavor}"`);
     flavors.push(f);
   }
@@ -240,7 +226,7 @@ export async function capacityOptions(db: Db): Promise<{
 export async function compareProfiles(db: Db, form: CapacityCompare): Promise<[WorkloadOutcome, WorkloadOutcome]> {
   const flavors: ScenarioFlavor[] = [];
   for (const [i, m] of form.mix.entries()) {
-    const f = await flavorRow(db, m.flavor);
+    const f = await flavorFromDb(db, m.flavor);
     if (!f) throw new CapacityInputError(`mix.${i}.flavor`, `flavor: unknown flavor "${m.flavor}"`);
     flavors.push(f);
   }

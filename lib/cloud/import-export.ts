@@ -509,26 +509,30 @@ export interface RequestFromDbOptions {
   serverGroup?: string;
 }
 
-/** A boot request built from a Flavor (and Image) row of the database. */
-export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOptions): Promise<ScenarioRequest> {
+/** The flavor of a request, as the scenario format has it, from its database row (null: no such flavor). */
+export async function flavorFromDb(prisma: PrismaClient, name: string): Promise<ScenarioRequest["flavor"] | null> {
   const f = await prisma.flavor.findUnique({
-    where: { name: o.flavor },
+    where: { name },
     include: { extraSpecs: { orderBy: { key: "asc" } } },
   });
-  if (!f) throw new CloudValidationError([`request.flavor: unknown flavor "${o.flavor}"`]);
-  const req: ScenarioRequest = {
-    flavor: {
-      name: f.name,
-      ...(f.flavorid !== null ? { id: f.flavorid } : {}),
-      vcpus: f.vcpus,
-      memory_mb: f.memoryMb,
-      root_gb: f.rootGb,
-      ephemeral_gb: f.ephemeralGb,
-      swap: f.swap,
-      extra_specs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
-    },
-    num_instances: o.numInstances ?? 1,
+  if (!f) return null;
+  return {
+    name: f.name,
+    ...(f.flavorid !== null ? { id: f.flavorid } : {}),
+    vcpus: f.vcpus,
+    memory_mb: f.memoryMb,
+    root_gb: f.rootGb,
+    ephemeral_gb: f.ephemeralGb,
+    swap: f.swap,
+    extra_specs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
   };
+}
+
+/** A boot request built from a Flavor (and Image) row of the database. */
+export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOptions): Promise<ScenarioRequest> {
+  const flavor = await flavorFromDb(prisma, o.flavor);
+  if (!flavor) throw new CloudValidationError([`request.flavor: unknown flavor "${o.flavor}"`]);
+  const req: ScenarioRequest = { flavor, num_instances: o.numInstances ?? 1 };
   if (o.image !== undefined) {
     const im =
       (await prisma.image.findUnique({ where: { uuid: o.image }, include: { properties: true } })) ??
