@@ -6,21 +6,22 @@
  * so time spent waiting for a CPU does not count.
  *
  *   node --import tsx bench/ab.ts REV [CASES] [REPS]
- *   CASES: comma-separated HOSTSxINSTANCES, "n" for the NUMA/PCI cloud
- *          (default 10000x1,10000x1n,10000x50,50000x50)
+ *   CASES: comma-separated HOSTSxINSTANCES, "n" for the NUMA/PCI cloud, "f"
+ *          for a frozen scenario (the snapshot as the app keeps it)
+ *          (default 10000x1f,10000x1nf,10000x50f,50000x50f)
  */
 import { execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { schedule as current } from "../lib/scheduler/engine";
-import type { Scenario } from "../lib/scheduler/scenario";
+import { freezeScenario, type Scenario } from "../lib/scheduler/scenario";
 import { bigCloud, bigNumaCloud } from "./big-cloud";
 
 type Schedule = typeof current;
 
 const ROOT = path.resolve(__dirname, "..");
-const [rev, cases = "10000x1,10000x1n,10000x50,50000x50", repsArg] = process.argv.slice(2);
+const [rev, cases = "10000x1f,10000x1nf,10000x50f,50000x50f", repsArg] = process.argv.slice(2);
 if (!rev) {
   console.error("usage: node --import tsx bench/ab.ts REV [CASES] [REPS]");
   process.exit(2);
@@ -40,9 +41,10 @@ async function main() {
       `${rev} (A) vs this tree (B): main-thread CPU ms per request, median; load average ${os.loadavg()[0].toFixed(1)}`,
     );
     for (const c of cases.split(",")) {
-      const numa = c.endsWith("n");
-      const [hosts, instances] = c.replace("n", "").split("x").map(Number);
-      const sc: Scenario = (numa ? bigNumaCloud : bigCloud)(hosts, instances);
+      const numa = c.includes("n");
+      const [hosts, instances] = c.replace(/[nf]/g, "").split("x").map(Number);
+      const built: Scenario = (numa ? bigNumaCloud : bigCloud)(hosts, instances);
+      const sc = c.includes("f") ? freezeScenario(built) : built;
       const reps = Number(repsArg ?? (hosts * instances >= 500000 ? 5 : 21));
       const a: number[] = [];
       const b: number[] = [];

@@ -23,6 +23,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { schedule } from "../lib/scheduler/engine";
+import { freezeScenario } from "../lib/scheduler/scenario";
 import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
@@ -131,14 +132,6 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), `|${widths.map((w) => `${"-".repeat(w + 1)}:`).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  }
-  return v;
-}
-
 /**
  * A whole request as the app's server makes it: schedule() on the frozen
  * snapshot it keeps in memory (lib/cloud/snapshot-cache.ts), host states
@@ -150,7 +143,7 @@ function benchRequest() {
     ["plain", bigCloud],
     ["NUMA/PCI", bigNumaCloud],
   ] as const) {
-    const sc = deepFreeze(cloud(10000, 1));
+    const sc = freezeScenario(cloud(10000, 1));
     const total: number[] = [];
     const engine: number[] = [];
     schedule(sc);

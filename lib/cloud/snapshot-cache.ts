@@ -10,6 +10,7 @@
  * the engine builds its own HostStates from it and never writes back.
  */
 import type { PrismaClient } from "@/lib/db-client";
+import { freezeScenario } from "../scheduler/scenario";
 import { readCloudRevision } from "./revision";
 import { loadSnapshot, type LoadedSnapshot, type SnapshotOptions } from "./snapshot";
 
@@ -40,7 +41,7 @@ export async function loadSnapshotCached(db: PrismaClient, opts: SnapshotOptions
   const snap = await loadSnapshot(db, opts);
   // Shared by every request from now on: frozen, so nothing can change it,
   // and so the engine may keep what it derives from each host (host-state.ts).
-  deepFreeze(snap.scenario);
+  freezeScenario(snap.scenario);
   // Keep only the newest revision (a slower request may finish with an older one).
   let current = entries.get(db);
   if (!current || current.revision < snap.revision) {
@@ -49,12 +50,6 @@ export async function loadSnapshotCached(db: PrismaClient, opts: SnapshotOptions
   }
   if (current.revision === snap.revision) current.byProfile.set(keyOf(opts), snap);
   return { ...snap, loadMs: performance.now() - t0, cached: false };
-}
-
-function deepFreeze(v: unknown): void {
-  if (v === null || typeof v !== "object" || Object.isFrozen(v)) return;
-  Object.freeze(v);
-  for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
 }
 
 /** Forget every cached snapshot (tests). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { schedule } from "./engine";
+import { openSession, Scheduler, schedule } from "./engine";
+import type { HostFilter, HostWeigher } from "./plugin";
+import { NovaError } from "./python";
 import { toResult } from "./result";
 import type { Scenario, ScenarioHost } from "./scenario";
 
@@ -146,5 +148,64 @@ describe("alternates", () => {
       schedule(scenario({ hosts, config: { enabled_filters: [], weighers: ["RAMWeigher"], max_attempts: 3 } })),
     );
     expect(r.selections).toEqual([{ host: "a1", alternates: ["a2", "a3"] }]);
+  });
+});
+
+describe("filters and weighers read host by host, with Nova's answers and errors", () => {
+  const raising = (name: string, on: string): HostFilter => ({
+    name,
+    runOncePerRequest: false,
+    check: (h) => {
+      if (h.host === on) throw new NovaError("KeyError", `${name} on ${h.host}`);
+      return h.host.endsWith("x") ? { code: "TEST", message: `${name} drops ${h.host}` } : null;
+    },
+  });
+  const weigher = (name: string, on: string): HostWeigher => ({
+    name,
+    weigh: (h) => {
+      if (h.host === on) throw new NovaError("KeyError", `${name} on ${h.host}`);
+      return h.freeRamMb;
+    },
+    multiplier: () => ({ value: 1, source: "test" }),
+  });
+  const session = (names: string[]) => openSession(scenario({ hosts: names.map((n) => host(n)) }));
+  const scheduler = (names: string[], filters: HostFilter[], weighers: HostWeigher[] = []) => {
+    const { config, hosts, spec } = session(names);
+    return { s: new Scheduler(config, hosts, spec, filters, weighers, () => new Date(0)), hosts };
+  };
+
+  it.each([
+    // Nova runs the first filter over every host before the second sees any:
+    // its error on the second host comes before the second filter's on the first.
+    { filters: [raising("A", "h2"), raising("B", "h1")], error: "A on h2" },
+    { filters: [raising("A", "none"), raising("B", "h1")], error: "B on h1" },
+    // a host the first filter dropped never meets the second, which raises on it
+    { filters: [raising("A", "none"), raising("B", "h1x")], error: null },
+  ])("filters raising on hosts → $error", ({ filters, error }) => {
+    const { s, hosts } = scheduler(["h1", "h1x", "h2"], filters);
+    if (error) expect(() => s.runFilters(hosts, 0)).toThrow(error);
+    else expect(s.runFilters(hosts, 0).passed.map((h) => h.host)).toEqual(["h1", "h2"]);
+  });
+
+  it("raise the first weigher's error, as Nova weighs weigher after weigher", () => {
+    const { s, hosts } = scheduler(["h1", "h2"], [], [weigher("X", "h2"), weigher("Y", "h1")]);
+    expect(() => s.weigh(hosts)).toThrow("X on h2");
+  });
+
+  it("give each filter's funnel row its hosts in order and stop after the filter that leaves none", () => {
+    const { s, hosts } = scheduler(
+      ["ax", "b", "cx", "d"],
+      [
+        raising("A", "none"),
+        { name: "B", runOncePerRequest: false, check: () => ({ code: "TEST", message: "B drops all" }) },
+        raising("C", "none"),
+      ],
+    );
+    const { passed, funnel } = s.runFilters(hosts, 0);
+    expect(passed).toEqual([]);
+    expect(funnel.map((f) => [f.filter, f.in, f.out, f.rejected.map((h) => h.host)])).toEqual([
+      ["A", 4, 2, ["ax", "cx"]],
+      ["B", 2, 0, ["b", "d"]],
+    ]);
   });
 });

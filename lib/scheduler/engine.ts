@@ -158,6 +158,32 @@ function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: F
 }
 
 /**
+ * Every weigher's raw values into buf (after its first n weights, column
+ * after column). Host by host, all weighers in turn: each host's fields are
+ * read once, not once per weigher. When a weigher raises, the columns are
+ * made weigher by weigher instead, so the error is the one Nova's order
+ * (all hosts of the first weigher first) raises.
+ */
+function rawColumns(weighers: HostWeigher[], hosts: HostState[], spec: RequestSpec, buf: Float64Array): void {
+  const n = hosts.length;
+  try {
+    for (let i = 0; i < n; i++) {
+      const h = hosts[i];
+      for (let k = 0, at = n + i; k < weighers.length; k++, at += n) {
+        const w = weighers[k];
+        let v = w.weigh(h, spec);
+        if (w.minval !== undefined && v < w.minval) v = w.minval;
+        if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
+        buf[at] = v;
+      }
+    }
+  } catch {
+    for (let k = 0; k < weighers.length; k++)
+      rawColumn(weighers[k], hosts, spec, buf.subarray(n * (1 + k), n * (2 + k)));
+  }
+}
+
+/**
  * Raw values of the previous instance's weighing (columns in its host
  * order) and where each host now weighed sat there; -1: weigh it again.
  */
@@ -288,15 +314,70 @@ export class Scheduler {
   }
 
   runFilters(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[] } {
+    const restricted = this.restrict(pool);
+    if (restricted.skipFilters) return { passed: restricted.hosts, funnel: [] };
+    const active = index > 0 ? this.filters.filter((f) => !f.runOncePerRequest) : this.filters;
+    if (!active.length) return { passed: restricted.hosts, funnel: [] };
+    try {
+      return this.filterHostByHost(active, restricted.hosts);
+    } catch {
+      // A filter raised: raise what Nova's filter-by-filter order raises first.
+      return this.filterByFilter(active, restricted.hosts);
+    }
+  }
+
+  /**
+   * Nova's BaseFilterHandler runs each filter over the hosts the previous
+   * one kept. A check reads its host and the request only, so a host's
+   * verdict is the first filter, in order, that rejects it: this loop asks
+   * one host all its filters in turn, reading each host's fields once
+   * instead of once per filter (at 10,000 hosts the reads, not the checks,
+   * are the cost). A filter is prepared when the first host reaches it, and
+   * the funnel ends at the first filter that leaves no host, as Nova's does.
+   */
+  private filterHostByHost(active: HostFilter[], current: HostState[]): { passed: HostState[]; funnel: FunnelStage[] } {
+    const spec = this.spec;
+    const nf = active.length;
+    const stages = active.map((f) => newStage(f, 0));
+    this.prepare(active[0]);
+    let reached = 1;
+    // Copied from the first rejection on: filters that keep every host return the input.
+    let kept: HostState[] | null = null;
+    for (let i = 0; i < current.length; i++) {
+      const h = current[i];
+      let j = 0;
+      for (; j < nf; j++) {
+        if (j === reached) {
+          this.prepare(active[j]);
+          reached++;
+        }
+        const why = active[j].check(h, spec);
+        if (why !== null) {
+          kept ??= current.slice(0, i);
+          reject(stages[j], h, why);
+          break;
+        }
+      }
+      if (j === nf) kept?.push(h);
+    }
+    const funnel: FunnelStage[] = [];
+    let left = current.length;
+    for (const stage of stages) {
+      stage.in = left;
+      left -= stage.rejected.length;
+      stage.out = left;
+      funnel.push(stage);
+      if (!left) break;
+    }
+    return { passed: kept ?? current, funnel };
+  }
+
+  /** BaseFilterHandler.get_filtered_objects as written: filter after filter. */
+  private filterByFilter(active: HostFilter[], pool: HostState[]): { passed: HostState[]; funnel: FunnelStage[] } {
     const funnel: FunnelStage[] = [];
     let current = pool;
-    const restricted = this.restrict(current);
-    current = restricted.hosts;
-    if (restricted.skipFilters) return { passed: current, funnel };
-    // BaseFilterHandler: a filter runs (and shows) even on no hosts; the
-    // loop stops after the first filter that leaves none.
-    for (const f of this.filters) {
-      if (f.runOncePerRequest && index > 0) continue;
+    // A filter runs (and shows) even on no hosts; the loop stops after the first filter that leaves none.
+    for (const f of active) {
       current = this.runStage(f, current, funnel);
       if (!current.length) break;
     }
@@ -400,12 +481,12 @@ export class Scheduler {
     if (!W) return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views: new Int32Array(0) };
     const spec = this.spec;
     const views = this.viewsOf(hosts, carried);
+    if (!carried) rawColumns(this.weighers, hosts, spec, buf);
     // Small loops in functions of their own: each is compiled on its own, early.
     for (let k = 0; k < W; k++) {
       const w = this.weighers[k];
       const raw = buf.subarray(n * (1 + k), n * (2 + k));
       if (carried) carryColumn(w, hosts, spec, carried.raws[k], carried.from, raw);
-      else rawColumn(w, hosts, spec, raw);
       const lo = w.minval ?? min(raw);
       const hi = w.maxval ?? max(raw);
       addNormalized(raw, lo, hi, this.multiplierValues[k], views, weights);

@@ -5,32 +5,28 @@ import { bigCloud, bigNumaCloud } from "../../bench/big-cloud";
 import { schedule } from "./engine";
 import { buildHostStates } from "./host-state";
 import { toResult } from "./result";
-import type { Scenario } from "./scenario";
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  }
-  return v;
-}
+import { freezeScenario, type Scenario } from "./scenario";
 
 const answer = (sc: Scenario) => ({ ...toResult(schedule(sc)), timing: null });
 
 describe("host states built from a scenario", () => {
   it("share what a frozen host says across requests, and requests do not leak into each other", () => {
-    const sc = deepFreeze(bigCloud(40, 5));
+    const sc = freezeScenario(bigCloud(40, 5));
     const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
     expect(a[0]).not.toBe(b[0]);
-    expect(a[0].metrics).toBe(b[0].metrics);
+    expect(a[0].metricValues).toBe(b[0].metricValues);
     expect(a[0].service).toBe(b[0].service);
+    // hosts whose service, supported instances and metric names read the same share one of each
+    expect(a[1].service).toBe(a[0].service);
+    expect(a[1].supportedInstances).toBe(a[0].supportedInstances);
+    expect(a[1].metricNames).toBe(a[0].metricNames);
     // five instances consume five hosts; the next request starts from the snapshot again
     expect(answer(sc)).toEqual(answer(sc));
     expect(answer(sc)).toEqual(answer(structuredClone(sc)));
   });
 
   it("share a frozen host's NUMA cells, and pinning CPUs in one request leaves the next one's cells alone", () => {
-    const sc = deepFreeze(bigNumaCloud(300, 5));
+    const sc = freezeScenario(bigNumaCloud(300, 5));
     const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
     expect(a[0].numaCells).toBe(b[0].numaCells);
     expect(a[0].pciStats).toBe(b[0].pciStats);
@@ -47,7 +43,7 @@ describe("host states built from a scenario", () => {
   });
 
   it("copy every field of a frozen host's state into each request's, except what a request changes", () => {
-    const sc = deepFreeze(bigNumaCloud(4, 1));
+    const sc = freezeScenario(bigNumaCloud(4, 1));
     const built = buildHostStates(sc)[1] as unknown as Record<string, unknown>;
     // what an earlier request may have left on the state it was given
     const used = buildHostStates(sc)[1];
@@ -65,11 +61,11 @@ describe("host states built from a scenario", () => {
 
   it("read a host that is not frozen afresh every time", () => {
     const sc = bigCloud(3, 1);
-    expect(buildHostStates(sc)[0].metrics.get("cpu.percent")).toBe(
+    expect(buildHostStates(sc)[0].metric("cpu.percent")).toBe(
       Math.trunc((sc.hosts[0].metrics as Array<{ value: number }>)[0].value * 100),
     );
     sc.hosts[0].metrics = [{ name: "cpu.percent", value: 12.5 }];
-    expect(buildHostStates(sc)[0].metrics.get("cpu.percent")).toBe(1250);
+    expect(buildHostStates(sc)[0].metric("cpu.percent")).toBe(1250);
   });
 });
 
@@ -87,7 +83,7 @@ describe("a frozen snapshot answers as the scenario read afresh", () => {
   it.each(SAMPLE)("%s", (file) => {
     const text = readFileSync(path.join(FIXTURES, file), "utf8");
     const fresh = answer(JSON.parse(text) as Scenario);
-    const frozen = deepFreeze(JSON.parse(text) as Scenario);
+    const frozen = freezeScenario(JSON.parse(text) as Scenario);
     expect(answer(frozen)).toEqual(fresh);
     expect(answer(frozen)).toEqual(fresh);
   });

@@ -131,7 +131,8 @@ const DEFAULT_SERVICE: HostService = Object.freeze({
   forced_down: false,
 });
 const NO_SPECS: Array<[string | null, string | null, string | null]> = [];
-const NO_METRICS: Map<string, number> = new Map();
+const NO_METRIC_NAMES: readonly string[] = [];
+const NO_METRIC_VALUES: readonly number[] = [];
 const NO_INSTANCES: readonly string[] = [];
 const NO_STATS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_TRAITS: ReadonlySet<string> = new Set<string>();
@@ -182,8 +183,18 @@ export class HostState {
   ramAllocationRatio = 1.0;
   diskAllocationRatio = 1.0;
   service: HostService = DEFAULT_SERVICE;
-  /** name -> value as Nova stores it (an int). */
-  metrics: Map<string, number> = NO_METRICS;
+  /**
+   * The host's metrics as Nova stores them (ints), a name's value at its
+   * name's position: hosts that report the same metrics share one list of
+   * names, so a weigher reading every host's metric finds the names in cache.
+   */
+  metricNames: readonly string[] = NO_METRIC_NAMES;
+  metricValues: readonly number[] = NO_METRIC_VALUES;
+  /** The metric's value, undefined when the host does not report it. */
+  metric(name: string): number | undefined {
+    const i = this.metricNames.indexOf(name);
+    return i < 0 ? undefined : this.metricValues[i];
+  }
   /** How many metrics the host reported (duplicates included). */
   metricsReported = 0;
   /**
@@ -255,7 +266,8 @@ export class HostState {
     c.ramAllocationRatio = this.ramAllocationRatio;
     c.diskAllocationRatio = this.diskAllocationRatio;
     c.service = this.service;
-    c.metrics = this.metrics;
+    c.metricNames = this.metricNames;
+    c.metricValues = this.metricValues;
     c.metricsReported = this.metricsReported;
     c.instanceList = this.instanceList;
     c.instanceImageProps = this.instanceImageProps;
@@ -356,15 +368,28 @@ function aggregateKeysOf(aggregates: Scenario["aggregates"]): AggregateKeys {
   return keys;
 }
 
+/** Each host's aggregate key, by position, for a frozen host list and aggregate list. */
+const FROZEN_HOST_KEYS = new WeakMap<object, { aggregates: Scenario["aggregates"]; keys: string[] }>();
+
+function hostKeysOf(scenario: Scenario): string[] {
+  const frozen = Object.isFrozen(scenario.hosts) && Object.isFrozen(scenario.aggregates);
+  const cached = frozen ? FROZEN_HOST_KEYS.get(scenario.hosts) : undefined;
+  if (cached && cached.aggregates === scenario.aggregates) return cached.keys;
+  const byName = aggregateKeysOf(scenario.aggregates);
+  const keys = scenario.hosts.map((h) => byName.get(h.name) ?? "");
+  if (frozen) FROZEN_HOST_KEYS.set(scenario.hosts, { aggregates: scenario.aggregates, keys });
+  return keys;
+}
+
 export function buildHostStates(scenario: Scenario): HostState[] {
   const aggs = buildAggregates(scenario.aggregates);
-  const keys = aggregateKeysOf(scenario.aggregates);
+  const keys = hostKeysOf(scenario);
   // one view per distinct set of aggregates, per request (views cache the request's multipliers)
   const views = new Map<string, AggregateView>();
   const out = new Array<HostState>(scenario.hosts.length);
   for (let index = 0; index < scenario.hosts.length; index++) {
     const h = scenario.hosts[index];
-    const key = keys.get(h.name) ?? "";
+    const key = keys[index];
     let view = views.get(key);
     if (!view) {
       const members = key === "" ? [] : key.split(",").map((i) => aggs[Number(i)]);
@@ -458,7 +483,8 @@ type HostFacts = Pick<
   | "numIoOps"
   | "failedBuilds"
   | "metricsReported"
-  | "metrics"
+  | "metricNames"
+  | "metricValues"
   | "cpuAllocationRatio"
   | "ramAllocationRatio"
   | "diskAllocationRatio"
@@ -476,14 +502,41 @@ const FROZEN_HOST_FACTS = new WeakMap<ScenarioHost, HostFacts>();
 function hostFacts(h: ScenarioHost, index: number): HostFacts {
   if (!Object.isFrozen(h)) return deriveHostFacts(h, index);
   let facts = FROZEN_HOST_FACTS.get(h);
-  if (!facts) FROZEN_HOST_FACTS.set(h, (facts = deriveHostFacts(h, index)));
+  if (!facts) FROZEN_HOST_FACTS.set(h, (facts = shareEqualFacts(deriveHostFacts(h, index), h)));
   return facts;
+}
+
+/**
+ * Facts of frozen hosts that read the same (the service's flags, the
+ * supported instances, cpu_info, the names of the metrics) are one object for all of them: thousands
+ * of hosts share a handful of such values, and filters that read them then
+ * find them in the CPU's cache instead of one copy per host in memory.
+ * None of them is ever changed in place.
+ */
+const EQUAL_FACTS = new Map<string, unknown>();
+
+function shareEqualFacts(t: HostFacts, h: ScenarioHost): HostFacts {
+  // A bound on what a long-running server keeps; the next facts start over.
+  if (EQUAL_FACTS.size > 100_000) EQUAL_FACTS.clear();
+  const one = <T>(key: string, v: T): T => {
+    const seen = EQUAL_FACTS.get(key) as T | undefined;
+    if (seen !== undefined) return seen;
+    EQUAL_FACTS.set(key, v);
+    return v;
+  };
+  const svc = t.service;
+  t.service = one(`service\0${JSON.stringify([svc.disabled, svc.up, svc.forced_down, svc.disabled_reason])}`, svc);
+  t.supportedInstances = one(`hv\0${JSON.stringify(t.supportedInstances)}`, t.supportedInstances);
+  t.metricNames = one(`metrics\0${t.metricNames.join("\0")}`, t.metricNames);
+  if (h.cpu_info) t.cpuInfoSource = one(`cpu_info\0${JSON.stringify(h.cpu_info)}`, t.cpuInfoSource);
+  return t;
 }
 
 function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   const f = `hosts[${index}]`;
   const t = {
-    metrics: NO_METRICS,
+    metricNames: NO_METRIC_NAMES,
+    metricValues: NO_METRIC_VALUES,
     instanceList: NO_INSTANCES,
     instanceImageProps: NO_IMAGE_PROPS,
   } as HostFacts;
@@ -531,7 +584,8 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   t.failedBuilds = int(t.stats.failed_builds, index, "failed_builds");
   const metrics = (h.metrics === undefined ? [] : iter(h.metrics, index, "metrics")) as typeof h.metrics & object;
   t.metricsReported = metrics.length;
-  if (metrics.length) t.metrics = new Map();
+  // name -> value, the last value of a name reported twice
+  const byName = new Map<string, number>();
   for (const m of metrics) {
     if (m === null || typeof m !== "object")
       throw new NovaError("TypeError", `${f}.metrics: a metric must be an object`);
@@ -540,7 +594,11 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
     }
     const v = typeof m.value === "number" ? m.value : float(m.value, index, `metrics.${m.name}`);
     // MonitorMetricList.from_json: percent metrics are kept ×100, then int().
-    t.metrics.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
+    byName.set(m.name, Math.trunc(METRICS_STORED_PERCENT.has(m.name) ? v * 100 : v));
+  }
+  if (byName.size) {
+    t.metricNames = [...byName.keys()];
+    t.metricValues = [...byName.values()];
   }
   t.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, index, "cpu_allocation_ratio");
   t.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, index, "ram_allocation_ratio");

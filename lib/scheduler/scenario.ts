@@ -230,3 +230,16 @@ export interface Scenario {
   server_groups?: ScenarioServerGroup[];
   request: ScenarioRequest;
 }
+
+/**
+ * Freeze a scenario and everything in it, as the app keeps its snapshot to
+ * share between requests. Nothing can change a frozen scenario, so the
+ * engine derives what each frozen host says once (host-state.ts).
+ */
+export function freezeScenario<T>(v: T): T {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) freezeScenario((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}

@@ -9,10 +9,10 @@ export const MetricsFilter: FilterFactory = (config) => {
     runOncePerRequest: false,
     check(host) {
       for (let i = 0; i < keys.length; i++) {
-        if (!host.metrics.has(keys[i]))
+        if (!host.metricNames.includes(keys[i]))
           return {
             code: "METRIC_MISSING",
-            message: `missing metric ${keys.filter((k) => !host.metrics.has(k)).join(", ")}`,
+            message: `missing metric ${keys.filter((k) => !host.metricNames.includes(k)).join(", ")}`,
           };
       }
       return null;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { schedule } from "../engine";
 import { toResult } from "../result";
-import type { Scenario, ScenarioFlavor, ScenarioHost } from "../scenario";
+import { freezeScenario, type Scenario, type ScenarioFlavor, type ScenarioHost } from "../scenario";
 import { resourceExtraSpecErrors } from "./resource-request";
 
 function host(name: string, over: Partial<ScenarioHost> = {}): ScenarioHost {
@@ -219,14 +219,6 @@ describe("allocation candidates say why a host is not one", () => {
 });
 
 describe("a frozen cloud (the app's cached snapshot) asked again", () => {
-  function deepFreeze<T>(v: T): T {
-    if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
-      Object.freeze(v);
-      for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-    }
-    return v;
-  }
-
   it("starts from what the hosts report every time: one request's claims do not leak into the next", () => {
     const scenario: Scenario = {
       config: { placement: true, enabled_filters: [], weighers: ["RAMWeigher"] },
@@ -238,7 +230,7 @@ describe("a frozen cloud (the app's cached snapshot) asked again", () => {
       } as Scenario["request"],
     };
     const fresh = toResult(schedule(structuredClone(scenario)));
-    const frozen = deepFreeze(structuredClone(scenario));
+    const frozen = freezeScenario(structuredClone(scenario));
     const answers = [0, 1, 2].map(() => toResult(schedule(frozen)));
     expect(fresh.placement?.claims).toEqual([
       { index: 0, tried: [], claimed: "big-1" },

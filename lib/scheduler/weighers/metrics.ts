@@ -19,7 +19,7 @@ export const MetricsWeigher: WeigherFactory = (config) => {
       for (let i = 0; i < setting.length; i++) {
         const name = setting[i][0];
         const ratio = setting[i][1];
-        const m = host.metrics.get(name);
+        const m = host.metric(name);
         if (m !== undefined) {
           value += m * ratio;
           continue;
