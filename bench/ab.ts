@@ -2,8 +2,10 @@
  * The engine of another revision beside this one's, in one process, taking
  * turns on the same scenario: on a busy machine, where wall-clock figures
  * swing with the load, this compares like with like. Each request is timed
- * by the main thread's own CPU time (Linux: /proc/self/task/PID/schedstat),
- * so time spent waiting for a CPU does not count.
+ * by the process's CPU time (getrusage: user + system, the garbage
+ * collector's helper threads included), so time spent waiting for a CPU
+ * does not count. (A thread's schedstat is not used: read by the thread
+ * itself it lags by up to a scheduler tick.)
  *
  *   node --import tsx bench/ab.ts REV [CASES] [REPS]
  *   CASES: comma-separated HOSTSxINSTANCES, "n" for the NUMA/PCI cloud, "f"
@@ -11,7 +13,7 @@
  *          (default 10000x1f,10000x1nf,10000x50f,50000x50f)
  */
 import { execSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { schedule as current } from "../lib/scheduler/engine";
@@ -27,8 +29,10 @@ if (!rev) {
   process.exit(2);
 }
 
-const stat = `/proc/self/task/${process.pid}/schedstat`;
-const cpuMs = () => Number(readFileSync(stat, "utf8").split(" ")[0]) / 1e6;
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const chosen = (run: ReturnType<Schedule>) => run.selections.map((s) => s.host.host).join(" ");
 
@@ -38,7 +42,7 @@ async function main() {
     execSync(`git archive ${JSON.stringify(rev)} lib/scheduler | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT });
     const other: Schedule = (await import(path.join(dir, "lib/scheduler/engine.ts"))).schedule;
     console.log(
-      `${rev} (A) vs this tree (B): main-thread CPU ms per request, median; load average ${os.loadavg()[0].toFixed(1)}`,
+      `${rev} (A) vs this tree (B): process CPU ms per request, median; load average ${os.loadavg()[0].toFixed(1)}`,
     );
     for (const c of cases.split(",")) {
       const numa = c.includes("n");

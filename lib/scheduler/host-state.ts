@@ -26,7 +26,7 @@ import {
   type PyValue,
 } from "./python";
 import { buildImageProps, type ImageProps } from "./image-meta";
-import type { NUMALimits } from "./numa/fit";
+import { fitSummary, type NUMALimits } from "./numa/fit";
 import { buildNumaCells, buildPciStats } from "./numa/host-topology";
 import type { NUMACell } from "./numa/objects";
 import { PciDeviceStats } from "./pci/stats";
@@ -227,6 +227,16 @@ export class HostState {
   numaCells: NUMACell[] | null = null;
   /** Free PCI devices by pool (Nova's pci_stats; always present, maybe empty). */
   pciStats: PciDeviceStats = EMPTY_PCI_STATS;
+  /** fitSummary of numaCells, made when first asked and again once consuming replaced the cells. */
+  private summarized: NUMACell[] | null = null;
+  private summary: Float64Array | null = null;
+  numaFitSummary(cells: NUMACell[]): Float64Array {
+    if (this.summarized !== cells || !this.summary) {
+      this.summary = fitSummary(cells);
+      this.summarized = cells;
+    }
+    return this.summary;
+  }
   /** limits["numa_topology"]: set once NUMATopologyFilter passed the host. */
   numaLimits: NUMALimits | null = null;
 
@@ -279,6 +289,8 @@ export class HostState {
     c.memoryMb = this.memoryMb;
     c.localGb = this.localGb;
     c.numaCells = this.numaCells;
+    c.summarized = this.summarized;
+    c.summary = this.summary;
     c.pciStats = this.pciStats;
     return c;
   }
@@ -410,6 +422,8 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   let template = FROZEN_STATES.get(h);
   if (!template || template.index !== index) {
     template = buildFreshHostState(h, index, view);
+    // Summarised once for every request's copy (consuming replaces a copy's cells, and so its summary).
+    if (template.numaCells) template.numaFitSummary(template.numaCells);
     FROZEN_STATES.set(h, template);
   }
   // PCI pools are shared too: consuming copies them before taking devices

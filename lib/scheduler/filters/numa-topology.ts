@@ -70,7 +70,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       if (!requested?.cells.length) return null;
       if (!cells?.length) return NO_TOPOLOGY;
       // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
-      if (!mayFit(cells, requested)) return noFit(cells, requested, host.cpuAllocationRatio);
+      if (!mayFit(host.numaFitSummary(cells), requested)) return noFit(cells, requested, host.cpuAllocationRatio);
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
       opts.limits = limits;
       opts.pciRequests = spec.pciRequests;

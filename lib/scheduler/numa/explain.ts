@@ -6,6 +6,7 @@
 import type { PciRequest } from "../pci/request";
 import {
   cellAvailMemory,
+  cellDerived,
   cellFreePcpuCount,
   cellPageSizesDesc,
   type InstanceNUMACell,
@@ -33,6 +34,8 @@ interface GuestNeeds {
 }
 
 const NEEDS = new WeakMap<InstanceNUMATopology, GuestNeeds>();
+/** Needs that read the same are one object from request to request, so a host cell's text stays cached. */
+const EQUAL_NEEDS = new Map<string, GuestNeeds>();
 
 function needsOf(topology: InstanceNUMATopology, pciRequests: PciRequest[]): GuestNeeds {
   let needs = NEEDS.get(topology);
@@ -40,12 +43,22 @@ function needsOf(topology: InstanceNUMATopology, pciRequests: PciRequest[]): Gue
     const cell = [...topology.cells].sort((a, b) => b.pcpuset.length + b.memory - (a.pcpuset.length + a.memory))[0];
     const threads = cell.cpuThreadPolicy ? `, thread policy ${cell.cpuThreadPolicy}` : "";
     const pci = pciRequests.length ? " (or no cell with the PCI devices' NUMA affinity)" : "";
-    needs = {
-      cell,
-      pinned: cell.cpuPolicy === "dedicated" || cell.cpuPolicy === "mixed",
-      shared: cell.cpuPolicy !== "dedicated" && cell.cpuset.length > 0,
-      heading: `guest NUMA node(s) do not fit${threads}${pci}: `,
-    };
+    const pinned = cell.cpuPolicy === "dedicated" || cell.cpuPolicy === "mixed";
+    const shared = cell.cpuPolicy !== "dedicated" && cell.cpuset.length > 0;
+    const heading = `guest NUMA node(s) do not fit${threads}${pci}: `;
+    // Everything cellText reads of the guest
+    const key = JSON.stringify([
+      heading,
+      pinned,
+      shared,
+      cell.pcpuset.length,
+      cell.cpuset.length,
+      cell.memory,
+      cell.pagesize,
+    ]);
+    if (EQUAL_NEEDS.size > 1000) EQUAL_NEEDS.clear();
+    needs = EQUAL_NEEDS.get(key);
+    if (!needs) EQUAL_NEEDS.set(key, (needs = { cell, pinned, shared, heading }));
     NEEDS.set(topology, needs);
   }
   return needs;
@@ -73,7 +86,19 @@ function pagesText(host: NUMACell, guest: InstanceNUMACell): string | null {
   return text;
 }
 
+/**
+ * A host cell is never changed once built (consuming builds new cells) and
+ * a frozen host's cells serve every request: its text for the same needs is
+ * written once.
+ */
 function cellText(host: NUMACell, needs: GuestNeeds, cpuRatio: number): string {
+  const d = cellDerived(host);
+  if (d.text === undefined || d.text.needs !== needs || d.text.cpuRatio !== cpuRatio)
+    d.text = { needs, cpuRatio, text: writeCellText(host, needs, cpuRatio) };
+  return d.text.text;
+}
+
+function writeCellText(host: NUMACell, needs: GuestNeeds, cpuRatio: number): string {
   const guest = needs.cell;
   let text = `cell ${host.id}: `;
   if (needs.pinned) text += `${cellFreePcpuCount(host)} free pCPUs, needs ${guest.pcpuset.length}, `;

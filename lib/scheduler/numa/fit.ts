@@ -103,61 +103,75 @@ function fitCell(
 }
 
 /**
- * Whether every guest cell has some host cell passing _numa_fit_instance_cell's
- * first checks (pages, memory, CPU counts). False means no placement can fit,
- * so the full fit is skipped; true decides nothing. The checks are never
- * stricter than Nova's: an earlier host cell may have fixed the guest's page
- * size (to one of its own sizes; for "large", one above the smallest of some
- * cell), and emulator threads and allocation ratios are left out.
+ * What mayFit reads of a host's cells, in one array so that a check of
+ * thousands of hosts reads one small block per host instead of each cell's
+ * objects: the cell count, the smallest page size of any cell, then per
+ * cell its memory, available memory, free pCPUs, cpuset size, number of
+ * page sizes and (size, free pages) for each.
  */
-export function mayFit(hostCells: NUMACell[], topology: InstanceNUMATopology): boolean {
+export function fitSummary(hostCells: NUMACell[]): Float64Array {
+  let length = 2;
+  for (const c of hostCells) length += 5 + 2 * c.mempages.length;
+  const out = new Float64Array(length);
+  out[0] = hostCells.length;
+  let smallest = Number.POSITIVE_INFINITY;
+  let at = 2;
+  for (const c of hostCells) {
+    out[at++] = c.memory;
+    out[at++] = cellAvailMemory(c);
+    out[at++] = cellFreePcpuCount(c);
+    out[at++] = c.cpuset.size;
+    out[at++] = c.mempages.length;
+    for (const p of c.mempages) {
+      out[at++] = p.sizeKb;
+      out[at++] = pagesFree(p);
+      if (p.sizeKb < smallest) smallest = p.sizeKb;
+    }
+  }
+  out[1] = smallest;
+  return out;
+}
+
+/**
+ * Whether every guest cell has some host cell passing _numa_fit_instance_cell's
+ * first checks (pages, memory, CPU counts), read from the cells' fitSummary.
+ * False means no placement can fit, so the full fit is skipped; true decides
+ * nothing. The checks are never stricter than Nova's: an earlier host cell
+ * may have fixed the guest's page size (to one of its own sizes; for
+ * "large", one above the smallest of some cell), and emulator threads and
+ * allocation ratios are left out.
+ */
+export function mayFit(summary: Float64Array, topology: InstanceNUMATopology): boolean {
+  const cells = summary[0];
   for (const cell of topology.cells) {
-    let above = -1;
+    const pinned = dedicatedOrMixed(cell);
+    const shared = sharedOrMixed(cell);
+    // Only sizes above the smallest for "large"; one size when a size is asked.
+    const above = cell.pagesize === MEMPAGES_LARGE ? summary[1] : 0;
+    const only = Math.max(cell.pagesize ?? 0, 0);
+    const memKb = cell.memory * 1024;
     let any = false;
-    for (let i = 0; i < hostCells.length && !any; i++) {
-      const host = hostCells[i];
-      // Counts first: they are on the cell itself, the pages one step further.
-      if (!cellCountsMayFit(host, cell)) continue;
+    for (let i = 0, at = 2; i < cells && !any; i++) {
+      const pages = at + 5;
+      const end = pages + 2 * summary[at + 4];
+      const memory = summary[at];
+      const available = summary[at + 1];
+      const freePcpus = summary[at + 2];
+      const cpus = summary[at + 3];
+      at = end;
+      if (!cell.pagesize && pages === end && cell.memory > memory) continue;
+      if (pinned && (cell.memory > available || cell.pcpuset.length > freePcpus)) continue;
+      if (shared && cell.cpuset.length > cpus) continue;
       if (!cell.pagesize) any = true;
-      else {
-        if (above < 0) above = cell.pagesize === MEMPAGES_LARGE ? smallestPageSize(hostCells) : 0;
-        any = pagesMayFit(host, cell, above);
-      }
+      else
+        for (let p = pages; p < end && !any; p += 2) {
+          const size = summary[p];
+          any = (only === 0 || size === only) && size > above && memKb <= summary[p + 1] * size && memKb % size === 0;
+        }
     }
     if (!any) return false;
   }
   return true;
-}
-
-function cellCountsMayFit(host: NUMACell, cell: InstanceNUMACell): boolean {
-  if (!cell.pagesize && !host.mempages.length && cell.memory > host.memory) return false;
-  if (dedicatedOrMixed(cell)) {
-    if (cell.memory > cellAvailMemory(host)) return false;
-    if (cell.pcpuset.length > cellFreePcpuCount(host)) return false;
-  }
-  if (sharedOrMixed(cell) && cell.cpuset.length > host.cpuset.size) return false;
-  return true;
-}
-
-function smallestPageSize(hostCells: NUMACell[]): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (const h of hostCells) for (const p of h.mempages) if (p.sizeKb < min) min = p.sizeKb;
-  return min;
-}
-
-/** Some page size (the asked one if it is a size; only sizes above `above`) has room for the guest's memory. */
-function pagesMayFit(host: NUMACell, cell: InstanceNUMACell, above: number): boolean {
-  const memKb = cell.memory * 1024;
-  const only = Math.max(cell.pagesize ?? 0, 0);
-  for (const p of host.mempages)
-    if (
-      (only === 0 || p.sizeKb === only) &&
-      p.sizeKb > above &&
-      memKb <= pagesFree(p) * p.sizeKb &&
-      memKb % p.sizeKb === 0
-    )
-      return true;
-  return false;
 }
 
 const pairKey = (h: number, g: number): string | number =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ScenarioNumaCell } from "../scenario";
-import { mayFit, numaFitInstanceToHost } from "./fit";
+import { fitSummary, mayFit, numaFitInstanceToHost } from "./fit";
 import { buildNumaCells } from "./host-topology";
 import {
   type CpuPolicy,
@@ -92,7 +92,7 @@ describe("mayFit, the NUMATopologyFilter's first check", () => {
         pack: rnd() < 0.5,
       });
       if (fit) fitted++;
-      if (!mayFit(cells, topology)) {
+      if (!mayFit(fitSummary(cells), topology)) {
         skipped++;
         expect(fit, JSON.stringify({ cells: hostCells(rng(seed), hostN), topology })).toBeNull();
       }
@@ -146,6 +146,6 @@ describe("mayFit, the NUMATopologyFilter's first check", () => {
       pack: true,
     });
     expect(fit?.cells.map((c) => [c.id, c.pagesize])).toEqual([[1, GiB]]);
-    expect(mayFit(cells, topology)).toBe(true);
+    expect(mayFit(fitSummary(cells), topology)).toBe(true);
   });
 });

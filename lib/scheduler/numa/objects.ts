@@ -37,7 +37,13 @@ export interface NUMACell {
    * free_pcpus and free_siblings, computed on first use. A cell is never
    * changed once built (consuming builds new cells), so they stay true.
    */
-  derived?: { freeCount: number; freeSiblings?: number[][]; sizesDesc?: number[] };
+  derived?: {
+    freeCount: number;
+    freeSiblings?: number[][];
+    sizesDesc?: number[];
+    /** Why a guest did not fit, for the guest needs and allocation ratio it was written for (numa/explain.ts). */
+    text?: { needs: object; cpuRatio: number; text: string };
+  };
 }
 
 export const cellAvailMemory = (c: NUMACell): number => c.memory - c.memoryUsage;
@@ -54,16 +60,16 @@ export function withDerived(c: NUMACell): NUMACell {
   return c;
 }
 
-function derived(c: NUMACell): NonNullable<NUMACell["derived"]> {
+export function cellDerived(c: NUMACell): NonNullable<NUMACell["derived"]> {
   return c.derived ?? withDerived(c).derived!;
 }
 
 /** len(NUMACell.free_pcpus): dedicated CPUs not pinned. */
-export const cellFreePcpuCount = (c: NUMACell): number => derived(c).freeCount;
+export const cellFreePcpuCount = (c: NUMACell): number => cellDerived(c).freeCount;
 
 /** NUMACell.free_siblings: each sibling set & free_pcpus (in CPython's order), in sibling order. */
 export function cellFreeSiblings(c: NUMACell): number[][] {
-  const d = derived(c);
+  const d = cellDerived(c);
   if (d.freeSiblings) return d.freeSiblings;
   const { pcpuset, pinnedCpus } = c;
   let free: PySet | null = null;
@@ -88,7 +94,7 @@ export function cellFreeSiblings(c: NUMACell): number[][] {
 
 /** The cell's page sizes, largest first. */
 export function cellPageSizesDesc(c: NUMACell): number[] {
-  const d = derived(c);
+  const d = cellDerived(c);
   if (!d.sizesDesc) {
     // Insertion sort: a cell has two or three sizes, and this runs for every cell a request looks at.
     const sizes = new Array<number>(c.mempages.length);
