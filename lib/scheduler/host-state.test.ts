@@ -42,6 +42,23 @@ describe("host states built from a scenario", () => {
     expect(counts()).toBe(pools);
   });
 
+  it("explain a NUMA no-fit per request on a frozen host: another guest gets its own reason", () => {
+    const sc = freezeScenario(bigNumaCloud(200, 1));
+    const flavor = (pcpus: number, nodes?: number): Scenario => {
+      const request = structuredClone(sc.request);
+      request.flavor.vcpus = pcpus;
+      if (nodes) request.flavor.extra_specs = { ...request.flavor.extra_specs, "hw:numa_nodes": String(nodes) };
+      return { ...sc, request };
+    };
+    const numaReasons = (s: Scenario) =>
+      toResult(schedule(s)).requests[0].funnel.find((f) => f.filter === "NUMATopologyFilter")?.reasons;
+    for (const s of [flavor(4), flavor(24), flavor(24, 2), flavor(4)]) {
+      const fresh = numaReasons(structuredClone(s));
+      expect(fresh?.length).toBeGreaterThan(0);
+      expect(numaReasons(s)).toEqual(fresh);
+    }
+  });
+
   it("copy every field of a frozen host's state into each request's, except what a request changes", () => {
     const sc = freezeScenario(bigNumaCloud(4, 1));
     const built = buildHostStates(sc)[1] as unknown as Record<string, unknown>;

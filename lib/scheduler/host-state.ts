@@ -26,7 +26,7 @@ import {
   type PyValue,
 } from "./python";
 import { buildImageProps, type ImageProps } from "./image-meta";
-import { fitSummary, type NUMALimits } from "./numa/fit";
+import { NumaFitFacts, type NUMALimits } from "./numa/fit";
 import { buildNumaCells, buildPciStats } from "./numa/host-topology";
 import type { NUMACell } from "./numa/objects";
 import { PciDeviceStats } from "./pci/stats";
@@ -166,9 +166,7 @@ export class HostState {
   cell = "";
   /** NUMA cells with their usage (Nova's numa_topology); null without one. */
   numaCells: NUMACell[] | null = null;
-  /** fitSummary of numaCells, made when first asked and again once consuming replaced the cells. */
-  private summarized: NUMACell[] | null = null;
-  private summary: Float64Array | null = null;
+  private fitFacts: NumaFitFacts | null = null;
   /** Free PCI devices by pool (Nova's pci_stats; always present, maybe empty). */
   pciStats: PciDeviceStats = EMPTY_PCI_STATS;
   // Position in the scenario's host list: the order hosts enter the filters.
@@ -236,13 +234,10 @@ export class HostState {
   localGb = 0;
   /** When the host consumed an instance (Nova's `updated`), from the caller's clock. */
   updated: Date | null = null;
-  /** fitSummary of numaCells, made when first asked and again once consuming replaced the cells. */
-  numaFitSummary(cells: NUMACell[]): Float64Array {
-    if (this.summarized !== cells || !this.summary) {
-      this.summary = fitSummary(cells);
-      this.summarized = cells;
-    }
-    return this.summary;
+  /** NumaFitFacts of numaCells, made when first asked and again once consuming replaced the cells. */
+  numaFitFacts(cells: NUMACell[]): NumaFitFacts {
+    if (this.fitFacts?.cells !== cells) this.fitFacts = new NumaFitFacts(cells);
+    return this.fitFacts;
   }
   /** limits["numa_topology"]: set once NUMATopologyFilter passed the host. */
   numaLimits: NUMALimits | null = null;
@@ -296,8 +291,7 @@ export class HostState {
     c.memoryMb = this.memoryMb;
     c.localGb = this.localGb;
     c.numaCells = this.numaCells;
-    c.summarized = this.summarized;
-    c.summary = this.summary;
+    c.fitFacts = this.fitFacts;
     c.pciStats = this.pciStats;
     return c;
   }
@@ -429,8 +423,8 @@ export function buildHostState(h: ScenarioHost, index: number, view: AggregateVi
   let template = FROZEN_STATES.get(h);
   if (!template || template.index !== index) {
     template = buildFreshHostState(h, index, view);
-    // Summarised once for every request's copy (consuming replaces a copy's cells, and so its summary).
-    if (template.numaCells) template.numaFitSummary(template.numaCells);
+    // Made once for every request's copy (consuming replaces a copy's cells, and so its facts).
+    if (template.numaCells) template.numaFitFacts(template.numaCells);
     FROZEN_STATES.set(h, template);
   }
   // PCI pools are shared too: consuming copies them before taking devices

@@ -1,6 +1,6 @@
-import { explainNoFit } from "../numa/explain";
+import { explainNoFit, guestNeeds } from "../numa/explain";
 import { explainPciAffinity } from "../pci/explain";
-import { type FitOptions, mayFit, numaFitInstanceToHost } from "../numa/fit";
+import { type FitOptions, mayFit, type NumaFitFacts, numaFitInstanceToHost } from "../numa/fit";
 import { cellHasThreads, type InstanceNUMATopology, type NUMACell } from "../numa/objects";
 import { PySet } from "../numa/pyset";
 import type { FilterFactory, Reason } from "../plugin";
@@ -14,13 +14,26 @@ function noFit(cells: NUMACell[], requested: InstanceNUMATopology, cpuRatio: num
 }
 
 /**
+ * noFit, kept with the host's cells: the same cells (and the same host's
+ * allocation ratio) and guest needs read the same from request to request.
+ */
+function noFitOf(facts: NumaFitFacts, requested: InstanceNUMATopology, cpuRatio: number): Reason {
+  const needs = guestNeeds(requested, []);
+  const kept = facts.noFit;
+  if (kept !== null && kept.needs === needs) return kept.reason;
+  const reason = noFit(facts.cells, requested, cpuRatio);
+  facts.noFit = { needs, reason };
+  return reason;
+}
+
+/**
  * NUMATopologyFilter: the guest's NUMA cells must fit the host's (CPUs,
  * pinning, memory, pages, PCI NUMA affinity), with the host's allocation
  * ratios as limits, which the consume step then uses.
  */
 export const NUMATopologyFilter: FilterFactory = (config) => {
-  let cpuPolicies: Array<unknown> = [];
-  let threadPolicies: Array<unknown> = [];
+  // _satisfies_cpu_policy reads the raw flavor and image values: dedicated CPUs with the 'require' thread policy
+  let requiresSmt = false;
   // Only the verdict is read, so one options object and one copy of the guest topology serve every host.
   const opts: FitOptions = {
     limits: null,
@@ -53,24 +66,22 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
     runOncePerRequest: false,
     prepare(spec) {
       const specs = new Map(spec.flavor.extraSpecs.map((e) => [e.key, e.value]));
-      cpuPolicies = [specs.get("hw:cpu_policy"), spec.imageProps.get("hw_cpu_policy")];
-      threadPolicies = [specs.get("hw:cpu_thread_policy"), spec.imageProps.get("hw_cpu_thread_policy")];
+      const cpuPolicies: unknown[] = [specs.get("hw:cpu_policy"), spec.imageProps.get("hw_cpu_policy")];
+      const threadPolicies: unknown[] = [
+        specs.get("hw:cpu_thread_policy"),
+        spec.imageProps.get("hw_cpu_thread_policy"),
+      ];
+      requiresSmt = cpuPolicies.includes("dedicated") && threadPolicies.includes("require");
     },
     check(host, spec) {
       const cells = host.numaCells;
-      // _satisfies_cpu_policy reads the raw flavor and image values
-      if (
-        cells?.length &&
-        cpuPolicies.includes("dedicated") &&
-        threadPolicies.includes("require") &&
-        !cells.some(cellHasThreads)
-      )
-        return NO_SMT;
+      if (requiresSmt && cells?.length && !cells.some(cellHasThreads)) return NO_SMT;
       const requested = spec.numaTopology;
       if (!requested?.cells.length) return null;
       if (!cells?.length) return NO_TOPOLOGY;
       // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
-      if (!mayFit(host.numaFitSummary(cells), requested)) return noFit(cells, requested, host.cpuAllocationRatio);
+      const facts = host.numaFitFacts(cells);
+      if (!mayFit(facts.summary, requested)) return noFitOf(facts, requested, host.cpuAllocationRatio);
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
       opts.limits = limits;
       opts.pciRequests = spec.pciRequests;

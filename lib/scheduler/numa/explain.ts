@@ -6,7 +6,6 @@
 import type { PciRequest } from "../pci/request";
 import {
   cellAvailMemory,
-  cellDerived,
   cellFreePcpuCount,
   cellPageSizesDesc,
   type InstanceNUMACell,
@@ -25,7 +24,7 @@ export function pageSizeText(kb: number): string {
   return `${kb} KiB`;
 }
 
-interface GuestNeeds {
+export interface GuestNeeds {
   /** The largest guest cell: it says the most. */
   cell: InstanceNUMACell;
   pinned: boolean;
@@ -34,10 +33,11 @@ interface GuestNeeds {
 }
 
 const NEEDS = new WeakMap<InstanceNUMATopology, GuestNeeds>();
-/** Needs that read the same are one object from request to request, so a host cell's text stays cached. */
+/** Needs that read the same are one object from request to request, so a host's text stays cached. */
 const EQUAL_NEEDS = new Map<string, GuestNeeds>();
 
-function needsOf(topology: InstanceNUMATopology, pciRequests: PciRequest[]): GuestNeeds {
+/** What a guest topology needs, as explainNoFit words it: one object for guests that need the same. */
+export function guestNeeds(topology: InstanceNUMATopology, pciRequests: PciRequest[]): GuestNeeds {
   let needs = NEEDS.get(topology);
   if (!needs) {
     const cell = [...topology.cells].sort((a, b) => b.pcpuset.length + b.memory - (a.pcpuset.length + a.memory))[0];
@@ -46,8 +46,9 @@ function needsOf(topology: InstanceNUMATopology, pciRequests: PciRequest[]): Gue
     const pinned = cell.cpuPolicy === "dedicated" || cell.cpuPolicy === "mixed";
     const shared = cell.cpuPolicy !== "dedicated" && cell.cpuset.length > 0;
     const heading = `guest NUMA node(s) do not fit${threads}${pci}: `;
-    // Everything cellText reads of the guest
+    // Everything explainNoFit reads of the guest
     const key = JSON.stringify([
+      topology.cells.length,
       heading,
       pinned,
       shared,
@@ -86,19 +87,7 @@ function pagesText(host: NUMACell, guest: InstanceNUMACell): string | null {
   return text;
 }
 
-/**
- * A host cell is never changed once built (consuming builds new cells) and
- * a frozen host's cells serve every request: its text for the same needs is
- * written once.
- */
 function cellText(host: NUMACell, needs: GuestNeeds, cpuRatio: number): string {
-  const d = cellDerived(host);
-  if (d.text === undefined || d.text.needs !== needs || d.text.cpuRatio !== cpuRatio)
-    d.text = { needs, cpuRatio, text: writeCellText(host, needs, cpuRatio) };
-  return d.text.text;
-}
-
-function writeCellText(host: NUMACell, needs: GuestNeeds, cpuRatio: number): string {
   const guest = needs.cell;
   let text = `cell ${host.id}: `;
   if (needs.pinned) text += `${cellFreePcpuCount(host)} free pCPUs, needs ${guest.pcpuset.length}, `;
@@ -115,7 +104,7 @@ export function explainNoFit(
 ): string {
   const n = topology.cells.length;
   if (hostCells.length < n) return `${hostCells.length} host NUMA cell(s), the guest needs ${n}`;
-  const needs = needsOf(topology, pciRequests);
+  const needs = guestNeeds(topology, pciRequests);
   let text = needs.heading;
   for (let i = 0; i < hostCells.length; i++) text += (i ? "; " : "") + cellText(hostCells[i], needs, cpuRatio);
   return text;

@@ -133,6 +133,22 @@ export function fitSummary(hostCells: NUMACell[]): Float64Array {
 }
 
 /**
+ * What the NUMA filter keeps of one host's cells from request to request
+ * (a frozen host's cells serve every request; consuming builds new cells,
+ * and so new facts): the fitSummary, and the last reason a guest did not
+ * fit, with what it was written for, so thousands of rejected hosts are not
+ * explained again each request.
+ */
+export class NumaFitFacts {
+  readonly summary: Float64Array;
+  noFit: { needs: object; reason: { code: string; message: string } } | null = null;
+
+  constructor(readonly cells: NUMACell[]) {
+    this.summary = fitSummary(cells);
+  }
+}
+
+/**
  * Whether every guest cell has some host cell passing _numa_fit_instance_cell's
  * first checks (pages, memory, CPU counts), read from the cells' fitSummary.
  * False means no placement can fit, so the full fit is skipped; true decides

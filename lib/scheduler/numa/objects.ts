@@ -41,8 +41,6 @@ export interface NUMACell {
     freeCount: number;
     freeSiblings?: number[][];
     sizesDesc?: number[];
-    /** Why a guest did not fit, for the guest needs and allocation ratio it was written for (numa/explain.ts). */
-    text?: { needs: object; cpuRatio: number; text: string };
   };
 }
 

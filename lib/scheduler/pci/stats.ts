@@ -64,7 +64,11 @@ export function propMatch(pool: PciPool, specs: ReadonlyArray<Record<string, Poo
 /** pci_device_prop_match(pool, [{"numa_node": id}]) */
 const onNode = (pool: PciPool, id: number | null): boolean => (pool.props.get("numa_node") ?? null) === id;
 
-const total = (pools: PciPool[]): number => pools.reduce((n, p) => n + p.count, 0);
+function total(pools: PciPool[]): number {
+  let n = 0;
+  for (let i = 0; i < pools.length; i++) n += pools[i].count;
+  return n;
+}
 
 /** pools.filter(keep), but the same array when every pool is kept: a host has few pools and most filters keep them all. */
 function kept(pools: PciPool[], keep: (p: PciPool) => boolean): PciPool[] {
