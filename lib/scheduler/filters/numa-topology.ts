@@ -78,9 +78,11 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       if (requiresSmt && cells?.length && !cells.some(cellHasThreads)) return NO_SMT;
       const requested = spec.numaTopology;
       if (!requested?.cells.length) return null;
-      if (!cells?.length) return NO_TOPOLOGY;
-      // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
+      if (cells === null) return NO_TOPOLOGY;
       const facts = host.numaFitFacts(cells);
+      // (the summary's first number is the count of cells: the array itself stays unread)
+      if (!facts.summary[0]) return NO_TOPOLOGY;
+      // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
       if (!mayFit(facts.summary, requested)) return noFitOf(facts, requested, host.cpuAllocationRatio);
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
       opts.limits = limits;

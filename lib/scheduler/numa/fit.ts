@@ -109,26 +109,17 @@ function fitCell(
  * cell its memory, available memory, free pCPUs, cpuset size, number of
  * page sizes and (size, free pages) for each.
  */
-export function fitSummary(hostCells: NUMACell[]): Float64Array {
-  let length = 2;
-  for (const c of hostCells) length += 5 + 2 * c.mempages.length;
-  const out = new Float64Array(length);
-  out[0] = hostCells.length;
-  let smallest = Number.POSITIVE_INFINITY;
-  let at = 2;
+export function fitSummary(hostCells: NUMACell[]): readonly number[] {
+  // A plain array of doubles: it lives beside the object that holds it, where
+  // a typed array's numbers would sit in a buffer of their own elsewhere.
+  const out: number[] = [hostCells.length, Number.POSITIVE_INFINITY];
   for (const c of hostCells) {
-    out[at++] = c.memory;
-    out[at++] = cellAvailMemory(c);
-    out[at++] = cellFreePcpuCount(c);
-    out[at++] = c.cpuset.size;
-    out[at++] = c.mempages.length;
+    out.push(c.memory, cellAvailMemory(c), cellFreePcpuCount(c), c.cpuset.size, c.mempages.length);
     for (const p of c.mempages) {
-      out[at++] = p.sizeKb;
-      out[at++] = pagesFree(p);
-      if (p.sizeKb < smallest) smallest = p.sizeKb;
+      out.push(p.sizeKb, pagesFree(p));
+      if (p.sizeKb < out[1]) out[1] = p.sizeKb;
     }
   }
-  out[1] = smallest;
   return out;
 }
 
@@ -140,7 +131,7 @@ export function fitSummary(hostCells: NUMACell[]): Float64Array {
  * explained again each request.
  */
 export class NumaFitFacts {
-  readonly summary: Float64Array;
+  readonly summary: readonly number[];
   noFit: { needs: object; reason: { code: string; message: string } } | null = null;
 
   constructor(readonly cells: NUMACell[]) {
@@ -157,7 +148,7 @@ export class NumaFitFacts {
  * "large", one above the smallest of some cell), and emulator threads and
  * allocation ratios are left out.
  */
-export function mayFit(summary: Float64Array, topology: InstanceNUMATopology): boolean {
+export function mayFit(summary: readonly number[], topology: InstanceNUMATopology): boolean {
   const cells = summary[0];
   for (const cell of topology.cells) {
     const pinned = dedicatedOrMixed(cell);
