@@ -9,7 +9,7 @@
 import { DEFAULT_ENABLED_FILTERS } from "./config";
 import { schedule } from "./engine";
 import { FILTERS, WEIGHERS } from "./registry";
-import type { Scenario, ScenarioHost } from "./scenario";
+import { freezeScenario, type Scenario, type ScenarioHost } from "./scenario";
 
 function warmUpCloud(hosts: number): Scenario {
   const list: ScenarioHost[] = [];
@@ -78,10 +78,11 @@ function warmUpCloud(hosts: number): Scenario {
 export function warmUpEngine(hosts = 5000, rounds = 2): number {
   const t0 = performance.now();
   try {
-    const cloud = warmUpCloud(hosts);
+    // Frozen as the app keeps its snapshot: requests then take the same paths (copies of each host's state).
+    const cloud = freezeScenario(warmUpCloud(hosts));
     const weighers = Object.keys(WEIGHERS);
     for (const filters of [DEFAULT_ENABLED_FILTERS, Object.keys(FILTERS)]) {
-      const scenario: Scenario = { ...cloud, config: { enabled_filters: filters, weighers } };
+      const scenario: Scenario = freezeScenario({ ...cloud, config: { enabled_filters: filters, weighers } });
       for (let r = 0; r < rounds; r++) schedule(scenario);
     }
   } catch (e) {
