@@ -15,6 +15,16 @@ describe("orderByWeight is Python's stable sorted(reverse=True)", () => {
     expect(orderByWeight(Float64Array.from(weights))).toEqual(want);
   });
 
+  it("agrees with a stable comparator sort on inputs nearly in order, one sort after another of other sizes", () => {
+    // a later instance weighs its hosts in the previous instance's order: few runs
+    const rnd = mulberry32(11);
+    for (const n of [5000, 700, 3000, 64, 5000]) {
+      const w = Float64Array.from({ length: n }, (_, i) => Math.floor((n - i) / 3) + (rnd() < 0.005 ? 50 : 0));
+      const want = [...w.keys()].sort((a, b) => w[b] - w[a] || a - b);
+      expect(orderByWeight(w)).toEqual(want);
+    }
+  });
+
   it("agrees with a stable comparator sort on larger inputs with many ties", () => {
     const rnd = mulberry32(7);
     for (const n of [2, 3, 17, 64, 1000, 4097]) {

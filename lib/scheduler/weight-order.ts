@@ -3,7 +3,7 @@
  * first, equal weights in their original order (Python's sort is stable).
  *
  * No comparator closure (Array.prototype.sort with one calls it for every
- * comparison): a native sort of the weights, or merges over typed arrays.
+ * comparison): merges over typed arrays.
  */
 export function orderByWeight(weights: Float64Array): number[] {
   const n = weights.length;
@@ -16,6 +16,24 @@ export function orderByWeight(weights: Float64Array): number[] {
   return runs * 64 <= n ? Array.from(natural(weights)) : bySortedWeights(weights);
 }
 
+/*
+ * Work arrays kept from call to call (a sort never re-enters another): a
+ * request of 50 instances sorts 50 times, and fresh arrays each time only
+ * fed the garbage collector.
+ */
+const intScratch: Int32Array[] = [];
+const floatScratch: Float64Array[] = [];
+
+function ints(slot: number, n: number): Int32Array {
+  if ((intScratch[slot]?.length ?? -1) < n) intScratch[slot] = new Int32Array(Math.max(n, 1024));
+  return intScratch[slot].subarray(0, n);
+}
+
+function floats(slot: number, n: number): Float64Array {
+  if ((floatScratch[slot]?.length ?? -1) < n) floatScratch[slot] = new Float64Array(Math.max(n, 1024));
+  return floatScratch[slot].subarray(0, n);
+}
+
 /**
  * A bottom-up merge sort that moves each weight with its position, so a
  * comparison reads two neighbouring weights instead of chasing positions
@@ -23,8 +41,9 @@ export function orderByWeight(weights: Float64Array): number[] {
  */
 function bySortedWeights(weights: Float64Array): number[] {
   const n = weights.length;
-  let keys = Float64Array.from(weights);
-  let idx = new Int32Array(n);
+  let keys = floats(0, n);
+  keys.set(weights);
+  let idx = ints(0, n);
   for (let i = 0; i < n; i++) idx[i] = i;
   const RUN = 16;
   for (let lo = 0; lo < n; lo += RUN) {
@@ -43,8 +62,8 @@ function bySortedWeights(weights: Float64Array): number[] {
       idx[j + 1] = x;
     }
   }
-  let keys2 = new Float64Array(n);
-  let idx2 = new Int32Array(n);
+  let keys2 = floats(1, n);
+  let idx2 = ints(1, n);
   for (let width = RUN; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(lo + width, n);
@@ -86,16 +105,16 @@ function bySortedWeights(weights: Float64Array): number[] {
  */
 function natural(weights: Float64Array): Int32Array {
   const n = weights.length;
-  let from = new Int32Array(n);
-  let to = new Int32Array(n);
+  let from = ints(0, n);
+  let to = ints(1, n);
   for (let i = 0; i < n; i++) from[i] = i;
   // Run boundaries: a run ends where the next weight is heavier.
-  let bounds = new Int32Array(n + 1);
+  let bounds = ints(2, n + 1);
   let runs = 0;
   bounds[0] = 0;
   for (let i = 1; i < n; i++) if (weights[i] > weights[i - 1]) bounds[++runs] = i;
   bounds[++runs] = n;
-  let next = new Int32Array(n + 1);
+  let next = ints(3, n + 1);
   while (runs > 1) {
     let merged = 0;
     next[0] = 0;
