@@ -131,6 +131,7 @@ function sameShapeFilter(f: HostFilter): HostFilter {
     name: f.name,
     runOncePerRequest: f.runOncePerRequest,
     prepare: f.prepare,
+    passesEveryHost: f.passesEveryHost,
     check: f.check,
   };
 }
@@ -339,7 +340,10 @@ export class Scheduler {
     const spec = this.spec;
     const nf = active.length;
     const stages = active.map((f) => newStage(f, 0));
+    // Filters that pass every host this time are not asked (known once the first host reaches them).
+    const skip = new Uint8Array(nf);
     this.prepare(active[0]);
+    skip[0] = active[0].passesEveryHost?.(spec) ? 1 : 0;
     let reached = 1;
     // Copied from the first rejection on: filters that keep every host return the input.
     let kept: HostState[] | null = null;
@@ -349,8 +353,10 @@ export class Scheduler {
       for (; j < nf; j++) {
         if (j === reached) {
           this.prepare(active[j]);
+          skip[j] = active[j].passesEveryHost?.(spec) ? 1 : 0;
           reached++;
         }
+        if (skip[j]) continue;
         const why = active[j].check(h, spec);
         if (why !== null) {
           kept ??= current.slice(0, i);

@@ -29,6 +29,13 @@ export interface HostFilter {
   readonly runOncePerRequest: boolean;
   /** Per-request work (parse a query, resolve options), before the host loop. */
   prepare?(spec: RequestSpec): void;
+  /**
+   * Whether check would pass every host for this request (asked after
+   * prepare, for each instance): the request names no group, no zone, no
+   * spec the filter reads. The engine then does not ask host by host; the
+   * funnel shows the filter keeping every host, as Nova's does.
+   */
+  passesEveryHost?(spec: RequestSpec): boolean;
   check(host: HostState, spec: RequestSpec): Reason | null;
 }
 

@@ -30,6 +30,7 @@ export const AvailabilityZoneFilter: FilterFactory = (config) => {
       byView.reset();
       az = spec.availabilityZone;
     },
+    passesEveryHost: () => !az,
     check(host) {
       return byView.get(host.aggregates);
     },

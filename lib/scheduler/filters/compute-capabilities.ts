@@ -75,6 +75,7 @@ export const ComputeCapabilitiesFilter: FilterFactory = (config) => {
         }
       }
     },
+    passesEveryHost: () => !specs.length,
     check(host) {
       for (let i = 0; i < specs.length; i++) {
         const s = specs[i];

@@ -40,6 +40,7 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
       const bits = config.release.maxphysaddrBitsChecks ? spec.newerImageProps.get("hw_maxphysaddr_bits") : undefined;
       bitsRequired = bits === undefined ? false : pyInt(bits) !== 0;
     },
+    passesEveryHost: () => !wanted.length,
     check(host) {
       if (!wanted.length) return null;
       const supported = host.supportedInstances;

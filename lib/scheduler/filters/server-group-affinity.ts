@@ -4,6 +4,7 @@ import type { FilterFactory } from "../plugin";
 export const ServerGroupAffinityFilter: FilterFactory = () => ({
   name: "ServerGroupAffinityFilter",
   runOncePerRequest: false,
+  passesEveryHost: (spec) => spec.instanceGroup?.policy !== "affinity" || !spec.instanceGroup.hosts.length,
   check(host, spec) {
     const group = spec.instanceGroup;
     if (group?.policy !== "affinity") return null;

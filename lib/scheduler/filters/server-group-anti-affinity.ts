@@ -14,6 +14,7 @@ export const ServerGroupAntiAffinityFilter: FilterFactory = () => {
     prepare() {
       max = null;
     },
+    passesEveryHost: (spec) => spec.instanceGroup?.policy !== "anti-affinity",
     check(host, spec) {
       const group = spec.instanceGroup;
       if (group?.policy !== "anti-affinity") return null;
