@@ -241,3 +241,26 @@ describe("a filter that says it passes every host for a request does", () => {
     expect(asked).toBeGreaterThan(500);
   });
 });
+
+describe("a weigher that says every host weighs the same for a request does", () => {
+  const dir = path.join(__dirname, "conformance", "fixtures");
+  it("on every conformance scenario", () => {
+    let asked = 0;
+    for (const f of readdirSync(dir).filter((f) => f.endsWith(".scenario.json"))) {
+      let session: ReturnType<typeof openSession>;
+      try {
+        session = openSession(JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Scenario);
+      } catch {
+        continue;
+      }
+      for (const w of session.scheduler.weighers) {
+        const same = w.sameForEveryHost?.(session.spec);
+        if (same === undefined) continue;
+        asked++;
+        for (const h of session.hosts)
+          expect(Object.is(w.weigh(h, session.spec), same), `${w.name} on ${h.host}`).toBe(true);
+      }
+    }
+    expect(asked).toBeGreaterThan(500);
+  });
+});

@@ -142,6 +142,7 @@ function sameShapeWeigher(w: HostWeigher): HostWeigher {
     minval: w.minval,
     maxval: w.maxval,
     weigh: w.weigh,
+    sameForEveryHost: w.sameForEveryHost,
     multiplier: w.multiplier,
   };
 }
@@ -167,10 +168,22 @@ function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: F
  */
 function rawColumns(weighers: HostWeigher[], hosts: HostState[], spec: RequestSpec, buf: Float64Array): void {
   const n = hosts.length;
+  // Weighers that weigh every host the same for this request fill their column at once.
+  const same = new Uint8Array(weighers.length);
+  for (let k = 0; k < weighers.length; k++) {
+    const w = weighers[k];
+    let v = w.sameForEveryHost?.(spec);
+    if (v === undefined) continue;
+    if (w.minval !== undefined && v < w.minval) v = w.minval;
+    if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
+    buf.fill(v, n * (1 + k), n * (2 + k));
+    same[k] = 1;
+  }
   try {
     for (let i = 0; i < n; i++) {
       const h = hosts[i];
       for (let k = 0, at = n + i; k < weighers.length; k++, at += n) {
+        if (same[k]) continue;
         const w = weighers[k];
         let v = w.weigh(h, spec);
         if (w.minval !== undefined && v < w.minval) v = w.minval;

@@ -52,6 +52,12 @@ export interface HostWeigher {
   readonly maxval?: number;
   /** Raw weight of one host. May throw a NovaError (e.g. a missing metric). */
   weigh(host: HostState, spec: RequestSpec): number;
+  /**
+   * The raw weight every host has for this request, when the request makes
+   * it one (no group of the weigher's policy): the engine fills the column
+   * without asking host by host. Undefined otherwise.
+   */
+  sameForEveryHost?(spec: RequestSpec): number | undefined;
   /** The multiplier for this host (config, or an aggregate's override). */
   multiplier(host: HostState): { value: number; source: string };
 }

@@ -4,6 +4,7 @@ import type { WeigherFactory } from "../plugin";
 export const CrossCellWeigher: WeigherFactory = (config) => ({
   name: "CrossCellWeigher",
   weigh: () => 0,
+  sameForEveryHost: () => 0,
   multiplier: (host) =>
     host.aggregates.weightMultiplier("cross_cell_move_weight_multiplier", config.crossCellMoveWeightMultiplier),
 });

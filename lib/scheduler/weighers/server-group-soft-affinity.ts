@@ -15,6 +15,7 @@ export function groupMembersOnHost(host: HostState, spec: RequestSpec, policy: s
 export const ServerGroupSoftAffinityWeigher: WeigherFactory = (config) => ({
   name: "ServerGroupSoftAffinityWeigher",
   weigh: (host, spec) => groupMembersOnHost(host, spec, "soft-affinity"),
+  sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-affinity" ? undefined : 0),
   multiplier: (host) =>
     host.aggregates.weightMultiplier("soft_affinity_weight_multiplier", config.softAffinityWeightMultiplier),
 });

@@ -6,6 +6,7 @@ export const ServerGroupSoftAntiAffinityWeigher: WeigherFactory = (config) => ({
   name: "ServerGroupSoftAntiAffinityWeigher",
   // Nova's `len(...) * -1` is an int: no member is 0, not -0.
   weigh: (host, spec) => 0 - groupMembersOnHost(host, spec, "soft-anti-affinity"),
+  sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-anti-affinity" ? undefined : 0),
   multiplier: (host) =>
     host.aggregates.weightMultiplier("soft_anti_affinity_weight_multiplier", config.softAntiAffinityWeightMultiplier),
 });
