@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bigCloud, bigNumaCloud } from "../../bench/big-cloud";
 import { schedule } from "./engine";
-import { buildHostStates } from "./host-state";
+import { buildHostStates, type HostState } from "./host-state";
 import { toResult } from "./result";
 import { freezeScenario, type Scenario } from "./scenario";
 
@@ -14,7 +14,13 @@ describe("host states built from a scenario", () => {
     const sc = freezeScenario(bigCloud(40, 5));
     const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
     expect(a[0]).not.toBe(b[0]);
-    expect(a[0].metricValues).toBe(b[0].metricValues);
+    expect(a[0].metric("cpu.percent")).toBe(b[0].metric("cpu.percent"));
+    // a later request's hosts read their metrics from one table, each its own values
+    const c = buildHostStates(sc);
+    expect(c[1].metricTable).toBe(c[0].metricTable);
+    expect(c.map((h) => h.metric("cpu.percent"))).toEqual(
+      buildHostStates(structuredClone(sc)).map((h) => h.metric("cpu.percent")),
+    );
     expect(a[0].service).toBe(b[0].service);
     // hosts whose service, supported instances and metric names read the same share one of each
     expect(a[1].service).toBe(a[0].service);
@@ -68,11 +74,15 @@ describe("host states built from a scenario", () => {
     used.freeRamMb -= 1024;
     const copy = buildHostStates(sc)[1] as unknown as Record<string, unknown>;
     const startsOver = new Set(["instanceSet", "numaLimits", "updated", "aggregates", "pciStats"]);
+    // where the metric values are kept moves (into the snapshot's table): the values do not
+    const moved = new Set(["metricTable", "metricAt"]);
     for (const key of Object.keys(built)) {
-      if (startsOver.has(key)) continue;
+      if (startsOver.has(key) || moved.has(key)) continue;
       expect(copy[key], key).toStrictEqual(built[key]);
     }
     expect(Object.keys(copy).sort()).toEqual(Object.keys(built).sort());
+    const metric = (s: Record<string, unknown>) => (s as unknown as HostState).metric("cpu.percent");
+    expect(metric(copy)).toBe(metric(built));
     expect((copy as unknown as { instances: Set<string> }).instances.has("an-instance-of-another-request")).toBe(false);
   });
 

@@ -132,7 +132,7 @@ const DEFAULT_SERVICE: HostService = Object.freeze({
 });
 const NO_SPECS: Array<[string | null, string | null, string | null]> = [];
 const NO_METRIC_NAMES: readonly string[] = [];
-const NO_METRIC_VALUES: readonly number[] = [];
+const NO_METRIC_VALUES: ArrayLike<number> = [];
 const NO_INSTANCES: readonly string[] = [];
 const NO_STATS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_TRAITS: ReadonlySet<string> = new Set<string>();
@@ -162,7 +162,13 @@ export class HostState {
    * names, so a weigher reading every host's metric finds the names in cache.
    */
   metricNames: readonly string[] = NO_METRIC_NAMES;
-  metricValues: readonly number[] = NO_METRIC_VALUES;
+  /**
+   * The values: a name's at metricAt + its position in metricNames. A frozen
+   * snapshot's hosts share one table, in host order, so a weigher reading
+   * every host's metric reads one block of memory front to back.
+   */
+  metricTable: ArrayLike<number> = NO_METRIC_VALUES;
+  metricAt = 0;
   cell = "";
   /** NUMA cells with their usage (Nova's numa_topology); null without one. */
   numaCells: NUMACell[] | null = null;
@@ -204,7 +210,7 @@ export class HostState {
   /** The metric's value, undefined when the host does not report it. */
   metric(name: string): number | undefined {
     const names = this.metricNames;
-    for (let i = 0; i < names.length; i++) if (names[i] === name) return this.metricValues[i];
+    for (let i = 0; i < names.length; i++) if (names[i] === name) return this.metricTable[this.metricAt + i];
     return undefined;
   }
   /** How many metrics the host reported (duplicates included). */
@@ -279,7 +285,8 @@ export class HostState {
     c.diskAllocationRatio = this.diskAllocationRatio;
     c.service = this.service;
     c.metricNames = this.metricNames;
-    c.metricValues = this.metricValues;
+    c.metricTable = this.metricTable;
+    c.metricAt = this.metricAt;
     c.metricsReported = this.metricsReported;
     c.instanceList = this.instanceList;
     c.instanceImageProps = this.instanceImageProps;
@@ -410,7 +417,29 @@ export function buildHostStates(scenario: Scenario): HostState[] {
     }
     out[index] = buildHostState(h, index, view);
   }
+  if (Object.isFrozen(scenario.hosts) && !METRICS_PACKED.has(scenario.hosts)) {
+    packMetrics(scenario.hosts);
+    METRICS_PACKED.add(scenario.hosts);
+  }
   return out;
+}
+
+const METRICS_PACKED = new WeakSet<object>();
+
+/** The metric values of a frozen host list's templates, moved into one table in host order (later copies share it). */
+function packMetrics(hosts: readonly ScenarioHost[]): void {
+  const templates = hosts.map((h) => FROZEN_STATES.get(h));
+  let size = 0;
+  for (const t of templates) size += t ? t.metricNames.length : 0;
+  const table = new Float64Array(size);
+  let at = 0;
+  for (const t of templates) {
+    if (!t) continue;
+    for (let i = 0; i < t.metricNames.length; i++) table[at + i] = t.metricTable[t.metricAt + i];
+    t.metricTable = table;
+    t.metricAt = at;
+    at += t.metricNames.length;
+  }
 }
 
 const HV_SPECS = new Map<string, [string | null, string | null, string | null]>();
@@ -499,7 +528,8 @@ type HostFacts = Pick<
   | "failedBuilds"
   | "metricsReported"
   | "metricNames"
-  | "metricValues"
+  | "metricTable"
+  | "metricAt"
   | "cpuAllocationRatio"
   | "ramAllocationRatio"
   | "diskAllocationRatio"
@@ -551,7 +581,8 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   const f = `hosts[${index}]`;
   const t = {
     metricNames: NO_METRIC_NAMES,
-    metricValues: NO_METRIC_VALUES,
+    metricTable: NO_METRIC_VALUES,
+    metricAt: 0,
     instanceList: NO_INSTANCES,
     instanceImageProps: NO_IMAGE_PROPS,
   } as HostFacts;
@@ -613,7 +644,7 @@ function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   }
   if (byName.size) {
     t.metricNames = [...byName.keys()];
-    t.metricValues = [...byName.values()];
+    t.metricTable = [...byName.values()];
   }
   t.cpuAllocationRatio = float(h.cpu_allocation_ratio ?? 4.0, index, "cpu_allocation_ratio");
   t.ramAllocationRatio = float(h.ram_allocation_ratio ?? 1.0, index, "ram_allocation_ratio");
