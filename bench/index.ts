@@ -132,6 +132,27 @@ function reference(
 const fmt = (n: number | null | undefined, digits = 2) => (n === null || n === undefined ? "—" : n.toFixed(digits));
 const times = (a: number, b: number) => `${a / b >= 10 ? Math.round(a / b) : (a / b).toFixed(1)}×`;
 
+/** The columns both tables share: each side's warm and first figures and the ratios. */
+const TIMING_HEADER = [
+  "engine warm",
+  "engine first",
+  "Nova ref warm",
+  "Nova ref first",
+  "warm vs warm",
+  "first vs first",
+];
+
+function timingCells(warm: number, first: number, r: ReferenceTiming | null): string[] {
+  return [
+    fmt(warm, 3),
+    fmt(first, 1),
+    fmt(r?.warm, 1),
+    fmt(r?.first, 1),
+    r ? times(r.warm, warm) : "—",
+    r ? times(r.first, first) : "—",
+  ];
+}
+
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padStart(widths[i])).join(" | ")} |`;
@@ -189,18 +210,7 @@ function benchPlacement(dir: string) {
       "GET /allocation_candidates, filters, weighers, claims and alternates; the reference's covers\n" +
       "select_destinations only (its providers are filled before its timer starts)",
   );
-  const header = [
-    "hosts",
-    "matched",
-    "returned",
-    "survivors",
-    "engine warm",
-    "engine first",
-    "Nova ref warm",
-    "Nova ref first",
-    "warm vs warm",
-    "first vs first",
-  ];
+  const header = ["hosts", "matched", "returned", "survivors", ...TIMING_HEADER];
   const rows: string[][] = [];
   for (const hosts of PLACEMENT_CASES) {
     const warm = engineWarm(hosts, 1, bigPlacementCloud);
@@ -218,12 +228,7 @@ function benchPlacement(dir: string) {
       warm.matched.toLocaleString("en-US"),
       warm.returned.toLocaleString("en-US"),
       warm.survivors.toLocaleString("en-US"),
-      fmt(warm.ms, 3),
-      fmt(first, 1),
-      fmt(r?.warm, 1),
-      fmt(r?.first, 1),
-      r ? times(r.warm, warm.ms) : "—",
-      r ? times(r.first, first) : "—",
+      ...timingCells(warm.ms, first, r),
     ]);
     console.log(rows[rows.length - 1].join("\t"));
   }
@@ -252,17 +257,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
     return;
   }
-  const header = [
-    "hosts",
-    "instances",
-    "survivors",
-    "engine warm",
-    "engine first",
-    "Nova ref warm",
-    "Nova ref first",
-    "warm vs warm",
-    "first vs first",
-  ];
+  const header = ["hosts", "instances", "survivors", ...TIMING_HEADER];
   const rows: string[][] = [];
   const notes: string[] = [];
   const results = new Map<string, { warm: number; first: number; ref: ReferenceTiming | null }>();
@@ -280,12 +275,7 @@ async function main() {
       hosts.toLocaleString("en-US"),
       String(instances),
       warm.survivors.toLocaleString("en-US"),
-      fmt(warm.ms, 3),
-      fmt(first, 1),
-      fmt(r?.warm, 1),
-      fmt(r?.first, 1),
-      r ? times(r.warm, warm.ms) : "—",
-      r ? times(r.first, first) : "—",
+      ...timingCells(warm.ms, first, r),
     ]);
     console.log(rows[rows.length - 1].join("\t"));
   }
