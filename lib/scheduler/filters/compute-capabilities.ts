@@ -1,7 +1,7 @@
 import { compileRequirement, type Matcher } from "../extra-specs-ops";
 import type { HostState } from "../host-state";
 import { hasHostAttribute, hostAttribute } from "../host-attributes";
-import type { FilterFactory } from "../plugin";
+import type { FilterFactory, Reason } from "../plugin";
 import { pyStr, type PyValue } from "../python";
 
 /** ComputeCapabilitiesFilter._get_capabilities: walk a scope into the host. */
@@ -47,6 +47,24 @@ function getCapabilities(host: HostState, scope: string[]): PyValue | undefined 
 export const ComputeCapabilitiesFilter: FilterFactory = (config) => {
   const maxphysaddrBits = config.release.maxphysaddrBitsChecks;
   let specs: Array<{ key: string; scope: string[]; req: string; matches: Matcher }> = [];
+  // When every spec reads cpu_info, hosts with the same cpu_info (one object
+  // for equal ones on a frozen snapshot) get the same answer: worked out once.
+  let byCpuInfo: Map<PyValue, Reason | null> | null = null;
+  function answer(host: HostState): Reason | null {
+    for (let i = 0; i < specs.length; i++) {
+      const s = specs[i];
+      const cap = getCapabilities(host, s.scope);
+      if (cap === undefined)
+        return { code: "CAPABILITY_MISSING", message: `no capability ${s.scope.join(":")} (extra spec ${s.key})` };
+      const value = pyStr(cap);
+      if (!s.matches(value))
+        return {
+          code: "CAPABILITY_MISMATCH",
+          message: `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`,
+        };
+    }
+    return null;
+  }
   return {
     name: "ComputeCapabilitiesFilter",
     runOncePerRequest: true,
@@ -74,22 +92,16 @@ export const ComputeCapabilitiesFilter: FilterFactory = (config) => {
           specs.push({ key, scope: scope.slice(1), req: value, matches: compileRequirement(value) });
         }
       }
+      byCpuInfo =
+        specs.length && specs.every((s) => s.scope.length > 1 && s.scope[0] === "cpu_info") ? new Map() : null;
     },
     passesEveryHost: () => !specs.length,
     check(host) {
-      for (let i = 0; i < specs.length; i++) {
-        const s = specs[i];
-        const cap = getCapabilities(host, s.scope);
-        if (cap === undefined)
-          return { code: "CAPABILITY_MISSING", message: `no capability ${s.scope.join(":")} (extra spec ${s.key})` };
-        const value = pyStr(cap);
-        if (!s.matches(value))
-          return {
-            code: "CAPABILITY_MISMATCH",
-            message: `capability ${s.scope.join(":")}=${value} not matching "${s.req}"`,
-          };
-      }
-      return null;
+      if (byCpuInfo === null) return answer(host);
+      const info = host.cpuInfoObject();
+      let a = byCpuInfo.get(info);
+      if (a === undefined) byCpuInfo.set(info, (a = answer(host)));
+      return a;
     },
   };
 };
