@@ -74,9 +74,10 @@ function engineWarm(
   // Frozen, as the app keeps its snapshot: host states are copied from what
   // each host says, derived once, before the engine's clock starts.
   const sc = freezeScenario(cloud(hosts, instances));
-  // Warm means compiled: V8 optimises the host loops over the first few
-  // requests (the first request is "engine first", measured in a fresh process).
-  for (let r = 0; r < (hosts * instances >= 500000 ? 2 : 5); r++) schedule(sc);
+  // Warm means compiled and settled: V8 optimises the host loops over the
+  // first requests (about ten on the NUMA path), and the heap grows to its
+  // working size (the first request is "engine first", in a fresh process).
+  for (let r = 0; r < (hosts * instances >= 500000 ? 2 : 10); r++) schedule(sc);
   for (let r = 0; r < reps; r++) {
     const run = schedule(sc);
     if (run.error && run.error.name !== "NoValidHost") throw new Error(run.error.message);
