@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importCloud } from "@/lib/cloud/import-export";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { CapacityInputError, compareProfiles, prepareFill } from "./fill";
+import { allFlavors, CapacityInputError, compareProfiles, prepareFill } from "./fill";
 
 const CLOUD = {
   config: { enabled_filters: ["ComputeFilter"] },
@@ -14,7 +14,7 @@ const CLOUD = {
     { name: "h2", vcpus: 16, memory_mb: 65536, local_gb: 500 },
   ],
   flavors: [
-    { name: "m1.small", vcpus: 1, memory_mb: 2048, root_gb: 10 },
+    { name: "m1.small", id: "2", vcpus: 1, memory_mb: 2048, root_gb: 10, extra_specs: { "hw:cpu_policy": "shared" } },
     { name: "m1.large", vcpus: 4, memory_mb: 8192, root_gb: 40 },
   ],
 };
@@ -77,5 +77,21 @@ describe.each(PROVIDERS)("capacity forms against the cloud (%s)", (provider) => 
   it("a form naming what exists prepares the fill on every host under the named profile", async () => {
     const r = await prepareFill(t.prisma, { profile: "spread", limit: 10, mix: mix("m1.small", "m1.large") });
     expect([r.profileName, r.hostCount]).toEqual(["spread", 2]);
+  });
+
+  it("lists every flavor by name as a request carries it (for the form and for fragmentation)", async () => {
+    expect(await allFlavors(t.prisma)).toEqual([
+      { name: "m1.large", vcpus: 4, memory_mb: 8192, root_gb: 40, ephemeral_gb: 0, swap: 0, extra_specs: {} },
+      {
+        name: "m1.small",
+        id: "2",
+        vcpus: 1,
+        memory_mb: 2048,
+        root_gb: 10,
+        ephemeral_gb: 0,
+        swap: 0,
+        extra_specs: { "hw:cpu_policy": "shared" },
+      },
+    ]);
   });
 });

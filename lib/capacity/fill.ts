@@ -4,7 +4,7 @@
  * slices so the caller can report progress, and the outcome summarised for
  * the page. Nothing is written: the fill works on host states in memory.
  */
-import { flavorFromDb } from "@/lib/cloud/import-export";
+import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/cloud/import-export";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
 import type { Db } from "@/lib/db-client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/capacity";
@@ -172,16 +172,8 @@ export async function instanceMix(db: Db): Promise<Array<{ flavor: string; insta
 
 /** Every flavor of the cloud, for the form and for fragmentation. */
 export async function allFlavors(db: Db): Promise<ScenarioFlavor[]> {
-  const rows = await db.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: true } });
-  return rows.map((f) => ({
-    name: f.name,
-    vcpus: f.vcpus,
-    memory_mb: f.memoryMb,
-    root_gb: f.rootGb,
-    ephemeral_gb: f.ephemeralGb,
-    swap: f.swap,
-    extra_specs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
-  }));
+  const rows = await db.flavor.findMany({ orderBy: { name: "asc" }, include: FLAVOR_SPECS });
+  return rows.map(scenarioFlavor);
 }
 
 /**

@@ -511,11 +511,24 @@ export interface RequestFromDbOptions {
 
 /** The flavor of a request, as the scenario format has it, from its database row (null: no such flavor). */
 export async function flavorFromDb(prisma: PrismaClient, name: string): Promise<ScenarioRequest["flavor"] | null> {
-  const f = await prisma.flavor.findUnique({
-    where: { name },
-    include: { extraSpecs: { orderBy: { key: "asc" } } },
-  });
-  if (!f) return null;
+  const f = await prisma.flavor.findUnique({ where: { name }, include: FLAVOR_SPECS });
+  return f && scenarioFlavor(f);
+}
+
+/** What a flavor row must include for scenarioFlavor: its extra specs, in key order. */
+export const FLAVOR_SPECS = { extraSpecs: { orderBy: { key: "asc" } } } as const;
+
+/** A Flavor row (with its extra specs) as the scenario format has a flavor. */
+export function scenarioFlavor(f: {
+  name: string;
+  flavorid: string | null;
+  vcpus: number;
+  memoryMb: number;
+  rootGb: number;
+  ephemeralGb: number;
+  swap: number;
+  extraSpecs: { key: string; value: string }[];
+}): ScenarioRequest["flavor"] {
   return {
     name: f.name,
     ...(f.flavorid !== null ? { id: f.flavorid } : {}),
