@@ -13,6 +13,7 @@
  * (stableStringify sorts keys), so exporting twice gives identical bytes.
  */
 import type { PrismaClient } from "@/lib/db-client";
+import type { Flavor, FlavorExtraSpec } from "@/lib/generated/prisma/client";
 import { dialectOf, sqlFor } from "@/lib/db-dialect";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
@@ -519,16 +520,9 @@ export async function flavorFromDb(prisma: PrismaClient, name: string): Promise<
 export const FLAVOR_SPECS = { extraSpecs: { orderBy: { key: "asc" } } } as const;
 
 /** A Flavor row (with its extra specs) as the scenario format has a flavor. */
-export function scenarioFlavor(f: {
-  name: string;
-  flavorid: string | null;
-  vcpus: number;
-  memoryMb: number;
-  rootGb: number;
-  ephemeralGb: number;
-  swap: number;
-  extraSpecs: { key: string; value: string }[];
-}): ScenarioRequest["flavor"] {
+export function scenarioFlavor(
+  f: Flavor & { extraSpecs: Pick<FlavorExtraSpec, "key" | "value">[] },
+): ScenarioRequest["flavor"] {
   return {
     name: f.name,
     ...(f.flavorid !== null ? { id: f.flavorid } : {}),
