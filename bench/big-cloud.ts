@@ -2,20 +2,15 @@
  * A deterministic large cloud for benchmarks: hosts in 2 cells and 3 AZs,
  * GPU/SSD/tenant aggregates, metrics, a few disabled and down hosts.
  */
-import { mulberry32 } from "../lib/cloud/demo-cloud";
+import { DEMO_ENABLED_FILTERS, mulberry32 } from "../lib/cloud/demo-cloud";
+import { WEIGHER_NAMES } from "../lib/scheduler/names";
+import { ZED_ALL_WEIGHERS } from "../lib/scheduler/releases";
 import type { Scenario, ScenarioHost } from "../lib/scheduler/scenario";
 
-export const BENCH_FILTERS = [
-  "ComputeFilter",
-  "AvailabilityZoneFilter",
-  "ComputeCapabilitiesFilter",
-  "ImagePropertiesFilter",
-  "ServerGroupAntiAffinityFilter",
-  "ServerGroupAffinityFilter",
-  "AggregateInstanceExtraSpecsFilter",
-  "NumInstancesFilter",
-  "IoOpsFilter",
-];
+/** The demo cloud's filters (Nova's defaults plus the ones its aggregates need). */
+export const BENCH_FILTERS = DEMO_ENABLED_FILTERS;
+/** Every weigher Zed ships, in names.ts order (the order the weights are summed in). */
+const BENCH_WEIGHERS = WEIGHER_NAMES.filter((w) => ZED_ALL_WEIGHERS.includes(w));
 
 export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenario {
   const rnd = mulberry32(seed);
@@ -60,18 +55,7 @@ export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenar
   return {
     config: {
       enabled_filters: BENCH_FILTERS,
-      weighers: [
-        "RAMWeigher",
-        "CPUWeigher",
-        "DiskWeigher",
-        "IoOpsWeigher",
-        "MetricsWeigher",
-        "PCIWeigher",
-        "ServerGroupSoftAffinityWeigher",
-        "ServerGroupSoftAntiAffinityWeigher",
-        "BuildFailureWeigher",
-        "CrossCellWeigher",
-      ],
+      weighers: BENCH_WEIGHERS,
       metrics_weight_setting: "cpu.percent=-1.0",
       max_attempts: 3,
     },

@@ -60,32 +60,25 @@ out="${out:-openstack-bundle-$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$out"
 log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 
-# JSON array of `openstack ARGS... ID -f json` for each ID on stdin.
-array_of() {
-  local first=1 id
-  printf '['
+# `openstack ARGS... ID -f json` for each ID on stdin, joined as JSON between
+# OPEN and CLOSE; inside '{' '}' each answer is keyed by its ID.
+each_id() {
+  local open=$1 close=$2 first=1 id
+  shift 2
+  printf '%s' "$open"
   while IFS= read -r id; do
     [ -n "$id" ] || continue
     [ $first -eq 1 ] || printf ','
     first=0
+    if [ "$open" = '{' ]; then printf '"%s":' "$id"; fi
     openstack "$@" "$id" -f json
   done
-  printf ']\n'
+  printf '%s\n' "$close"
 }
-
-# JSON object {uuid: `openstack ARGS... UUID -f json`} for each provider uuid on stdin.
-object_of() {
-  local first=1 id
-  printf '{'
-  while IFS= read -r id; do
-    [ -n "$id" ] || continue
-    [ $first -eq 1 ] || printf ','
-    first=0
-    printf '"%s":' "$id"
-    openstack "$@" "$id" -f json
-  done
-  printf '}\n'
-}
+# a JSON array of the answers
+array_of() { each_id '[' ']' "$@"; }
+# a JSON object {provider uuid: answer}
+object_of() { each_id '{' '}' "$@"; }
 
 log "compute services"
 openstack compute service list --long -f json >"$out/compute-service-list.json"

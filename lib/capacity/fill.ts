@@ -4,7 +4,7 @@
  * slices so the caller can report progress, and the outcome summarised for
  * the page. Nothing is written: the fill works on host states in memory.
  */
-import { flavorFromDb } from "@/lib/cloud/import-export";
+import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/cloud/import-export";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
 import type { Db } from "@/lib/db-client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/capacity";
@@ -23,25 +23,35 @@ export class CapacityInputError extends Error {
   }
 }
 
-/** Load the cloud and the flavors; the fill is ready to step. Throws CapacityInputError. */
-export async function prepareFill(
-  db: Db,
-  form: CapacityForm,
-): Promise<{ fill: CapacityFill; profileName: string | null; hostCount: number }> {
+/** The flavors of the form's mix, in its order; an unknown one names its row. */
+async function mixFlavors(db: Db, mix: CapacityForm["mix"]): Promise<ScenarioFlavor[]> {
   const flavors: ScenarioFlavor[] = [];
-  for (const [i, m] of form.mix.entries()) {
+  for (const [i, m] of mix.entries()) {
     const f = await flavorFromDb(db, m.flavor);
     if (!f) throw new CapacityInputError(`mix.${i}.flavor`, `flavor: unknown flavor "${m.flavor}"`);
     flavors.push(f);
   }
-  let snap: Awaited<ReturnType<typeof loadSnapshot>>;
+  return flavors;
+}
+
+/** Today's cloud under the named profile (the active one when none is named). */
+async function profileSnapshot(db: Db, profile: CapacityForm["profile"]) {
   try {
-    snap = await loadSnapshot(db, { profileName: form.profile });
+    return await loadSnapshot(db, { profileName: profile });
   } catch (e) {
     if (e instanceof ProfileNotFoundError)
       throw new CapacityInputError("profile", `profile: scheduler profile "${e.profileName}" does not exist`);
     throw e;
   }
+}
+
+/** Load the cloud and the flavors; the fill is ready to step. Throws CapacityInputError. */
+export async function prepareFill(
+  db: Db,
+  form: CapacityForm,
+): Promise<{ fill: CapacityFill; profileName: string | null; hostCount: number }> {
+  const flavors = await mixFlavors(db, form.mix);
+  const snap = await profileSnapshot(db, form.profile);
   const scenario: Scenario = { ...snap.scenario, request: { flavor: flavors[0], num_instances: 1 } };
   const fill = new CapacityFill(scenario, {
     limit: form.limit,
@@ -162,16 +172,8 @@ export async function instanceMix(db: Db): Promise<Array<{ flavor: string; insta
 
 /** Every flavor of the cloud, for the form and for fragmentation. */
 export async function allFlavors(db: Db): Promise<ScenarioFlavor[]> {
-  const rows = await db.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: true } });
-  return rows.map((f) => ({
-    name: f.name,
-    vcpus: f.vcpus,
-    memory_mb: f.memoryMb,
-    root_gb: f.rootGb,
-    ephemeral_gb: f.ephemeralGb,
-    swap: f.swap,
-    extra_specs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
-  }));
+  const rows = await db.flavor.findMany({ orderBy: { name: "asc" }, include: FLAVOR_SPECS });
+  return rows.map(scenarioFlavor);
 }
 
 /**
@@ -224,23 +226,11 @@ export async function capacityOptions(db: Db): Promise<{
 
 /** A/B over a workload: the form's mix and limit under two profiles, on copies of today's cloud. */
 export async function compareProfiles(db: Db, form: CapacityCompare): Promise<[WorkloadOutcome, WorkloadOutcome]> {
-  const flavors: ScenarioFlavor[] = [];
-  for (const [i, m] of form.mix.entries()) {
-    const f = await flavorFromDb(db, m.flavor);
-    if (!f) throw new CapacityInputError(`mix.${i}.flavor`, `flavor: unknown flavor "${m.flavor}"`);
-    flavors.push(f);
-  }
+  const flavors = await mixFlavors(db, form.mix);
   const profileB = await db.schedulerProfile.findUnique({ where: { name: form.profileB }, select: { config: true } });
   if (!profileB)
     throw new CapacityInputError("profileB", `profileB: scheduler profile "${form.profileB}" does not exist`);
-  let snap: Awaited<ReturnType<typeof loadSnapshot>>;
-  try {
-    snap = await loadSnapshot(db, { profileName: form.profile });
-  } catch (e) {
-    if (e instanceof ProfileNotFoundError)
-      throw new CapacityInputError("profile", `profile: scheduler profile "${e.profileName}" does not exist`);
-    throw e;
-  }
+  const snap = await profileSnapshot(db, form.profile);
   const mix = flavors.map((flavor, i) => ({ flavor, share: form.mix[i].share }));
   return compareWorkload(
     snap.scenario,

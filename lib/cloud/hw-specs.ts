@@ -43,6 +43,22 @@ const q = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` :
 function oneOf(name: string, allowed: readonly string[]) {
   return (v: string) => (allowed.includes(v) ? null : `${name} must be one of ${allowed.join(", ")}, got ${q(v)}`);
 }
+/** A key (no regex characters) whose value is one of `options`. */
+function choice(
+  key: string,
+  help: string,
+  options: readonly string[],
+  meaning: (value: string) => string,
+): HwSpecRule & { pattern: RegExp } {
+  return {
+    key,
+    pattern: new RegExp(`^${key}$`),
+    help,
+    values: options.join(" | "),
+    check: oneOf(key, options),
+    meaning,
+  };
+}
 function intMin(name: string, min: number) {
   return (v: string) => {
     if (!PY_INT.test(v)) return `${name} must be a whole number >= ${min}, got ${q(v)}`;
@@ -165,14 +181,7 @@ export const HW_EXTRA_SPEC_RULES: (HwSpecRule & { pattern: RegExp })[] = [
     check: intMin("hw:numa_mem.N", 1),
     meaning: (v, m) => `guest node ${m[1]} gets ${v.trim()} MiB`,
   },
-  {
-    key: "hw:cpu_policy",
-    pattern: /^hw:cpu_policy$/,
-    help: "how guest vCPUs use host CPUs",
-    values: CPU_POLICIES.join(" | "),
-    check: oneOf("hw:cpu_policy", CPU_POLICIES),
-    meaning: (v) => CPU_POLICY_HELP[v],
-  },
+  choice("hw:cpu_policy", "how guest vCPUs use host CPUs", CPU_POLICIES, (v) => CPU_POLICY_HELP[v]),
   {
     key: "hw:cpu_dedicated_mask",
     pattern: /^hw:cpu_dedicated_mask$/,
@@ -198,23 +207,19 @@ export const HW_EXTRA_SPEC_RULES: (HwSpecRule & { pattern: RegExp })[] = [
     check: pattern("hw:cpu_realtime_mask", CPU_MASK, 'a cpu set like "^0-1"'),
     meaning: (v) => `real-time mask ${v}`,
   },
-  {
-    key: "hw:cpu_thread_policy",
-    pattern: /^hw:cpu_thread_policy$/,
-    help: "how pinned vCPUs use SMT thread siblings",
-    values: CPU_THREAD_POLICIES.join(" | "),
-    check: oneOf("hw:cpu_thread_policy", CPU_THREAD_POLICIES),
-    meaning: (v) => THREAD_HELP[v],
-  },
-  {
-    key: "hw:emulator_threads_policy",
-    pattern: /^hw:emulator_threads_policy$/,
-    help: "where the emulator threads run (isolate takes one more dedicated host CPU)",
-    values: EMULATOR_THREADS_POLICIES.join(" | "),
-    check: oneOf("hw:emulator_threads_policy", EMULATOR_THREADS_POLICIES),
-    meaning: (v) =>
+  choice(
+    "hw:cpu_thread_policy",
+    "how pinned vCPUs use SMT thread siblings",
+    CPU_THREAD_POLICIES,
+    (v) => THREAD_HELP[v],
+  ),
+  choice(
+    "hw:emulator_threads_policy",
+    "where the emulator threads run (isolate takes one more dedicated host CPU)",
+    EMULATOR_THREADS_POLICIES,
+    (v) =>
       v === "isolate" ? "emulator threads on their own dedicated host CPU" : "emulator threads on the shared CPUs",
-  },
+  ),
   {
     key: "hw:mem_page_size",
     pattern: /^hw:mem_page_size$/,
@@ -223,14 +228,12 @@ export const HW_EXTRA_SPEC_RULES: (HwSpecRule & { pattern: RegExp })[] = [
     check: pattern("hw:mem_page_size", PAGE_SIZE, "small, large, any or a size like 2048, 2MB or 1GB"),
     meaning: (v) => describePageSize(v),
   },
-  {
-    key: "hw:pci_numa_affinity_policy",
-    pattern: /^hw:pci_numa_affinity_policy$/,
-    help: "NUMA affinity of the guest's PCI devices",
-    values: PCI_NUMA_POLICIES.join(" | "),
-    check: oneOf("hw:pci_numa_affinity_policy", PCI_NUMA_POLICIES),
-    meaning: (v) => PCI_POLICY_HELP[v],
-  },
+  choice(
+    "hw:pci_numa_affinity_policy",
+    "NUMA affinity of the guest's PCI devices",
+    PCI_NUMA_POLICIES,
+    (v) => PCI_POLICY_HELP[v],
+  ),
   {
     key: "pci_passthrough:alias",
     pattern: /^pci_passthrough:alias$/,
@@ -270,14 +273,12 @@ export const HW_EXTRA_SPEC_RULES: (HwSpecRule & { pattern: RegExp })[] = [
       v === "required" || v === "forbidden" ? null : `trait:NAME must be "required" or "forbidden", got ${q(v)}`,
     meaning: (v, m) => `the host must ${v === "forbidden" ? "not " : ""}have trait ${m[2]}`,
   },
-  {
-    key: "group_policy",
-    pattern: /^group_policy$/,
-    help: "with granular resources[N]/trait[N] groups: whether groups may share a provider",
-    values: "none | isolate",
-    check: oneOf("group_policy", ["none", "isolate"]),
-    meaning: (v) => (v === "isolate" ? "each numbered group on its own provider" : "groups may share a provider"),
-  },
+  choice(
+    "group_policy",
+    "with granular resources[N]/trait[N] groups: whether groups may share a provider",
+    ["none", "isolate"],
+    (v) => (v === "isolate" ? "each numbered group on its own provider" : "groups may share a provider"),
+  ),
 ];
 
 /** Image properties (Glance) that shape the guest's NUMA/CPU/page/PCI request. */
@@ -306,22 +307,18 @@ export const HW_IMAGE_PROPERTY_RULES: (HwSpecRule & { pattern: RegExp })[] = [
     check: intMin("hw_numa_mem.N", 1),
     meaning: (v, m) => `guest node ${m[1]} gets ${v} MiB`,
   },
-  {
-    key: "hw_cpu_policy",
-    pattern: /^hw_cpu_policy$/,
-    help: "how guest vCPUs use host CPUs (may not contradict the flavor's)",
-    values: CPU_POLICIES.join(" | "),
-    check: oneOf("hw_cpu_policy", CPU_POLICIES),
-    meaning: (v) => CPU_POLICY_HELP[v],
-  },
-  {
-    key: "hw_cpu_thread_policy",
-    pattern: /^hw_cpu_thread_policy$/,
-    help: "how pinned vCPUs use SMT thread siblings",
-    values: CPU_THREAD_POLICIES.join(" | "),
-    check: oneOf("hw_cpu_thread_policy", CPU_THREAD_POLICIES),
-    meaning: (v) => THREAD_HELP[v],
-  },
+  choice(
+    "hw_cpu_policy",
+    "how guest vCPUs use host CPUs (may not contradict the flavor's)",
+    CPU_POLICIES,
+    (v) => CPU_POLICY_HELP[v],
+  ),
+  choice(
+    "hw_cpu_thread_policy",
+    "how pinned vCPUs use SMT thread siblings",
+    CPU_THREAD_POLICIES,
+    (v) => THREAD_HELP[v],
+  ),
   {
     key: "hw_cpu_realtime_mask",
     pattern: /^hw_cpu_realtime_mask$/,
@@ -330,14 +327,9 @@ export const HW_IMAGE_PROPERTY_RULES: (HwSpecRule & { pattern: RegExp })[] = [
     check: pattern("hw_cpu_realtime_mask", CPU_MASK, 'a cpu set like "^0"'),
     meaning: (v) => `real-time mask ${v}`,
   },
-  {
-    key: "hw_emulator_threads_policy",
-    pattern: /^hw_emulator_threads_policy$/,
-    help: "where the emulator threads run",
-    values: EMULATOR_THREADS_POLICIES.join(" | "),
-    check: oneOf("hw_emulator_threads_policy", EMULATOR_THREADS_POLICIES),
-    meaning: (v) => (v === "isolate" ? "emulator threads on their own host CPU" : "emulator threads shared"),
-  },
+  choice("hw_emulator_threads_policy", "where the emulator threads run", EMULATOR_THREADS_POLICIES, (v) =>
+    v === "isolate" ? "emulator threads on their own host CPU" : "emulator threads shared",
+  ),
   {
     key: "hw_mem_page_size",
     pattern: /^hw_mem_page_size$/,
@@ -346,14 +338,12 @@ export const HW_IMAGE_PROPERTY_RULES: (HwSpecRule & { pattern: RegExp })[] = [
     check: pattern("hw_mem_page_size", PAGE_SIZE, "small, large, any or a size like 2MB"),
     meaning: (v) => describePageSize(v),
   },
-  {
-    key: "hw_pci_numa_affinity_policy",
-    pattern: /^hw_pci_numa_affinity_policy$/,
-    help: "NUMA affinity of the guest's PCI devices",
-    values: PCI_NUMA_POLICIES.join(" | "),
-    check: oneOf("hw_pci_numa_affinity_policy", PCI_NUMA_POLICIES),
-    meaning: (v) => PCI_POLICY_HELP[v],
-  },
+  choice(
+    "hw_pci_numa_affinity_policy",
+    "NUMA affinity of the guest's PCI devices",
+    PCI_NUMA_POLICIES,
+    (v) => PCI_POLICY_HELP[v],
+  ),
 ];
 
 export interface HwSpecInfo {

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { PrismaClient } from "@/lib/db-client";
 import { createTestDatabase, createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { CloudValidationError, exportCloud, importCloud, requestFromDb } from "./import-export";
 import { stableStringify } from "./json";
@@ -23,6 +24,18 @@ import {
   tableCounts,
   tableFingerprint,
 } from "@/lib/testing/cloud";
+
+/** Imports `doc` and expects it refused with an error that starts with `message`, and not one row changed. */
+async function expectRefused(prisma: PrismaClient, doc: unknown, message: string): Promise<void> {
+  const before = await tableFingerprint(prisma);
+  const err = await importCloud(prisma, doc).catch((e) => e);
+  expect(err).toBeInstanceOf(CloudValidationError);
+  expect(
+    (err as CloudValidationError).errors.find((e) => e.startsWith(message)),
+    (err as Error).message,
+  ).toBeTruthy();
+  expect(await tableFingerprint(prisma)).toBe(before);
+}
 
 describe("import -> export round trip on every shared example (answered by Nova)", () => {
   let t: TestDatabase;
@@ -191,14 +204,7 @@ describe.each(PROVIDERS)("import (%s)", (provider) => {
   it.each(bad)("rejects %s with a clear message and changes nothing", async (_name, mutate, message) => {
     const doc = readExample("gpu-az.scenario.json");
     mutate(doc);
-    const before = await tableFingerprint(t.prisma);
-    const err = await importCloud(t.prisma, doc).catch((e) => e);
-    expect(err).toBeInstanceOf(CloudValidationError);
-    expect(
-      (err as CloudValidationError).errors.find((e) => e.startsWith(message)),
-      (err as Error).message,
-    ).toBeTruthy();
-    expect(await tableFingerprint(t.prisma)).toBe(before);
+    await expectRefused(t.prisma, doc, message);
   });
 
   it("rolls back everything when the database refuses a row mid-import", async () => {
@@ -379,14 +385,7 @@ describe.each(PROVIDERS)("NUMA, PCI and Placement input the database refuses (no
   it.each(bad)("rejects %s, naming the field and the rule", async (_name, mutate, message) => {
     const doc = readExample("pci-gpu-alias-numa-required.scenario.json");
     mutate(doc);
-    const before = await tableFingerprint(t.prisma);
-    const err = await importCloud(t.prisma, doc).catch((e) => e);
-    expect(err).toBeInstanceOf(CloudValidationError);
-    expect(
-      (err as CloudValidationError).errors.find((e) => e.startsWith(message)),
-      (err as Error).message,
-    ).toBeTruthy();
-    expect(await tableFingerprint(t.prisma)).toBe(before);
+    await expectRefused(t.prisma, doc, message);
   });
 
   it("keeps the NUMA topology, pools, inventories and disk format as given", async () => {

@@ -13,6 +13,7 @@
  * (stableStringify sorts keys), so exporting twice gives identical bytes.
  */
 import type { PrismaClient } from "@/lib/db-client";
+import type { Flavor, FlavorExtraSpec } from "@/lib/generated/prisma/client";
 import { dialectOf, sqlFor } from "@/lib/db-dialect";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
@@ -511,11 +512,17 @@ export interface RequestFromDbOptions {
 
 /** The flavor of a request, as the scenario format has it, from its database row (null: no such flavor). */
 export async function flavorFromDb(prisma: PrismaClient, name: string): Promise<ScenarioRequest["flavor"] | null> {
-  const f = await prisma.flavor.findUnique({
-    where: { name },
-    include: { extraSpecs: { orderBy: { key: "asc" } } },
-  });
-  if (!f) return null;
+  const f = await prisma.flavor.findUnique({ where: { name }, include: FLAVOR_SPECS });
+  return f && scenarioFlavor(f);
+}
+
+/** What a flavor row must include for scenarioFlavor: its extra specs, in key order. */
+export const FLAVOR_SPECS = { extraSpecs: { orderBy: { key: "asc" } } } as const;
+
+/** A Flavor row (with its extra specs) as the scenario format has a flavor. */
+export function scenarioFlavor(
+  f: Flavor & { extraSpecs: Pick<FlavorExtraSpec, "key" | "value">[] },
+): ScenarioRequest["flavor"] {
   return {
     name: f.name,
     ...(f.flavorid !== null ? { id: f.flavorid } : {}),

@@ -53,28 +53,27 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     );
 
   async function orphans(): Promise<Record<string, number>> {
-    const q = async (sql: string) => Number((await t.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(sql))[0].n);
+    /** Rows of `table` with a foreign key (column → parent table) that names no parent row. */
+    const dangling = async (table: string, keys: Record<string, string>) => {
+      const broken = Object.entries(keys).map(
+        ([column, parent]) => `("${column}" IS NOT NULL AND "${column}" NOT IN (SELECT "id" FROM "${parent}"))`,
+      );
+      const sql = `SELECT count(*) AS n FROM "${table}" WHERE ${broken.join(" OR ")}`;
+      return Number((await t.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(sql))[0].n);
+    };
     return {
-      metrics: await q(`SELECT count(*) AS n FROM "HostMetric" WHERE "hostId" NOT IN (SELECT "id" FROM "ComputeHost")`),
-      traits: await q(`SELECT count(*) AS n FROM "HostTrait" WHERE "hostId" NOT IN (SELECT "id" FROM "ComputeHost")`),
-      aggregateHosts: await q(
-        `SELECT count(*) AS n FROM "AggregateHost" WHERE "hostId" NOT IN (SELECT "id" FROM "ComputeHost") OR "aggregateId" NOT IN (SELECT "id" FROM "Aggregate")`,
-      ),
-      metadata: await q(
-        `SELECT count(*) AS n FROM "AggregateMetadata" WHERE "aggregateId" NOT IN (SELECT "id" FROM "Aggregate")`,
-      ),
-      extraSpecs: await q(
-        `SELECT count(*) AS n FROM "FlavorExtraSpec" WHERE "flavorId" NOT IN (SELECT "id" FROM "Flavor")`,
-      ),
-      properties: await q(
-        `SELECT count(*) AS n FROM "ImageProperty" WHERE "imageId" NOT IN (SELECT "id" FROM "Image")`,
-      ),
-      instances: await q(
-        `SELECT count(*) AS n FROM "Instance" WHERE ("hostId" IS NOT NULL AND "hostId" NOT IN (SELECT "id" FROM "ComputeHost"))
-         OR ("serverGroupId" IS NOT NULL AND "serverGroupId" NOT IN (SELECT "id" FROM "ServerGroup"))
-         OR ("flavorId" IS NOT NULL AND "flavorId" NOT IN (SELECT "id" FROM "Flavor"))
-         OR ("imageId" IS NOT NULL AND "imageId" NOT IN (SELECT "id" FROM "Image"))`,
-      ),
+      metrics: await dangling("HostMetric", { hostId: "ComputeHost" }),
+      traits: await dangling("HostTrait", { hostId: "ComputeHost" }),
+      aggregateHosts: await dangling("AggregateHost", { hostId: "ComputeHost", aggregateId: "Aggregate" }),
+      metadata: await dangling("AggregateMetadata", { aggregateId: "Aggregate" }),
+      extraSpecs: await dangling("FlavorExtraSpec", { flavorId: "Flavor" }),
+      properties: await dangling("ImageProperty", { imageId: "Image" }),
+      instances: await dangling("Instance", {
+        hostId: "ComputeHost",
+        serverGroupId: "ServerGroup",
+        flavorId: "Flavor",
+        imageId: "Image",
+      }),
     };
   }
   const NO_ORPHANS = {
@@ -88,93 +87,36 @@ describe.each(PROVIDERS)("on %s", (provider) => {
   };
 
   describe("CHECK constraints reject what Nova never reports", () => {
+    /** Sets one column of host h1 to a raw SQL value, past every check but the database's. */
+    const onH1 = (column: string, value: string) =>
+      `UPDATE "ComputeHost" SET "${column}" = ${value} WHERE "name" = 'h1'`;
     const cases: [string, string, string][] = [
-      [
-        "negative vcpus_used",
-        `UPDATE "ComputeHost" SET "vcpusUsed" = -1 WHERE "name" = 'h1'`,
-        "ComputeHost_vcpus_nonneg",
-      ],
-      [
-        "negative memory_mb",
-        `UPDATE "ComputeHost" SET "memoryMb" = -1 WHERE "name" = 'h1'`,
-        "ComputeHost_memoryMb_nonneg",
-      ],
-      [
-        "negative memory_mb_used",
-        `UPDATE "ComputeHost" SET "memoryMbUsed" = -4096 WHERE "name" = 'h1'`,
-        "ComputeHost_memoryMb_nonneg",
-      ],
-      [
-        "negative local_gb_used",
-        `UPDATE "ComputeHost" SET "localGbUsed" = -1 WHERE "name" = 'h1'`,
-        "ComputeHost_localGb_nonneg",
-      ],
-      [
-        "negative reserved memory",
-        `UPDATE "ComputeHost" SET "reservedMemoryMb" = -1 WHERE "name" = 'h1'`,
-        "ComputeHost_reserved_nonneg",
-      ],
-      [
-        "negative allocation ratio",
-        `UPDATE "ComputeHost" SET "ramAllocationRatio" = -0.5 WHERE "name" = 'h1'`,
-        "ComputeHost_allocation_ratios_nonneg",
-      ],
-      [
-        "negative num_instances",
-        `UPDATE "ComputeHost" SET "numInstances" = -1 WHERE "name" = 'h1'`,
-        "ComputeHost_stats_nonneg",
-      ],
-      [
-        "supported_instances not a list",
-        `UPDATE "ComputeHost" SET "supportedInstances" = '{}' WHERE "name" = 'h1'`,
-        "ComputeHost_supportedInstances_json",
-      ],
-      [
-        "cpu_info not JSON",
-        `UPDATE "ComputeHost" SET "cpuInfo" = 'nope' WHERE "name" = 'h1'`,
-        "ComputeHost_cpuInfo_json",
-      ],
-      ["empty host name", `UPDATE "ComputeHost" SET "name" = '' WHERE "name" = 'h1'`, "ComputeHost_name_nonempty"],
+      ["negative vcpus_used", onH1("vcpusUsed", `-1`), "ComputeHost_vcpus_nonneg"],
+      ["negative memory_mb", onH1("memoryMb", `-1`), "ComputeHost_memoryMb_nonneg"],
+      ["negative memory_mb_used", onH1("memoryMbUsed", `-4096`), "ComputeHost_memoryMb_nonneg"],
+      ["negative local_gb_used", onH1("localGbUsed", `-1`), "ComputeHost_localGb_nonneg"],
+      ["negative reserved memory", onH1("reservedMemoryMb", `-1`), "ComputeHost_reserved_nonneg"],
+      ["negative allocation ratio", onH1("ramAllocationRatio", `-0.5`), "ComputeHost_allocation_ratios_nonneg"],
+      ["negative num_instances", onH1("numInstances", `-1`), "ComputeHost_stats_nonneg"],
+      ["supported_instances not a list", onH1("supportedInstances", `'{}'`), "ComputeHost_supportedInstances_json"],
+      ["cpu_info not JSON", onH1("cpuInfo", `'nope'`), "ComputeHost_cpuInfo_json"],
+      ["empty host name", onH1("name", `''`), "ComputeHost_name_nonempty"],
       ["negative flavor RAM", `UPDATE "Flavor" SET "memoryMb" = -1`, "Flavor_resources_nonneg"],
       ["unknown group policy", `UPDATE "ServerGroup" SET "policy" = 'spread'`, "ServerGroup_policy_valid"],
       ["profile config not an object", `UPDATE "SchedulerProfile" SET "config" = '[]'`, "SchedulerProfile_config_json"],
       ["profile config not JSON", `UPDATE "SchedulerProfile" SET "config" = '{x'`, "SchedulerProfile_config_json"],
       ["group rules not JSON", `UPDATE "ServerGroup" SET "rules" = 'max=2'`, "ServerGroup_rules_json"],
-      [
-        "supported_instances not JSON",
-        `UPDATE "ComputeHost" SET "supportedInstances" = '[[' WHERE "name" = 'h1'`,
-        "ComputeHost_supportedInstances_json",
-      ],
-      [
-        "Placement inventories not JSON",
-        `UPDATE "ComputeHost" SET "inventories" = 'VGPU=4' WHERE "name" = 'h1'`,
-        "ComputeHost_inventories_json",
-      ],
+      ["supported_instances not JSON", onH1("supportedInstances", `'[['`), "ComputeHost_supportedInstances_json"],
+      ["Placement inventories not JSON", onH1("inventories", `'VGPU=4'`), "ComputeHost_inventories_json"],
       [
         "a NUMA topology without a list of cells",
-        `UPDATE "ComputeHost" SET "numaTopology" = '{"cells": {}}' WHERE "name" = 'h1'`,
+        onH1("numaTopology", `'{"cells": {}}'`),
         "ComputeHost_numaTopology_json",
       ],
-      [
-        "a NUMA topology that is not JSON",
-        `UPDATE "ComputeHost" SET "numaTopology" = '{cells' WHERE "name" = 'h1'`,
-        "ComputeHost_numaTopology_json",
-      ],
-      [
-        "PCI device pools not a list",
-        `UPDATE "ComputeHost" SET "pciDevicePools" = '{}' WHERE "name" = 'h1'`,
-        "ComputeHost_pciDevicePools_json",
-      ],
-      [
-        "negative PCPUs in use",
-        `UPDATE "ComputeHost" SET "pcpusUsed" = -1 WHERE "name" = 'h1'`,
-        "ComputeHost_pcpusUsed_nonneg",
-      ],
-      [
-        "Placement inventories not an object",
-        `UPDATE "ComputeHost" SET "inventories" = '[]' WHERE "name" = 'h1'`,
-        "ComputeHost_inventories_json",
-      ],
+      ["a NUMA topology that is not JSON", onH1("numaTopology", `'{cells'`), "ComputeHost_numaTopology_json"],
+      ["PCI device pools not a list", onH1("pciDevicePools", `'{}'`), "ComputeHost_pciDevicePools_json"],
+      ["negative PCPUs in use", onH1("pcpusUsed", `-1`), "ComputeHost_pcpusUsed_nonneg"],
+      ["Placement inventories not an object", onH1("inventories", `'[]'`), "ComputeHost_inventories_json"],
     ];
     it.each(cases)("%s", async (_name, sql, constraint) => {
       const before = await tableCounts(t.prisma);

@@ -19,7 +19,7 @@
  * store them.
  */
 import { z } from "zod";
-import { FILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
+import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
 import { formatCpuList, hwExtraSpecErrors, hwImagePropertyErrors } from "./hw-specs";
 
@@ -489,13 +489,7 @@ export const InstanceSchema = z.looseObject(
 export { NOVA_RELEASES, type NovaRelease };
 
 /** The prefilter names of the former `placement_prefilters` option (migrated to the [scheduler] options). */
-export const LEGACY_PLACEMENT_PREFILTERS = [
-  "compute_status",
-  "availability_zone",
-  "tenant_aggregates",
-  "traits",
-  "resources",
-] as const;
+export const LEGACY_PLACEMENT_PREFILTERS = PREFILTER_NAMES;
 /** Nova Zed's filter classes (nova.scheduler.filters.all_filters()). */
 export const NOVA_FILTERS = FILTER_NAMES;
 /** Zed's ten weighers plus HypervisorVersionWeigher and NumInstancesWeigher (2024.1). */

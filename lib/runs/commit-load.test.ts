@@ -19,7 +19,7 @@ async function commitFromProcesses(url: string, ids: number[]): Promise<Outcome[
   const per = Math.ceil(ids.length / PROCESSES);
   const batches = Array.from({ length: PROCESSES }, (_, p) => ids.slice(p * per, (p + 1) * per));
   const outcomes = await releaseTogether<Outcome[]>(
-    batches.map((mine) => ["lib/testing/commit-many-worker.ts", url, mine.join(",")]),
+    batches.map((mine) => ["lib/testing/commit-worker.ts", url, mine.join(",")]),
   );
   return outcomes.flat();
 }

@@ -2,22 +2,24 @@ import { describe, expect, it } from "vitest";
 import { schedule, toResult } from "@/lib/scheduler";
 import { compareResults, sameVerdict, type Verdict } from "./compare";
 import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
+import type { FunnelStep } from "@/lib/scheduler/result";
 
 const F = "ComputeFilter";
 const AZ = "AvailabilityZoneFilter";
 const AGG = "AggregateInstanceExtraSpecsFilter";
 
+/** A run of one instance: its filter stages, weighed hosts (best first) and alternates. */
+const oneInstance = (stages: FunnelStep[], weights: Array<[string, number]>, alternates: string[]) =>
+  ok([request(0, stages, weighed(...weights))], [alternates]);
+
 // A: 4 hosts, h4 disabled; ranking h1 > h2 > h3
-const A = ok(
-  [
-    request(
-      0,
-      [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)],
-      weighed(["h1", 3], ["h2", 2], ["h3", 1]),
-    ),
-  ],
-  [["h2", "h3"]],
-);
+const A_STAGES = [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)];
+const A_WEIGHTS: Array<[string, number]> = [
+  ["h1", 3],
+  ["h2", 2],
+  ["h3", 1],
+];
+const A = oneInstance(A_STAGES, A_WEIGHTS, ["h2", "h3"]);
 
 type Row = {
   name: string;
@@ -38,33 +40,34 @@ type Row = {
   };
 };
 
+/** Run A again as far as instance 0's choice, alternates, ranks and verdicts go. */
+const NOTHING_MOVED = {
+  chosenChanged: false,
+  alternatesChanged: false,
+  ranks: [],
+  sameRank: 3,
+  verdicts: [],
+  filters: [],
+} satisfies Partial<Row["expect"]>;
+
 const show = (v: Verdict) => (v.kind === "rejected" ? `rejected:${v.filter}` : v.kind);
 
 const ROWS: Row[] = [
   {
     name: "the same run",
     b: A,
-    expect: {
-      chosenChanged: false,
-      alternatesChanged: false,
-      ranks: [],
-      sameRank: 3,
-      verdicts: [],
-      filters: [],
-      identical: true,
-    },
+    expect: { ...NOTHING_MOVED, identical: true },
   },
   {
     name: "the ranking flips (an aggregate multiplier changed)",
-    b: ok(
+    b: oneInstance(
+      A_STAGES,
       [
-        request(
-          0,
-          [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)],
-          weighed(["h3", 3], ["h2", 2], ["h1", 1]),
-        ),
+        ["h3", 3],
+        ["h2", 2],
+        ["h1", 1],
       ],
-      [["h2", "h1"]],
+      ["h2", "h1"],
     ),
     expect: {
       chosenChanged: true,
@@ -83,15 +86,14 @@ const ROWS: Row[] = [
   },
   {
     name: "a host is re-enabled and passes, a new filter rejects another",
-    b: ok(
+    b: oneInstance(
+      [stage(F, 4), stage(AGG, 4, [["h2", "missing aggregate metadata gpu=true"]])],
       [
-        request(
-          0,
-          [stage(F, 4), stage(AGG, 4, [["h2", "missing aggregate metadata gpu=true"]])],
-          weighed(["h1", 3], ["h4", 2.5], ["h3", 1]),
-        ),
+        ["h1", 3],
+        ["h4", 2.5],
+        ["h3", 1],
       ],
-      [["h4", "h3"]],
+      ["h4", "h3"],
     ),
     expect: {
       chosenChanged: false,
@@ -116,21 +118,13 @@ const ROWS: Row[] = [
   },
   {
     name: "a host rejected by another filter counts for both filters",
-    b: ok(
-      [
-        request(
-          0,
-          [stage(F, 4), stage(AZ, 4, [["h4", "in availability zone az2, not az1"]]), stage(AGG, 3)],
-          weighed(["h1", 3], ["h2", 2], ["h3", 1]),
-        ),
-      ],
-      [["h2", "h3"]],
+    b: oneInstance(
+      [stage(F, 4), stage(AZ, 4, [["h4", "in availability zone az2, not az1"]]), stage(AGG, 3)],
+      A_WEIGHTS,
+      ["h2", "h3"],
     ),
     expect: {
-      chosenChanged: false,
-      alternatesChanged: false,
-      ranks: [],
-      sameRank: 3,
+      ...NOTHING_MOVED,
       verdicts: [["h4", `rejected:${F}`, `rejected:${AZ}`]],
       filters: [
         [F, [], ["h4"]],
@@ -179,38 +173,15 @@ const ROWS: Row[] = [
   },
   {
     name: "the same rejection with a different reason text is no verdict change",
-    b: ok(
-      [
-        request(
-          0,
-          [stage(F, 4, [["h4", "compute service down (not heard from)"]]), stage(AGG, 3)],
-          weighed(["h1", 3], ["h2", 2], ["h3", 1]),
-        ),
-      ],
-      [["h2", "h3"]],
-    ),
-    expect: {
-      chosenChanged: false,
-      alternatesChanged: false,
-      ranks: [],
-      sameRank: 3,
-      verdicts: [],
-      filters: [],
-      identical: true,
-    },
+    b: oneInstance([stage(F, 4, [["h4", "compute service down (not heard from)"]]), stage(AGG, 3)], A_WEIGHTS, [
+      "h2",
+      "h3",
+    ]),
+    expect: { ...NOTHING_MOVED, identical: true },
   },
   {
     name: "alternates in another order only",
-    b: ok(
-      [
-        request(
-          0,
-          [stage(F, 4, [["h4", "compute service disabled"]]), stage(AGG, 3)],
-          weighed(["h1", 3], ["h2", 2], ["h3", 1]),
-        ),
-      ],
-      [["h3", "h2"]],
-    ),
+    b: oneInstance(A_STAGES, A_WEIGHTS, ["h3", "h2"]),
     expect: {
       chosenChanged: false,
       alternatesAdded: [],

@@ -7,20 +7,12 @@
  * max_placement_results, and the claims. Pure: the page and tests share it.
  */
 import { formatCpuList, formatKib } from "@/lib/cloud/hw-specs";
+import type { FittedCell } from "@/lib/scheduler/numa/objects";
 import { isNovaRelease, releaseBehaviour } from "@/lib/scheduler/releases";
 import { fmtCount } from "./format";
 
 /** One cell of `selections[i].numa` as the result document has it. */
-export interface NumaCellResult {
-  id: number;
-  host_cell: number;
-  cpuset: number[];
-  pcpuset: number[];
-  cpu_pinning: Record<string, number>;
-  cpuset_reserved: number[] | null;
-  pagesize: number | null;
-  memory: number;
-}
+export type NumaCellResult = FittedCell;
 
 export interface PciTakenResult {
   vendor_id: string | null;

@@ -83,9 +83,9 @@ describe.each(PROVIDERS)("on %s", (provider) => {
    * all released at the same moment once every process is connected.
    */
   async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
-    const results = await releaseTogether<CommitResult>(
-      runIds.map((id) => ["lib/testing/commit-worker.ts", db.url, String(id)]),
-    );
+    const results = (
+      await releaseTogether<CommitResult[]>(runIds.map((id) => ["lib/testing/commit-worker.ts", db.url, String(id)]))
+    ).flat();
     for (const r of results) expect(r).not.toHaveProperty("crashed");
     return results;
   }

@@ -1,284 +1,117 @@
 // Generated from nova.objects.ImageMetaProps (Nova 26 Zed): field kinds and enum values.
 export type ImageFieldKind = "arch" | "hv_type" | "vm_mode" | "enum" | "int" | "bool" | "string" | "other";
+const field = (kind: ImageFieldKind, values?: string[]) => (values ? { kind, values } : { kind });
+/** fields.DiskBus.ALL: the buses a cdrom, disk, floppy or rescue device may hang on. */
+const DISK_BUS = ["fdc", "ide", "sata", "scsi", "usb", "virtio", "xen", "lxc", "uml"];
+
 export const IMAGE_META_FIELDS: Record<string, { kind: ImageFieldKind; values?: string[] }> = {
-  hw_architecture: {
-    kind: "arch",
-  },
-  hw_auto_disk_config: {
-    kind: "string",
-  },
-  hw_boot_menu: {
-    kind: "bool",
-  },
-  hw_cdrom_bus: {
-    kind: "enum",
-    values: ["fdc", "ide", "sata", "scsi", "usb", "virtio", "xen", "lxc", "uml"],
-  },
-  hw_cpu_cores: {
-    kind: "int",
-  },
-  hw_cpu_max_cores: {
-    kind: "int",
-  },
-  hw_cpu_max_sockets: {
-    kind: "int",
-  },
-  hw_cpu_max_threads: {
-    kind: "int",
-  },
-  hw_cpu_policy: {
-    kind: "enum",
-    values: ["dedicated", "shared", "mixed"],
-  },
-  hw_cpu_realtime_mask: {
-    kind: "string",
-  },
-  hw_cpu_sockets: {
-    kind: "int",
-  },
-  hw_cpu_thread_policy: {
-    kind: "enum",
-    values: ["prefer", "isolate", "require"],
-  },
-  hw_cpu_threads: {
-    kind: "int",
-  },
-  hw_device_id: {
-    kind: "int",
-  },
-  hw_disk_bus: {
-    kind: "enum",
-    values: ["fdc", "ide", "sata", "scsi", "usb", "virtio", "xen", "lxc", "uml"],
-  },
-  hw_disk_type: {
-    kind: "string",
-  },
-  hw_emulation_architecture: {
-    kind: "arch",
-  },
-  hw_ephemeral_encryption: {
-    kind: "bool",
-  },
-  hw_ephemeral_encryption_format: {
-    kind: "enum",
-    values: ["plain", "luks", "luksv2"],
-  },
-  hw_firmware_type: {
-    kind: "enum",
-    values: ["uefi", "bios"],
-  },
-  hw_floppy_bus: {
-    kind: "enum",
-    values: ["fdc", "ide", "sata", "scsi", "usb", "virtio", "xen", "lxc", "uml"],
-  },
-  hw_input_bus: {
-    kind: "enum",
-    values: ["usb", "virtio"],
-  },
-  hw_ipxe_boot: {
-    kind: "bool",
-  },
-  hw_locked_memory: {
-    kind: "bool",
-  },
-  hw_machine_type: {
-    kind: "string",
-  },
-  hw_mem_encryption: {
-    kind: "bool",
-  },
-  hw_mem_page_size: {
-    kind: "string",
-  },
-  hw_numa_cpus: {
-    kind: "other",
-  },
-  hw_numa_mem: {
-    kind: "other",
-  },
-  hw_numa_nodes: {
-    kind: "int",
-  },
-  hw_pci_numa_affinity_policy: {
-    kind: "enum",
-    values: ["required", "legacy", "preferred", "socket"],
-  },
-  hw_pmu: {
-    kind: "bool",
-  },
-  hw_pointer_model: {
-    kind: "enum",
-    values: ["usbtablet"],
-  },
-  hw_qemu_guest_agent: {
-    kind: "bool",
-  },
-  hw_rescue_bus: {
-    kind: "enum",
-    values: ["fdc", "ide", "sata", "scsi", "usb", "virtio", "xen", "lxc", "uml"],
-  },
-  hw_rescue_device: {
-    kind: "enum",
-    values: ["cdrom", "disk", "floppy", "fs", "lun"],
-  },
-  hw_rng_model: {
-    kind: "enum",
-    values: ["virtio"],
-  },
-  hw_scsi_model: {
-    kind: "enum",
-    values: ["buslogic", "ibmvscsi", "lsilogic", "lsisas1068", "lsisas1078", "virtio-scsi", "vmpvscsi"],
-  },
-  hw_serial_port_count: {
-    kind: "int",
-  },
-  hw_time_hpet: {
-    kind: "bool",
-  },
-  hw_tpm_model: {
-    kind: "enum",
-    values: ["tpm-tis", "tpm-crb"],
-  },
-  hw_tpm_version: {
-    kind: "enum",
-    values: ["1.2", "2.0"],
-  },
-  hw_video_model: {
-    kind: "enum",
-    values: ["cirrus", "qxl", "vga", "vmvga", "xen", "virtio", "gop", "none", "bochs"],
-  },
-  hw_video_ram: {
-    kind: "int",
-  },
-  hw_vif_model: {
-    kind: "enum",
-    values: [
-      "virtio",
-      "ne2k_pci",
-      "pcnet",
-      "rtl8139",
-      "e1000",
-      "e1000e",
-      "netfront",
-      "spapr-vlan",
-      "lan9118",
-      "sriov",
-      "vmxnet",
-      "vmxnet3",
-    ],
-  },
-  hw_vif_multiqueue_enabled: {
-    kind: "bool",
-  },
-  hw_viommu_model: {
-    kind: "enum",
-    values: ["intel", "smmuv3", "virtio", "auto"],
-  },
-  hw_vm_mode: {
-    kind: "vm_mode",
-  },
-  hw_watchdog_action: {
-    kind: "enum",
-    values: ["none", "pause", "poweroff", "reset", "disabled"],
-  },
-  img_bdm_v2: {
-    kind: "bool",
-  },
-  img_bittorrent: {
-    kind: "bool",
-  },
-  img_block_device_mapping: {
-    kind: "other",
-  },
-  img_cache_in_nova: {
-    kind: "bool",
-  },
-  img_compression_level: {
-    kind: "int",
-  },
-  img_config_drive: {
-    kind: "enum",
-    values: ["optional", "mandatory"],
-  },
-  img_hide_hypervisor_id: {
-    kind: "bool",
-  },
-  img_hv_requested_version: {
-    kind: "string",
-  },
-  img_hv_type: {
-    kind: "hv_type",
-  },
-  img_linked_clone: {
-    kind: "bool",
-  },
-  img_mappings: {
-    kind: "other",
-  },
-  img_owner_id: {
-    kind: "string",
-  },
-  img_root_device_name: {
-    kind: "string",
-  },
-  img_signature: {
-    kind: "string",
-  },
-  img_signature_certificate_uuid: {
-    kind: "string",
-  },
-  img_signature_hash_method: {
-    kind: "enum",
-    values: ["SHA-224", "SHA-256", "SHA-384", "SHA-512"],
-  },
-  img_signature_key_type: {
-    kind: "enum",
-    values: [
-      "DSA",
-      "ECC_SECP384R1",
-      "ECC_SECP521R1",
-      "ECC_SECT409K1",
-      "ECC_SECT409R1",
-      "ECC_SECT571K1",
-      "ECC_SECT571R1",
-      "RSA-PSS",
-    ],
-  },
-  img_use_agent: {
-    kind: "bool",
-  },
-  img_version: {
-    kind: "int",
-  },
-  os_admin_user: {
-    kind: "string",
-  },
-  os_command_line: {
-    kind: "string",
-  },
-  os_distro: {
-    kind: "string",
-  },
-  os_require_quiesce: {
-    kind: "bool",
-  },
-  os_secure_boot: {
-    kind: "enum",
-    values: ["required", "disabled", "optional"],
-  },
-  os_skip_agent_inject_files_at_boot: {
-    kind: "bool",
-  },
-  os_skip_agent_inject_ssh: {
-    kind: "bool",
-  },
-  os_type: {
-    kind: "enum",
-    values: ["linux", "windows"],
-  },
-  traits_required: {
-    kind: "other",
-  },
+  hw_architecture: field("arch"),
+  hw_auto_disk_config: field("string"),
+  hw_boot_menu: field("bool"),
+  hw_cdrom_bus: field("enum", DISK_BUS),
+  hw_cpu_cores: field("int"),
+  hw_cpu_max_cores: field("int"),
+  hw_cpu_max_sockets: field("int"),
+  hw_cpu_max_threads: field("int"),
+  hw_cpu_policy: field("enum", ["dedicated", "shared", "mixed"]),
+  hw_cpu_realtime_mask: field("string"),
+  hw_cpu_sockets: field("int"),
+  hw_cpu_thread_policy: field("enum", ["prefer", "isolate", "require"]),
+  hw_cpu_threads: field("int"),
+  hw_device_id: field("int"),
+  hw_disk_bus: field("enum", DISK_BUS),
+  hw_disk_type: field("string"),
+  hw_emulation_architecture: field("arch"),
+  hw_ephemeral_encryption: field("bool"),
+  hw_ephemeral_encryption_format: field("enum", ["plain", "luks", "luksv2"]),
+  hw_firmware_type: field("enum", ["uefi", "bios"]),
+  hw_floppy_bus: field("enum", DISK_BUS),
+  hw_input_bus: field("enum", ["usb", "virtio"]),
+  hw_ipxe_boot: field("bool"),
+  hw_locked_memory: field("bool"),
+  hw_machine_type: field("string"),
+  hw_mem_encryption: field("bool"),
+  hw_mem_page_size: field("string"),
+  hw_numa_cpus: field("other"),
+  hw_numa_mem: field("other"),
+  hw_numa_nodes: field("int"),
+  hw_pci_numa_affinity_policy: field("enum", ["required", "legacy", "preferred", "socket"]),
+  hw_pmu: field("bool"),
+  hw_pointer_model: field("enum", ["usbtablet"]),
+  hw_qemu_guest_agent: field("bool"),
+  hw_rescue_bus: field("enum", DISK_BUS),
+  hw_rescue_device: field("enum", ["cdrom", "disk", "floppy", "fs", "lun"]),
+  hw_rng_model: field("enum", ["virtio"]),
+  hw_scsi_model: field("enum", [
+    "buslogic",
+    "ibmvscsi",
+    "lsilogic",
+    "lsisas1068",
+    "lsisas1078",
+    "virtio-scsi",
+    "vmpvscsi",
+  ]),
+  hw_serial_port_count: field("int"),
+  hw_time_hpet: field("bool"),
+  hw_tpm_model: field("enum", ["tpm-tis", "tpm-crb"]),
+  hw_tpm_version: field("enum", ["1.2", "2.0"]),
+  hw_video_model: field("enum", ["cirrus", "qxl", "vga", "vmvga", "xen", "virtio", "gop", "none", "bochs"]),
+  hw_video_ram: field("int"),
+  hw_vif_model: field("enum", [
+    "virtio",
+    "ne2k_pci",
+    "pcnet",
+    "rtl8139",
+    "e1000",
+    "e1000e",
+    "netfront",
+    "spapr-vlan",
+    "lan9118",
+    "sriov",
+    "vmxnet",
+    "vmxnet3",
+  ]),
+  hw_vif_multiqueue_enabled: field("bool"),
+  hw_viommu_model: field("enum", ["intel", "smmuv3", "virtio", "auto"]),
+  hw_vm_mode: field("vm_mode"),
+  hw_watchdog_action: field("enum", ["none", "pause", "poweroff", "reset", "disabled"]),
+  img_bdm_v2: field("bool"),
+  img_bittorrent: field("bool"),
+  img_block_device_mapping: field("other"),
+  img_cache_in_nova: field("bool"),
+  img_compression_level: field("int"),
+  img_config_drive: field("enum", ["optional", "mandatory"]),
+  img_hide_hypervisor_id: field("bool"),
+  img_hv_requested_version: field("string"),
+  img_hv_type: field("hv_type"),
+  img_linked_clone: field("bool"),
+  img_mappings: field("other"),
+  img_owner_id: field("string"),
+  img_root_device_name: field("string"),
+  img_signature: field("string"),
+  img_signature_certificate_uuid: field("string"),
+  img_signature_hash_method: field("enum", ["SHA-224", "SHA-256", "SHA-384", "SHA-512"]),
+  img_signature_key_type: field("enum", [
+    "DSA",
+    "ECC_SECP384R1",
+    "ECC_SECP521R1",
+    "ECC_SECT409K1",
+    "ECC_SECT409R1",
+    "ECC_SECT571K1",
+    "ECC_SECT571R1",
+    "RSA-PSS",
+  ]),
+  img_use_agent: field("bool"),
+  img_version: field("int"),
+  os_admin_user: field("string"),
+  os_command_line: field("string"),
+  os_distro: field("string"),
+  os_require_quiesce: field("bool"),
+  os_secure_boot: field("enum", ["required", "disabled", "optional"]),
+  os_skip_agent_inject_files_at_boot: field("bool"),
+  os_skip_agent_inject_ssh: field("bool"),
+  os_type: field("enum", ["linux", "windows"]),
+  traits_required: field("other"),
 };
 export const LEGACY_IMAGE_PROPERTIES: Record<string, string> = {
   architecture: "hw_architecture",

@@ -164,32 +164,19 @@ function compare(kind: PreviewKind, before: Map<string, string>, after: Map<stri
 
 /** The changes from `current` (the database's export) to `next` (the document to import), per kind. */
 export function diffClouds(current: CloudLike, next: CloudLike): KindChange[] {
+  const byName = (r: Row) => String(r.name);
   const groupKey = (g: Row) => String(g.uuid ?? stableUuid(`sg-${g.name}`));
+  // each kind: its list in the document, what names a row, what of a row counts as a change
+  const kinds: Array<[PreviewKind, Exclude<keyof CloudLike, "instances">, (r: Row) => string, (r: Row) => string]> = [
+    ["hosts", "hosts", byName, hostPrint],
+    ["aggregates", "aggregates", byName, aggregatePrint],
+    ["flavors", "flavors", byName, flavorPrint],
+    ["images", "images", (i) => String(i.id), imagePrint],
+    ["server groups", "server_groups", groupKey, groupPrint],
+  ];
   return [
-    compare(
-      "hosts",
-      keyed(current.hosts, (h) => String(h.name), hostPrint),
-      keyed(next.hosts, (h) => String(h.name), hostPrint),
-    ),
-    compare(
-      "aggregates",
-      keyed(current.aggregates, (a) => String(a.name), aggregatePrint),
-      keyed(next.aggregates, (a) => String(a.name), aggregatePrint),
-    ),
-    compare(
-      "flavors",
-      keyed(current.flavors, (f) => String(f.name), flavorPrint),
-      keyed(next.flavors, (f) => String(f.name), flavorPrint),
-    ),
-    compare(
-      "images",
-      keyed(current.images, (i) => String(i.id), imagePrint),
-      keyed(next.images, (i) => String(i.id), imagePrint),
-    ),
-    compare(
-      "server groups",
-      keyed(current.server_groups, groupKey, groupPrint),
-      keyed(next.server_groups, groupKey, groupPrint),
+    ...kinds.map(([kind, list, key, rowPrint]) =>
+      compare(kind, keyed(current[list], key, rowPrint), keyed(next[list], key, rowPrint)),
     ),
     compare("instances", instancePrints(current), instancePrints(next)),
   ];

@@ -3,15 +3,15 @@ import { buildImageProps } from "../image-meta";
 import { NovaError } from "../python";
 import { numaGetConstraints } from "./constraints";
 
-type Expect =
-  | string
-  | null
-  | {
-      cells: Array<[number[], number[], number, number | null]>;
-      policy: string | null;
-      thread: string | null;
-      emulator: string | null;
-    };
+/** A guest cell as [cpuset, pcpuset, memory, pagesize]. */
+type Cell = [number[], number[], number, number | null];
+type Policies = { policy: string | null; thread: string | null; emulator: string | null };
+type Expect = string | null | ({ cells: Cell[] } & Policies);
+
+/** The topology Nova builds; the policies it leaves unset are null. */
+function fitted(cells: Cell[], policies: Partial<Policies> = {}): Expect {
+  return { cells, policy: null, thread: null, emulator: null, ...policies };
+}
 
 // Expectations are what Nova Zed's hardware.numa_get_constraints answers for the same flavor and image.
 const CASES: Array<{
@@ -19,40 +19,32 @@ const CASES: Array<{
   vcpus: number;
   memoryMb: number;
   extraSpecs: Record<string, string>;
-  image: Record<string, string>;
+  image?: Record<string, string>;
   expect: Expect;
 }> = [
-  { name: "no NUMA asked", vcpus: 4, memoryMb: 4096, extraSpecs: {}, image: {}, expect: null },
+  { name: "no NUMA asked", vcpus: 4, memoryMb: 4096, extraSpecs: {}, expect: null },
   {
     name: "dedicated: one cell, every vCPU pinned",
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_policy": "dedicated" },
-    image: {},
-    expect: { cells: [[[], [0, 1, 2, 3], 4096, null]], policy: "dedicated", thread: null, emulator: null },
+    expect: fitted([[[], [0, 1, 2, 3], 4096, null]], { policy: "dedicated" }),
   },
   {
     name: "two nodes split CPUs and memory",
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:numa_nodes": "2" },
-    image: {},
-    expect: {
-      cells: [
-        [[0, 1], [], 2048, null],
-        [[2, 3], [], 2048, null],
-      ],
-      policy: null,
-      thread: null,
-      emulator: null,
-    },
+    expect: fitted([
+      [[0, 1], [], 2048, null],
+      [[2, 3], [], 2048, null],
+    ]),
   },
   {
     name: "asymmetric split",
     vcpus: 3,
     memoryMb: 4096,
     extraSpecs: { "hw:numa_nodes": "2" },
-    image: {},
     expect: "ImageNUMATopologyAsymmetric",
   },
   {
@@ -66,16 +58,10 @@ const CASES: Array<{
       "hw:numa_mem.0": "1024",
       "hw:numa_mem.1": "3072",
     },
-    image: {},
-    expect: {
-      cells: [
-        [[0], [], 1024, null],
-        [[1, 2, 3], [], 3072, null],
-      ],
-      policy: null,
-      thread: null,
-      emulator: null,
-    },
+    expect: fitted([
+      [[0], [], 1024, null],
+      [[1, 2, 3], [], 3072, null],
+    ]),
   },
   {
     name: "manual cells miss a CPU",
@@ -88,7 +74,6 @@ const CASES: Array<{
       "hw:numa_mem.0": "1024",
       "hw:numa_mem.1": "3072",
     },
-    image: {},
     expect: "ImageNUMATopologyCPUsUnassigned",
   },
   {
@@ -102,7 +87,6 @@ const CASES: Array<{
       "hw:numa_mem.0": "1024",
       "hw:numa_mem.1": "1024",
     },
-    image: {},
     expect: "ImageNUMATopologyMemoryOutOfRange",
   },
   {
@@ -110,7 +94,6 @@ const CASES: Array<{
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:numa_nodes": "2", "hw:numa_cpus.0": "0-1", "hw:numa_cpus.1": "2-3" },
-    image: {},
     expect: "ImageNUMATopologyIncomplete",
   },
   {
@@ -118,15 +101,13 @@ const CASES: Array<{
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "^0-1" },
-    image: {},
-    expect: { cells: [[[0, 1], [2, 3], 4096, null]], policy: "mixed", thread: null, emulator: null },
+    expect: fitted([[[0, 1], [2, 3], 4096, null]], { policy: "mixed" }),
   },
   {
     name: "mixed without a mask",
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_policy": "mixed" },
-    image: {},
     expect: "RequiredMixedOrRealtimeCPUMask",
   },
   {
@@ -139,7 +120,6 @@ const CASES: Array<{
       "hw:cpu_realtime": "yes",
       "hw:cpu_realtime_mask": "^0",
     },
-    image: {},
     expect: "RequiredMixedOrRealtimeCPUMask",
   },
   {
@@ -147,7 +127,6 @@ const CASES: Array<{
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_thread_policy": "isolate" },
-    image: {},
     expect: "CPUThreadPolicyConfigurationInvalid",
   },
   {
@@ -155,23 +134,20 @@ const CASES: Array<{
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "large" },
-    image: {},
-    expect: { cells: [[[0, 1], [], 2048, -2]], policy: null, thread: null, emulator: null },
+    expect: fitted([[[0, 1], [], 2048, -2]]),
   },
   {
     name: "page size in units",
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "2MB" },
-    image: {},
-    expect: { cells: [[[0, 1], [], 2048, 2048]], policy: null, thread: null, emulator: null },
+    expect: fitted([[[0, 1], [], 2048, 2048]]),
   },
   {
     name: "bad page size",
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "huge" },
-    image: {},
     expect: "MemoryPageSizeInvalid",
   },
   {
@@ -188,22 +164,20 @@ const CASES: Array<{
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "large" },
     image: { hw_mem_page_size: "2048" },
-    expect: { cells: [[[0, 1], [], 2048, 2048]], policy: null, thread: null, emulator: null },
+    expect: fitted([[[0, 1], [], 2048, 2048]]),
   },
   {
     name: "resources:PCPU means dedicated",
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "resources:PCPU": "2" },
-    image: {},
-    expect: { cells: [[[], [0, 1], 2048, null]], policy: "dedicated", thread: null, emulator: null },
+    expect: fitted([[[], [0, 1], 2048, null]], { policy: "dedicated" }),
   },
   {
     name: "resources:PCPU with a policy",
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "resources:PCPU": "2", "hw:cpu_policy": "dedicated" },
-    image: {},
     expect: "InvalidRequest",
   },
   {
@@ -211,23 +185,20 @@ const CASES: Array<{
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated", "trait:HW_CPU_HYPERTHREADING": "forbidden" },
-    image: {},
-    expect: { cells: [[[], [0, 1], 2048, null]], policy: "dedicated", thread: "isolate", emulator: null },
+    expect: fitted([[[], [0, 1], 2048, null]], { policy: "dedicated", thread: "isolate" }),
   },
   {
     name: "emulator threads isolate",
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:emulator_threads_policy": "isolate" },
-    image: {},
-    expect: { cells: [[[], [0, 1], 2048, null]], policy: "dedicated", thread: null, emulator: "isolate" },
+    expect: fitted([[[], [0, 1], 2048, null]], { policy: "dedicated", emulator: "isolate" }),
   },
   {
     name: "emulator threads isolate without pinning",
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:emulator_threads_policy": "isolate" },
-    image: {},
     expect: "BadRequirementEmulatorThreadsPolicy",
   },
   {
@@ -243,7 +214,6 @@ const CASES: Array<{
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:numa_nodes": "0" },
-    image: {},
     expect: "InvalidNUMANodesNumber",
   },
   {
@@ -251,7 +221,6 @@ const CASES: Array<{
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:cpu_realtime": "yes", "hw:cpu_realtime_mask": "0-3" },
-    image: {},
     expect: "RealtimeMaskNotFoundOrInvalid",
   },
 ];
@@ -260,13 +229,11 @@ function run(c: (typeof CASES)[number]): Expect {
   try {
     const t = numaGetConstraints(
       { name: "f", vcpus: c.vcpus, memoryMb: c.memoryMb, extraSpecs: new Map(Object.entries(c.extraSpecs)) },
-      buildImageProps(c.image),
+      buildImageProps(c.image ?? {}),
     );
     if (!t) return null;
     return {
-      cells: t.cells.map(
-        (x) => [x.cpuset, x.pcpuset, x.memory, x.pagesize] as [number[], number[], number, number | null],
-      ),
+      cells: t.cells.map((x) => [x.cpuset, x.pcpuset, x.memory, x.pagesize] as Cell),
       policy: t.cells[0].cpuPolicy,
       thread: t.cells[0].cpuThreadPolicy,
       emulator: t.emulatorThreadsPolicy,

@@ -1,69 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { schedule } from "../engine";
 import { toResult } from "../result";
-import type { Scenario } from "../scenario";
+import type { Scenario, ScenarioHost, ScenarioNumaPages } from "../scenario";
 
 // Both scenarios and their outcomes are checked against the Nova reference.
+
+/** One cell of 4 shared CPUs with 4 KiB pages and one size of large pages. */
+function pagedHost(name: string, memoryMb: number, largePages: ScenarioNumaPages): ScenarioHost {
+  return {
+    name,
+    vcpus: 8,
+    memory_mb: memoryMb,
+    local_gb: 100,
+    numa_topology: {
+      cells: [
+        {
+          id: 0,
+          cpuset: [0, 1, 2, 3],
+          pcpuset: [],
+          memory: 16384,
+          mempages: [{ size_kb: 4, total: 1048576 }, largePages],
+        },
+      ],
+    },
+  };
+}
 const LARGE_PAGES: Scenario = {
   config: {
     enabled_filters: ["NUMATopologyFilter"],
     weighers: ["RAMWeigher"],
   },
   hosts: [
-    {
-      name: "gig",
-      vcpus: 8,
-      memory_mb: 65536,
-      local_gb: 100,
-      numa_topology: {
-        cells: [
-          {
-            id: 0,
-            cpuset: [0, 1, 2, 3],
-            pcpuset: [],
-            memory: 16384,
-            mempages: [
-              {
-                size_kb: 4,
-                total: 1048576,
-              },
-              {
-                size_kb: 1048576,
-                total: 4,
-                used: 0,
-              },
-            ],
-          },
-        ],
-      },
-    },
-    {
-      name: "twomeg",
-      vcpus: 8,
-      memory_mb: 32768,
-      local_gb: 100,
-      numa_topology: {
-        cells: [
-          {
-            id: 0,
-            cpuset: [0, 1, 2, 3],
-            pcpuset: [],
-            memory: 16384,
-            mempages: [
-              {
-                size_kb: 4,
-                total: 1048576,
-              },
-              {
-                size_kb: 2048,
-                total: 4096,
-                used: 0,
-              },
-            ],
-          },
-        ],
-      },
-    },
+    pagedHost("gig", 65536, { size_kb: 1048576, total: 4, used: 0 }),
+    pagedHost("twomeg", 32768, { size_kb: 2048, total: 4096, used: 0 }),
   ],
   request: {
     flavor: {

@@ -5,6 +5,52 @@ import type { Scenario, ScenarioNumaCell } from "../scenario";
 
 // One host, one guest: the fitted NUMA cells (or null: NoValidHost) are what
 // the Nova reference answers for the same scenario.
+
+/** 4 cores with 2 threads each: host CPU n and n + 4 are siblings. */
+const SMT_CELL: ScenarioNumaCell = {
+  id: 0,
+  cpuset: [0, 1, 2, 3, 4, 5, 6, 7],
+  pcpuset: [0, 1, 2, 3, 4, 5, 6, 7],
+  memory: 16384,
+  siblings: [
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ],
+};
+const FOUR_PCPU_CELL: ScenarioNumaCell = { id: 0, cpuset: [], pcpuset: [0, 1, 2, 3], memory: 16384 };
+/** Shared CPUs with 4 KiB, 2 MiB and 1 GiB pages; one of the two 1 GiB pages is used. */
+const PAGED_CELL: ScenarioNumaCell = {
+  id: 0,
+  cpuset: [0, 1, 2, 3],
+  pcpuset: [],
+  memory: 16384,
+  mempages: [
+    { size_kb: 4, total: 2097152, used: 0 },
+    { size_kb: 2048, total: 1024, used: 0 },
+    { size_kb: 1048576, total: 2, used: 1 },
+  ],
+};
+/** Cell 0 has 2 of its 4 pCPUs pinned, cell 1 none. */
+const TWO_CELLS_ONE_HALF_PINNED: ScenarioNumaCell[] = [
+  { ...FOUR_PCPU_CELL, pinned_cpus: [0, 1] },
+  { id: 1, cpuset: [], pcpuset: [4, 5, 6, 7], memory: 16384 },
+];
+
+/** A fitted guest cell as the reference prints it; a case names only the fields that are not empty/null/0. */
+function guestCell(fields: { memory: number } & Record<string, unknown>) {
+  return {
+    cpu_pinning: {},
+    cpuset: [],
+    cpuset_reserved: null,
+    host_cell: 0,
+    id: 0,
+    pagesize: null,
+    pcpuset: [],
+    ...fields,
+  };
+}
 const CASES: Array<{
   name: string;
   cells: ScenarioNumaCell[];
@@ -15,84 +61,23 @@ const CASES: Array<{
 }> = [
   {
     name: "prefer packs a guest onto thread siblings",
-    cells: [
-      {
-        id: 0,
-        cpuset: [0, 1, 2, 3, 4, 5, 6, 7],
-        pcpuset: [0, 1, 2, 3, 4, 5, 6, 7],
-        memory: 16384,
-        siblings: [
-          [0, 4],
-          [1, 5],
-          [2, 6],
-          [3, 7],
-        ],
-      },
-    ],
+    cells: [SMT_CELL],
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_policy": "dedicated" },
-    numa: [
-      {
-        cpu_pinning: { "0": 0, "1": 4, "2": 1, "3": 5 },
-        cpuset: [],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 4096,
-        pagesize: null,
-        pcpuset: [0, 1, 2, 3],
-      },
-    ],
+    numa: [guestCell({ cpu_pinning: { "0": 0, "1": 4, "2": 1, "3": 5 }, memory: 4096, pcpuset: [0, 1, 2, 3] })],
   },
   {
     name: "isolate takes one thread per core",
-    cells: [
-      {
-        id: 0,
-        cpuset: [0, 1, 2, 3, 4, 5, 6, 7],
-        pcpuset: [0, 1, 2, 3, 4, 5, 6, 7],
-        memory: 16384,
-        siblings: [
-          [0, 4],
-          [1, 5],
-          [2, 6],
-          [3, 7],
-        ],
-      },
-    ],
+    cells: [SMT_CELL],
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:cpu_thread_policy": "isolate" },
-    numa: [
-      {
-        cpu_pinning: { "0": 0, "1": 1 },
-        cpuset: [],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: null,
-        pcpuset: [0, 1],
-      },
-    ],
+    numa: [guestCell({ cpu_pinning: { "0": 0, "1": 1 }, memory: 2048, pcpuset: [0, 1] })],
   },
   {
     name: "isolate does not fit when it needs more cores than are free",
-    cells: [
-      {
-        id: 0,
-        cpuset: [0, 1, 2, 3, 4, 5, 6, 7],
-        pcpuset: [0, 1, 2, 3, 4, 5, 6, 7],
-        memory: 16384,
-        siblings: [
-          [0, 4],
-          [1, 5],
-          [2, 6],
-          [3, 7],
-        ],
-      },
-    ],
+    cells: [SMT_CELL],
     vcpus: 6,
     memoryMb: 6144,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:cpu_thread_policy": "isolate" },
@@ -100,7 +85,7 @@ const CASES: Array<{
   },
   {
     name: "require fails without SMT",
-    cells: [{ id: 0, cpuset: [], pcpuset: [0, 1, 2, 3], memory: 16384 }],
+    cells: [FOUR_PCPU_CELL],
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:cpu_thread_policy": "require" },
@@ -123,183 +108,57 @@ const CASES: Array<{
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated" },
-    numa: [
-      {
-        cpu_pinning: { "0": 13, "1": 5 },
-        cpuset: [],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: null,
-        pcpuset: [0, 1],
-      },
-    ],
+    numa: [guestCell({ cpu_pinning: { "0": 13, "1": 5 }, memory: 2048, pcpuset: [0, 1] })],
   },
   {
     name: "emulator threads isolate reserves one more host CPU",
-    cells: [{ id: 0, cpuset: [], pcpuset: [0, 1, 2, 3], memory: 16384 }],
+    cells: [FOUR_PCPU_CELL],
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:emulator_threads_policy": "isolate" },
-    numa: [
-      {
-        cpu_pinning: { "0": 0, "1": 1 },
-        cpuset: [],
-        cpuset_reserved: [2],
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: null,
-        pcpuset: [0, 1],
-      },
-    ],
+    numa: [guestCell({ cpu_pinning: { "0": 0, "1": 1 }, cpuset_reserved: [2], memory: 2048, pcpuset: [0, 1] })],
   },
   {
     name: "large pages: the largest size with enough free pages",
-    cells: [
-      {
-        id: 0,
-        cpuset: [0, 1, 2, 3],
-        pcpuset: [],
-        memory: 16384,
-        mempages: [
-          { size_kb: 4, total: 2097152, used: 0 },
-          { size_kb: 2048, total: 1024, used: 0 },
-          { size_kb: 1048576, total: 2, used: 1 },
-        ],
-      },
-    ],
+    cells: [PAGED_CELL],
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "large" },
-    numa: [
-      {
-        cpu_pinning: {},
-        cpuset: [0, 1],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: 2048,
-        pcpuset: [],
-      },
-    ],
+    numa: [guestCell({ cpuset: [0, 1], memory: 2048, pagesize: 2048 })],
   },
   {
     name: "any page size falls back when 1 GiB pages run out",
-    cells: [
-      {
-        id: 0,
-        cpuset: [0, 1, 2, 3],
-        pcpuset: [],
-        memory: 16384,
-        mempages: [
-          { size_kb: 4, total: 2097152, used: 0 },
-          { size_kb: 2048, total: 1024, used: 0 },
-          { size_kb: 1048576, total: 2, used: 1 },
-        ],
-      },
-    ],
+    cells: [PAGED_CELL],
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "any" },
-    numa: [
-      {
-        cpu_pinning: {},
-        cpuset: [0, 1],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: 2048,
-        pcpuset: [],
-      },
-    ],
+    numa: [guestCell({ cpuset: [0, 1], memory: 2048, pagesize: 2048 })],
   },
   {
     name: "small pages",
-    cells: [
-      {
-        id: 0,
-        cpuset: [0, 1, 2, 3],
-        pcpuset: [],
-        memory: 16384,
-        mempages: [
-          { size_kb: 4, total: 2097152, used: 0 },
-          { size_kb: 2048, total: 1024, used: 0 },
-          { size_kb: 1048576, total: 2, used: 1 },
-        ],
-      },
-    ],
+    cells: [PAGED_CELL],
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:mem_page_size": "small" },
-    numa: [
-      {
-        cpu_pinning: {},
-        cpuset: [0, 1],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: 4,
-        pcpuset: [],
-      },
-    ],
+    numa: [guestCell({ cpuset: [0, 1], memory: 2048, pagesize: 4 })],
   },
   {
     name: "spread: the cell with more free pCPUs is tried first",
-    cells: [
-      { id: 0, cpuset: [], pcpuset: [0, 1, 2, 3], memory: 16384, pinned_cpus: [0, 1] },
-      { id: 1, cpuset: [], pcpuset: [4, 5, 6, 7], memory: 16384 },
-    ],
+    cells: TWO_CELLS_ONE_HALF_PINNED,
     vcpus: 2,
     memoryMb: 2048,
     extraSpecs: { "hw:cpu_policy": "dedicated" },
-    numa: [
-      {
-        cpu_pinning: { "0": 4, "1": 5 },
-        cpuset: [],
-        cpuset_reserved: null,
-        host_cell: 1,
-        id: 0,
-        memory: 2048,
-        pagesize: null,
-        pcpuset: [0, 1],
-      },
-    ],
+    numa: [guestCell({ cpu_pinning: { "0": 4, "1": 5 }, host_cell: 1, memory: 2048, pcpuset: [0, 1] })],
   },
   {
     name: "two guest nodes on two host cells",
-    cells: [
-      { id: 0, cpuset: [], pcpuset: [0, 1, 2, 3], memory: 16384, pinned_cpus: [0, 1] },
-      { id: 1, cpuset: [], pcpuset: [4, 5, 6, 7], memory: 16384 },
-    ],
+    cells: TWO_CELLS_ONE_HALF_PINNED,
     vcpus: 4,
     memoryMb: 4096,
     extraSpecs: { "hw:cpu_policy": "dedicated", "hw:numa_nodes": "2" },
     numa: [
-      {
-        cpu_pinning: { "0": 2, "1": 3 },
-        cpuset: [],
-        cpuset_reserved: null,
-        host_cell: 0,
-        id: 0,
-        memory: 2048,
-        pagesize: null,
-        pcpuset: [0, 1],
-      },
-      {
-        cpu_pinning: { "2": 4, "3": 5 },
-        cpuset: [],
-        cpuset_reserved: null,
-        host_cell: 1,
-        id: 1,
-        memory: 2048,
-        pagesize: null,
-        pcpuset: [2, 3],
-      },
+      guestCell({ cpu_pinning: { "0": 2, "1": 3 }, memory: 2048, pcpuset: [0, 1] }),
+      guestCell({ cpu_pinning: { "2": 4, "3": 5 }, host_cell: 1, id: 1, memory: 2048, pcpuset: [2, 3] }),
     ],
   },
 ];

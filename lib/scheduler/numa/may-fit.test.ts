@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../../cloud/demo-cloud";
 import type { ScenarioNumaCell } from "../scenario";
 import { fitSummary, mayFit, numaFitInstanceToHost } from "./fit";
 import { buildNumaCells } from "./host-topology";
@@ -12,18 +13,6 @@ import {
 } from "./objects";
 
 const GiB = 1048576;
-
-/** Small deterministic PRNG: the same hosts and guests on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hostCells(rnd: () => number, n: number): ScenarioNumaCell[] {
   return Array.from({ length: n }, (_, id) => {
@@ -79,7 +68,7 @@ describe("mayFit, the NUMATopologyFilter's first check", () => {
     { name: "two guest cells on 2 host cells", seed: 2, hostN: 2, guestN: 2 },
     { name: "two guest cells on 4 host cells", seed: 3, hostN: 4, guestN: 2 },
   ])("never rejects a host the fit accepts: $name", ({ seed, hostN, guestN }) => {
-    const rnd = rng(seed);
+    const rnd = mulberry32(seed);
     let skipped = 0;
     let fitted = 0;
     for (let i = 0; i < 3000; i++) {
@@ -94,7 +83,7 @@ describe("mayFit, the NUMATopologyFilter's first check", () => {
       if (fit) fitted++;
       if (!mayFit(fitSummary(cells), topology)) {
         skipped++;
-        expect(fit, JSON.stringify({ cells: hostCells(rng(seed), hostN), topology })).toBeNull();
+        expect(fit, JSON.stringify({ cells: hostCells(mulberry32(seed), hostN), topology })).toBeNull();
       }
     }
     // Both sides occur, so the check above is exercised.

@@ -58,7 +58,8 @@ export class PySet {
     return PySet.copyOf(PySet.of(value.values()));
   }
 
-  has(key: number): boolean {
+  /** The slot holding `key`, or -1: set_lookkey's probe sequence, stopping at the first empty slot. */
+  private slotOf(key: number): number {
     const mask = this.mask;
     let i = key & mask;
     let perturb = key;
@@ -67,13 +68,17 @@ export class PySet {
       let j = i;
       do {
         const k = this.table[j];
-        if (k === EMPTY) return false;
-        if (k === key) return true;
+        if (k === EMPTY) return -1;
+        if (k === key) return j;
         j++;
       } while (probes--);
       perturb = Math.floor(perturb / 32);
       i = (i * 5 + 1 + perturb) & mask;
     }
+  }
+
+  has(key: number): boolean {
+    return this.slotOf(key) >= 0;
   }
 
   add(key: number): void {
@@ -118,25 +123,10 @@ export class PySet {
     this.order = null;
     this.selfOrder = null;
     this.singles = null;
-    const mask = this.mask;
-    let i = key & mask;
-    let perturb = key;
-    for (;;) {
-      let probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
-      let j = i;
-      do {
-        const k = this.table[j];
-        if (k === EMPTY) return;
-        if (k === key) {
-          this.table[j] = DUMMY;
-          this.used--;
-          return;
-        }
-        j++;
-      } while (probes--);
-      perturb = Math.floor(perturb / 2 ** PERTURB_SHIFT);
-      i = (i * 5 + 1 + perturb) & mask;
-    }
+    const j = this.slotOf(key);
+    if (j < 0) return;
+    this.table[j] = DUMMY;
+    this.used--;
   }
 
   private static insertClean(table: Int32Array, mask: number, key: number): void {

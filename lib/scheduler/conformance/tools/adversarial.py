@@ -20,23 +20,12 @@ import os
 import random
 import sys
 
-ALL_WEIGHERS = [
-    "RAMWeigher", "CPUWeigher", "DiskWeigher", "IoOpsWeigher",
-    "MetricsWeigher", "PCIWeigher", "ServerGroupSoftAffinityWeigher",
-    "ServerGroupSoftAntiAffinityWeigher", "BuildFailureWeigher",
-    "CrossCellWeigher",
-]
-ALL_FILTERS = [
-    "AllHostsFilter", "ComputeFilter", "AvailabilityZoneFilter",
-    "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
-    "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter",
-    "AggregateInstanceExtraSpecsFilter", "NumInstancesFilter",
-    "AggregateNumInstancesFilter", "IoOpsFilter", "AggregateIoOpsFilter",
-    "DifferentHostFilter", "SameHostFilter", "SimpleCIDRAffinityFilter",
-    "IsolatedHostsFilter", "JsonFilter", "AggregateTypeAffinityFilter",
-    "AggregateMultiTenancyIsolation", "AggregateImagePropertiesIsolation",
-    "MetricsFilter", "PciPassthroughFilter", "NUMATopologyFilter",
-]
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import EXTRA_FILTERS, FILTERS, WEIGHERS  # noqa: E402
+
+ALL_WEIGHERS = list(WEIGHERS)
+ALL_FILTERS = FILTERS + EXTRA_FILTERS
 METRIC_NAMES = ["cpu.frequency", "cpu.user.time", "cpu.kernel.time",
                 "cpu.idle.time", "cpu.iowait.time", "cpu.user.percent",
                 "cpu.kernel.percent", "cpu.idle.percent",

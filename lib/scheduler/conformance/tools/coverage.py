@@ -17,7 +17,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from generate import FILTERS, EXTRA_FILTERS, WEIGHERS  # noqa: E402
+from common import EXTRA_FILTERS, FILTERS, WEIGHERS, scenario_files  # noqa: E402
 
 OPS = ["=", "==", "!=", ">=", "<=", "s==", "s!=", "s>=", "s>", "s<=", "s<",
        "<in>", "<all-in>", "<or>"]
@@ -34,16 +34,6 @@ AGG_MULT_TO_WEIGHER = {
     "cross_cell_move_weight_multiplier": "CrossCellWeigher",
     "metrics_weight_multiplier": "MetricsWeigher",
 }
-
-
-def pairs(args):
-    files = []
-    for p in args:
-        if os.path.isdir(p):
-            files += sorted(glob.glob(os.path.join(p, "*.scenario.json")))
-        else:
-            files.append(p)
-    return files
 
 
 def op_of(value):
@@ -65,7 +55,7 @@ def table(title, rows, header):
 
 
 def main():
-    files = pairs(sys.argv[1:] or ["."])
+    files = scenario_files(sys.argv[1:] or ["."])
     bad = 0
     results = collections.Counter()
     messages = collections.defaultdict(list)

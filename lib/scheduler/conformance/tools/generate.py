@@ -21,26 +21,9 @@ import os
 import random
 import sys
 
-FILTERS = [
-    "AllHostsFilter", "ComputeFilter", "AvailabilityZoneFilter",
-    "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
-    "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter",
-    "AggregateInstanceExtraSpecsFilter", "NumInstancesFilter",
-    "AggregateNumInstancesFilter", "IoOpsFilter", "AggregateIoOpsFilter",
-    "DifferentHostFilter", "SameHostFilter", "SimpleCIDRAffinityFilter",
-    "IsolatedHostsFilter", "JsonFilter", "AggregateTypeAffinityFilter",
-    "AggregateMultiTenancyIsolation", "AggregateImagePropertiesIsolation",
-    "MetricsFilter",
-]
-EXTRA_FILTERS = ["PciPassthroughFilter", "NUMATopologyFilter"]
-
-# the order the examples use when they list every weigher
-WEIGHERS = [
-    "RAMWeigher", "CPUWeigher", "DiskWeigher", "IoOpsWeigher",
-    "MetricsWeigher", "PCIWeigher", "ServerGroupSoftAffinityWeigher",
-    "ServerGroupSoftAntiAffinityWeigher", "BuildFailureWeigher",
-    "CrossCellWeigher",
-]
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import EXTRA_FILTERS, FILTERS, WEIGHERS  # noqa: E402
 
 FLAVOR_NAMES = ["m1.small", "m1.large", "c1.tiny", "gpu.xl"]
 PROJECTS = ["proj-a", "proj-b", "proj-c"]

@@ -17,44 +17,13 @@ timing; null when the limit was reached). With --out DIR, also writes
 DIR/<name>.fill.json (the fixture the vitest agreement test reads).
 """
 import copy
-import io
 import json
 import os
 import sys
 
-REF = os.environ.get("NOVA_REFERENCE",
-                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "..",
-                                  "shared", "nova-reference", "nova_reference.py"))
-
-
-def load_reference():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("nova_reference", REF)
-    ref = importlib.util.module_from_spec(spec)
-    sys.argv = [REF]
-    spec.loader.exec_module(ref)
-    return ref
-
-
-def run_once(ref, scenario):
-    for group in (None, "filter_scheduler", "metrics", "scheduler"):
-        opts = ref.CONF[group] if group else ref.CONF
-        for name in list(opts):
-            try:
-                ref.CONF.clear_override(name, group=group)
-            except Exception:  # not an option (a group)
-                pass
-    sys.argv = [REF]
-    real_in, real_out = sys.stdin, sys.stdout
-    sys.stdin = io.StringIO(json.dumps(scenario))
-    sys.stdout = buf = io.StringIO()
-    try:
-        ref.main()
-    finally:
-        sys.stdin, sys.stdout = real_in, real_out
-    doc = json.loads(buf.getvalue())
-    doc.pop("timing", None)
-    return doc
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import answer, load_reference  # noqa: E402
 
 
 def finish_boot(ref, scenario, host_name, n):
@@ -92,7 +61,7 @@ def fill(ref, scenario, limit):
     count = 0
     stopped_by = None
     while count < limit:
-        doc = run_once(ref, scenario)
+        doc = answer(ref, scenario=scenario)
         if doc.get("error"):
             stopped_by = doc
             break

@@ -49,6 +49,7 @@ BASE = {
 }
 
 Q = {}
+GROUP_UUID = "11111111-1111-1111-1111-111111111111"
 
 
 def quirk(name, doc):
@@ -78,6 +79,26 @@ def agg(s, md, hosts=("h1", "h2"), az=None, name="a1"):
     if az:
         a["availability_zone"] = az
     s["aggregates"].append(a)
+
+
+def az_request(s, requested, zones="az1"):
+    """h1 and h2 in an aggregate of availability zone(s) `zones`; the request asks for `requested`."""
+    agg(s, {}, az=zones)
+    s["request"]["availability_zone"] = requested
+    filters(s, "AvailabilityZoneFilter")
+
+
+def server_group(s, policy, members, rules=None):
+    """The one server group "g" (a fixed uuid), with the given policy, members and rules."""
+    g = {"uuid": GROUP_UUID, "name": "g", "policy": policy}
+    if rules is not None:
+        g["rules"] = rules
+    g["members"] = members
+    s["server_groups"] = [g]
+
+
+def image_props(s, props):
+    s["request"]["image"]["properties"] = props
 
 
 def metric_values(s):
@@ -401,27 +422,21 @@ def _(s):
 @quirk("az-comma-list",
        "availability_zone metadata 'az1, az2' is split and stripped")
 def _(s):
-    agg(s, {}, az="az1, az2")
-    s["request"]["availability_zone"] = "az2"
-    filters(s, "AvailabilityZoneFilter")
+    az_request(s, "az2", zones="az1, az2")
 
 
 @quirk("az-default-zone",
        "hosts in no AZ aggregate are in default_availability_zone ('nova' "
        "unless configured)")
 def _(s):
-    agg(s, {}, az="az1")
-    s["request"]["availability_zone"] = "zz"
+    az_request(s, "zz")
     s["config"]["default_availability_zone"] = "zz"
-    filters(s, "AvailabilityZoneFilter")
 
 
 @quirk("az-empty-string",
        "availability_zone '' counts as no AZ requested")
 def _(s):
-    agg(s, {}, az="az1")
-    s["request"]["availability_zone"] = ""
-    filters(s, "AvailabilityZoneFilter")
+    az_request(s, "")
 
 
 # --------------------------------------------------------------- JsonFilter
@@ -556,9 +571,7 @@ def _(s):
        "chosen host but NOT to the group's members, so the same host is "
        "chosen again")
 def _(s):
-    s["server_groups"] = [{"uuid": "11111111-1111-1111-1111-111111111111",
-                           "name": "g", "policy": "anti-affinity",
-                           "members": ["i-1"]}]
+    server_group(s, "anti-affinity", ["i-1"])
     s["request"]["server_group"] = "g"
     s["request"]["num_instances"] = 3
     filters(s, "ServerGroupAntiAffinityFilter")
@@ -567,11 +580,8 @@ def _(s):
 @quirk("anti-affinity-max-server-per-host",
        "rules max_server_per_host=2: a host with 1 member still passes")
 def _(s):
-    s["server_groups"] = [{"uuid": "11111111-1111-1111-1111-111111111111",
-                           "name": "g", "policy": "anti-affinity",
-                           "rules": {"max_server_per_host": 2},
-                           "members": ["i-1"]}]
-    s["request"]["server_group"] = "11111111-1111-1111-1111-111111111111"
+    server_group(s, "anti-affinity", ["i-1"], rules={"max_server_per_host": 2})
+    s["request"]["server_group"] = GROUP_UUID
     filters(s, "ServerGroupAntiAffinityFilter")
 
 
@@ -580,8 +590,7 @@ def _(s):
        "hosts pin the rest; alternates are empty (only the chosen host "
        "survives re-filtering)")
 def _(s):
-    s["server_groups"] = [{"uuid": "11111111-1111-1111-1111-111111111111",
-                           "name": "g", "policy": "affinity", "members": []}]
+    server_group(s, "affinity", [])
     s["request"]["server_group"] = "g"
     s["request"]["num_instances"] = 3
     filters(s, "ServerGroupAffinityFilter")
@@ -591,9 +600,7 @@ def _(s):
        "soft-anti-affinity weigher also ignores the new instances: same host "
        "every time; raw is -members (no minval)")
 def _(s):
-    s["server_groups"] = [{"uuid": "11111111-1111-1111-1111-111111111111",
-                           "name": "g", "policy": "soft-anti-affinity",
-                           "members": ["i-1"]}]
+    server_group(s, "soft-anti-affinity", ["i-1"])
     s["request"]["server_group"] = "g"
     s["request"]["num_instances"] = 3
     s["config"]["weighers"] = ["ServerGroupSoftAntiAffinityWeigher"]
@@ -604,9 +611,7 @@ def _(s):
        "multiplier can come from aggregate metadata (min over aggregates)")
 def _(s):
     s["hosts"][1]["instances"] = ["i-2", "i-3"]
-    s["server_groups"] = [{"uuid": "11111111-1111-1111-1111-111111111111",
-                           "name": "g", "policy": "soft-affinity",
-                           "members": ["i-1", "i-2", "i-3"]}]
+    server_group(s, "soft-affinity", ["i-1", "i-2", "i-3"])
     s["request"]["server_group"] = "g"
     s["request"]["num_instances"] = 2
     s["config"]["weighers"] = ["ServerGroupSoftAffinityWeigher", "RAMWeigher"]
@@ -618,10 +623,7 @@ def _(s):
        "member) passes")
 def _(s):
     s["hosts"][1]["instances"] = ["i-2", "i-3"]
-    s["server_groups"] = [{"uuid": "11111111-1111-1111-1111-111111111111",
-                           "name": "g", "policy": "anti-affinity",
-                           "rules": {"max_server_per_host": 2},
-                           "members": ["i-1", "i-2", "i-3"]}]
+    server_group(s, "anti-affinity", ["i-1", "i-2", "i-3"], rules={"max_server_per_host": 2})
     s["request"]["server_group"] = "g"
     filters(s, "ServerGroupAntiAffinityFilter")
 
@@ -671,26 +673,26 @@ def _(s):
 # ------------------------------------------------------------------ images
 @quirk("image-arch-alias", "hw_architecture 'AMD64' canonicalizes to x86_64")
 def _(s):
-    s["request"]["image"]["properties"] = {"hw_architecture": "AMD64"}
+    image_props(s, {"hw_architecture": "AMD64"})
     filters(s, "ImagePropertiesFilter")
 
 
 @quirk("image-arch-invalid",
        "hw_architecture 'arm64' is not a Nova architecture -> ValueError")
 def _(s):
-    s["request"]["image"]["properties"] = {"hw_architecture": "arm64"}
+    image_props(s, {"hw_architecture": "arm64"})
 
 
 @quirk("image-hv-type-case",
        "img_hv_type 'QEMU' canonicalizes to 'qemu'; 'xapi' -> 'xen'")
 def _(s):
-    s["request"]["image"]["properties"] = {"img_hv_type": "QEMU"}
+    image_props(s, {"img_hv_type": "QEMU"})
     filters(s, "ImagePropertiesFilter")
 
 
 @quirk("image-vm-mode-alias", "hw_vm_mode 'hv'/'baremetal' -> hvm, 'pv' -> xen")
 def _(s):
-    s["request"]["image"]["properties"] = {"hw_vm_mode": "hv"}
+    image_props(s, {"hw_vm_mode": "hv"})
     filters(s, "ImagePropertiesFilter")
 
 
@@ -698,21 +700,21 @@ def _(s):
        "legacy property names: architecture -> hw_architecture, "
        "hypervisor_type -> img_hv_type, vm_mode -> hw_vm_mode")
 def _(s):
-    s["request"]["image"]["properties"] = {"architecture": "aarch64"}
+    image_props(s, {"architecture": "aarch64"})
     filters(s, "ImagePropertiesFilter")
 
 
 @quirk("image-version-predicate-invalid",
        "img_hv_requested_version '>=99' (no minor) -> ValueError")
 def _(s):
-    s["request"]["image"]["properties"] = {"img_hv_requested_version": ">=99"}
+    image_props(s, {"img_hv_requested_version": ">=99"})
 
 
 @quirk("image-version-predicate-range",
        "img_hv_requested_version '>=6.0,<8.0' vs 6002000 -> '6.2.0'")
 def _(s):
-    s["request"]["image"]["properties"] = {
-        "hw_architecture": "x86_64", "img_hv_requested_version": ">=6.0,<8.0"}
+    image_props(s, {
+        "hw_architecture": "x86_64", "img_hv_requested_version": ">=6.0,<8.0"})
     s["hosts"][1]["supported_instances"] = [["x86_64", "kvm", "hvm"]]
     filters(s, "ImagePropertiesFilter")
 
@@ -722,7 +724,7 @@ def _(s):
        "not an image field -> ignored")
 def _(s):
     agg(s, {"hypervisor_type": "QEMU"})
-    s["request"]["image"]["properties"] = {"hypervisor_type": "xen"}
+    image_props(s, {"hypervisor_type": "xen"})
     filters(s, "AggregateImagePropertiesIsolation")
 
 
@@ -731,7 +733,7 @@ def _(s):
        "does not match aggregate 'QEMU'")
 def _(s):
     agg(s, {"img_hv_type": "QEMU"})
-    s["request"]["image"]["properties"] = {"img_hv_type": "qemu"}
+    image_props(s, {"img_hv_type": "qemu"})
     filters(s, "AggregateImagePropertiesIsolation")
 
 
@@ -740,7 +742,7 @@ def _(s):
 def _(s):
     agg(s, {"hw_qemu_guest_agent": "True"}, hosts=("h1",))
     agg(s, {"hw_qemu_guest_agent": "true"}, hosts=("h2",), name="a2")
-    s["request"]["image"]["properties"] = {"hw_qemu_guest_agent": "yes"}
+    image_props(s, {"hw_qemu_guest_agent": "yes"})
     filters(s, "AggregateImagePropertiesIsolation")
 
 
@@ -748,8 +750,8 @@ def _(s):
        "namespace 'os' + separator '_' only checks keys starting 'os_'")
 def _(s):
     agg(s, {"os_distro": "windows", "hw_architecture": "aarch64"})
-    s["request"]["image"]["properties"] = {"os_distro": "rhel",
-                                           "hw_architecture": "x86_64"}
+    image_props(s, {"os_distro": "rhel",
+                                           "hw_architecture": "x86_64"})
     s["config"]["aggregate_image_properties_isolation_namespace"] = "os"
     s["config"]["aggregate_image_properties_isolation_separator"] = "_"
     filters(s, "AggregateImagePropertiesIsolation")

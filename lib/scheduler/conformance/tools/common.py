@@ -1,0 +1,93 @@
+"""What the conformance tools share: Nova's filter and weigher names, the
+scenario files a PATH argument means, and nova_reference.py imported once
+and called per scenario (stdlib only; Nova itself is imported only by
+load_reference()).
+
+Importers put this folder on sys.path with sys.dont_write_bytecode set, so
+no __pycache__ lands in the repository.
+"""
+import glob
+import io
+import json
+import os
+import sys
+
+# Zed's filters that every generator may pick from; the NUMA and PCI ones are
+# added separately (they need host topologies to say anything).
+FILTERS = [
+    "AllHostsFilter", "ComputeFilter", "AvailabilityZoneFilter",
+    "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
+    "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter",
+    "AggregateInstanceExtraSpecsFilter", "NumInstancesFilter",
+    "AggregateNumInstancesFilter", "IoOpsFilter", "AggregateIoOpsFilter",
+    "DifferentHostFilter", "SameHostFilter", "SimpleCIDRAffinityFilter",
+    "IsolatedHostsFilter", "JsonFilter", "AggregateTypeAffinityFilter",
+    "AggregateMultiTenancyIsolation", "AggregateImagePropertiesIsolation",
+    "MetricsFilter",
+]
+EXTRA_FILTERS = ["PciPassthroughFilter", "NUMATopologyFilter"]
+
+# Zed's weighers, in the order the examples use when they list every weigher
+WEIGHERS = [
+    "RAMWeigher", "CPUWeigher", "DiskWeigher", "IoOpsWeigher",
+    "MetricsWeigher", "PCIWeigher", "ServerGroupSoftAffinityWeigher",
+    "ServerGroupSoftAntiAffinityWeigher", "BuildFailureWeigher",
+    "CrossCellWeigher",
+]
+
+REF = os.environ.get("NOVA_REFERENCE",
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "..",
+                                  "shared", "nova-reference", "nova_reference.py"))
+
+# nova.conf groups whose overrides a scenario may set (nova_reference.py's
+# config keys); all are cleared between two scenarios in one process.
+CONF_GROUPS = (None, "filter_scheduler", "metrics", "scheduler",
+               "workarounds", "pci", "compute")
+
+
+def scenario_files(paths):
+    """Scenario files and directories (every *.scenario.json inside, sorted)."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            out += sorted(glob.glob(os.path.join(p, "*.scenario.json")))
+        else:
+            out.append(p)
+    return out
+
+
+def load_reference():
+    """nova_reference.py as a module (Nova is imported once, ~1 s)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("nova_reference", REF)
+    ref = importlib.util.module_from_spec(spec)
+    # Placement scenarios are handed to placement_reference.py beside it,
+    # which must find this very module (one Nova, one CONF).
+    sys.modules["nova_reference"] = ref
+    sys.path.insert(0, os.path.dirname(os.path.abspath(REF)))
+    sys.argv = [REF]
+    spec.loader.exec_module(ref)
+    return ref
+
+
+def answer(ref, path=None, scenario=None):
+    """Nova's result for one scenario (a file, or a document on stdin), without timing."""
+    for group in CONF_GROUPS:
+        opts = ref.CONF[group] if group else ref.CONF
+        for name in list(opts):
+            try:
+                ref.CONF.clear_override(name, group=group)
+            except Exception:  # not an option (a group)
+                pass
+    sys.argv = [REF] if path is None else [REF, path]
+    real_in, real_out = sys.stdin, sys.stdout
+    if scenario is not None:
+        sys.stdin = io.StringIO(json.dumps(scenario))
+    sys.stdout = buf = io.StringIO()
+    try:
+        ref.main()
+    finally:
+        sys.stdin, sys.stdout = real_in, real_out
+    doc = json.loads(buf.getvalue())
+    doc.pop("timing", None)
+    return doc
