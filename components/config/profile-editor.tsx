@@ -30,6 +30,7 @@ import {
 } from "@/lib/cloud/placement-options";
 import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/cloud/schemas";
 import type { OptionDoc } from "@/lib/scheduler/config";
+import { HiddenColumnHeader } from "@/components/ui/table";
 import { OrderedList, type Known } from "./ordered-list";
 
 export interface ProfileData {
@@ -245,9 +246,7 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
                 {c.header}
               </th>
             ))}
-            <th scope="col">
-              <span className="visually-hidden">Remove</span>
-            </th>
+            <HiddenColumnHeader>Remove</HiddenColumnHeader>
           </tr>
         </thead>
         <tbody>
