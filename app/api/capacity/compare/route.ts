@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
 import { CapacityCompareSchema } from "@/lib/capacity/schemas";
 import { requireRole } from "@/lib/auth/session";
+import { fieldErrors, jsonBody } from "@/lib/api/route-input";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -15,22 +16,18 @@ export async function POST(req: NextRequest) {
   // fills copies in memory, writes nothing: any signed-in role; checked before any work
   const actor = await requireRole(req, "viewer");
   if (actor instanceof Response) return actor;
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    return Response.json({ errors: { _form: ["the request body must be JSON"] } }, { status: 400 });
-  }
-  const parsed = CapacityCompareSchema.safeParse(body);
+  const read = await jsonBody(req);
+  if (read instanceof Response) return read;
+  const parsed = CapacityCompareSchema.safeParse(read.body);
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const i of parsed.error.issues) (errors[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
-    return Response.json({ errors }, { status: 400 });
+    return fieldErrors(errors);
   }
   try {
     return Response.json(await compareProfiles(prisma, parsed.data));
   } catch (e) {
-    if (e instanceof CapacityInputError) return Response.json({ errors: { [e.field]: [e.message] } }, { status: 400 });
+    if (e instanceof CapacityInputError) return fieldErrors({ [e.field]: [e.message] });
     throw e;
   }
 }
