@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, allFlavors, prepareFill, runFill } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
-import { requireRole } from "@/lib/auth/session";
-import { fieldErrors, jsonBody } from "@/lib/api/route-input";
+import { fieldErrors } from "@/lib/api/route-input";
+import { viewerJsonBody } from "@/lib/api/viewer-input";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -15,9 +15,7 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(req: NextRequest) {
   // fills a copy in memory, writes nothing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const read = await jsonBody(req);
+  const read = await viewerJsonBody(req);
   if (read instanceof Response) return read;
   const v = validateCapacityForm(read.body);
   if (!v.ok) return fieldErrors(v.errors);

@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
 import { CapacityCompareSchema } from "@/lib/capacity/schemas";
-import { requireRole } from "@/lib/auth/session";
-import { fieldErrors, jsonBody } from "@/lib/api/route-input";
+import { fieldErrors } from "@/lib/api/route-input";
+import { viewerJsonBody } from "@/lib/api/viewer-input";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -14,9 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(req: NextRequest) {
   // fills copies in memory, writes nothing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const read = await jsonBody(req);
+  const read = await viewerJsonBody(req);
   if (read instanceof Response) return read;
   const parsed = CapacityCompareSchema.safeParse(read.body);
   if (!parsed.success) {

@@ -1,8 +1,8 @@
 import { prisma } from "@/lib/db";
 import { answerHosts, parseHostsQuery } from "@/lib/runs/api";
 import { loadRun } from "@/lib/runs/cache";
-import { requireRole } from "@/lib/auth/session";
-import { badRequest, notFound, runIdParam } from "@/lib/api/route-input";
+import { badRequest, notFound } from "@/lib/api/route-input";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
@@ -13,9 +13,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   // reads: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = await runIdParam(ctx);
+  const id = await viewerRunId(req, ctx);
   if (id instanceof Response) return id;
   const q = parseHostsQuery(new URL(req.url).searchParams);
   if (typeof q === "string") return badRequest(q);

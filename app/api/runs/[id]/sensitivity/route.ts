@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
-import { requireRole } from "@/lib/auth/session";
-import { badRequest, instanceIndexParam, runIdParam } from "@/lib/api/route-input";
+import { badRequest, instanceIndexParam } from "@/lib/api/route-input";
 import { prisma } from "@/lib/db";
 import { SensitivityInputError, runSensitivity, tryMultiplier } from "@/lib/runs/sensitivity-run";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
@@ -14,9 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string }> }) {
   // re-runs the engine on a stored run without writing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = await runIdParam(ctx);
+  const id = await viewerRunId(req, ctx);
   if (id instanceof Response) return id;
   const sp = req.nextUrl.searchParams;
   const index = instanceIndexParam(sp);

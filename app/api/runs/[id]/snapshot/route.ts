@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db";
 import { getRunText } from "@/lib/runs/queries";
-import { requireRole } from "@/lib/auth/session";
-import { notFound, runIdParam } from "@/lib/api/route-input";
+import { notFound } from "@/lib/api/route-input";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
@@ -11,9 +11,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   // reads: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = await runIdParam(ctx);
+  const id = await viewerRunId(req, ctx);
   if (id instanceof Response) return id;
   const text = await getRunText(prisma, id, "snapshot");
   if (text === null) return notFound(`run ${id} does not exist`);
