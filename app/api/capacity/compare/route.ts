@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
 import { CapacityCompareSchema } from "@/lib/capacity/schemas";
+import { zodFieldErrors } from "@/lib/actions/field-errors";
 import { fieldErrors } from "@/lib/api/route-input";
 import { viewerJsonBody } from "@/lib/api/viewer-input";
 import { prisma } from "@/lib/db";
@@ -17,11 +18,7 @@ export async function POST(req: NextRequest) {
   const read = await viewerJsonBody(req);
   if (read instanceof Response) return read;
   const parsed = CapacityCompareSchema.safeParse(read.body);
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const i of parsed.error.issues) (errors[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
-    return fieldErrors(errors);
-  }
+  if (!parsed.success) return fieldErrors(zodFieldErrors(parsed.error.issues));
   try {
     return Response.json(await compareProfiles(prisma, parsed.data));
   } catch (e) {
