@@ -43,6 +43,8 @@ function fmtMb(mb: number): string {
   return mb >= 1024 ? `${(mb / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} GiB` : `${mb} MB`;
 }
 
+const typedNumber = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+
 function FieldError({ errors, name }: { errors: Errors; name: string }) {
   const list = errors[name];
   if (!list?.length) return null;
@@ -67,19 +69,26 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
   const [abErrors, setAbErrors] = useState<Errors>({});
   const [comparing, setComparing] = useState(false);
 
-  const compare = async () => {
+  /**
+   * The limit and mix as typed, with `profiles`, when the form's rules accept
+   * them (an empty number is NaN, which the rules name as missing); else null,
+   * and the fields show why.
+   */
+  const checkedInput = <P extends object>(profiles: P) => {
     const input = {
-      limit: limit.trim() === "" ? Number.NaN : Number(limit),
-      profile,
-      profileB,
-      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
+      limit: typedNumber(limit),
+      ...profiles,
+      mix: rows.map((r) => ({ flavor: r.flavor, share: typedNumber(r.share) })),
     };
     const v = validateCapacityForm(input);
-    if (!v.ok) {
-      setErrors(v.errors);
-      return;
-    }
-    setErrors({});
+    setErrors(v.ok ? {} : v.errors);
+    return v.ok ? { input, form: v.form } : null;
+  };
+
+  const compare = async () => {
+    const checked = checkedInput({ profile, profileB });
+    if (!checked) return;
+    const { input } = checked;
     setAbErrors({});
     setAb(null);
     setComparing(true);
@@ -118,17 +127,8 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const input = {
-      limit: limit.trim() === "" ? Number.NaN : Number(limit),
-      profile: profile || undefined,
-      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
-    };
-    const v = validateCapacityForm(input);
-    if (!v.ok) {
-      setErrors(v.errors);
-      return;
-    }
-    setErrors({});
+    const v = checkedInput({ profile: profile || undefined });
+    if (!v) return;
     setSummary(null);
     setRunning(true);
     setProgress({ placed: 0, limit: v.form.limit });
