@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { createInstance, deleteInstance, updateInstance } from "@/lib/instances/actions";
 import {
   CreateOrEditForm,
@@ -14,6 +14,7 @@ import {
   UuidField,
   useServerForm,
 } from "@/components/forms/form-kit";
+import { useDebounced } from "@/components/ui/use-debounced";
 import type { HostSearchResult, InstanceRow } from "@/lib/cloud/queries";
 
 /** What the form edits: a row of the instances list. */
@@ -29,11 +30,7 @@ const FIELDS = ["name", "uuid", "host", "flavor", "image", "project_id", "server
 
 /** Host name input with server-side suggestions (works with 10,000 hosts). */
 function useHostSuggestions(text: string) {
-  const [q, setQ] = useState(text);
-  useEffect(() => {
-    const t = setTimeout(() => setQ(text.trim()), 200);
-    return () => clearTimeout(t);
-  }, [text]);
+  const q = useDebounced(text.trim(), 200);
   return useQuery({
     queryKey: ["host-suggest", q],
     queryFn: async ({ signal }): Promise<{ rows: HostSearchResult[]; total: number }> => {
