@@ -21,17 +21,8 @@ import {
   YAxis,
 } from "recharts";
 import type { WorkloadOutcome } from "@/lib/capacity/ab";
-import type { CapacitySummary } from "@/lib/capacity/fill";
+import type { CapacityOptions, CapacitySummary } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
-
-export interface CapacityOptions {
-  flavors: Array<{ name: string; vcpus: number; memory_mb: number }>;
-  profiles: Array<{ name: string; active: boolean }>;
-  todayMix: Array<{ flavor: string; instances: number }>;
-  hostCount: number;
-  defaultFlavor: string;
-  defaultLimit: number;
-}
 
 type Row = { flavor: string; share: string };
 type Errors = Record<string, string[]>;
