@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
-import Form from "next/form";
 import Link from "next/link";
 import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
 import { Notice } from "@/components/ui/notice";
 import { HiddenColumnHeader } from "@/components/ui/table";
+import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { getInstance, INSTANCE_PAGE_SIZE, instanceFormChoices, listInstances } from "@/lib/cloud/queries";
@@ -35,24 +35,16 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
         Instances are the members of server groups and the targets of same_host / different_host hints.
       </p>
       {one(sp.deleted) ? <Notice tone="ok">Instance {one(sp.deleted)} deleted.</Notice> : null}
-      <Form action="/instances" className="filter-bar" role="search" aria-label="Filter instances">
-        <div className="field">
-          <label htmlFor="inst-q">Search instances</label>
-          <input id="inst-q" name="q" type="search" defaultValue={q} placeholder="uuid, name or project" />
-        </div>
-        <div className="field">
-          <label htmlFor="inst-host">On host</label>
-          <input id="inst-host" name="host" type="search" defaultValue={host} placeholder="exact host name" />
-        </div>
-        <button type="submit" className="btn primary">
-          Search
-        </button>
-        {q || host ? (
-          <Link href="/instances" className="btn">
-            Clear
-          </Link>
-        ) : null}
-      </Form>
+      <FilterBar action="/instances" label="Filter instances" filtered={!!(q || host)}>
+        <SearchField
+          id="inst-q"
+          name="q"
+          label="Search instances"
+          defaultValue={q}
+          placeholder="uuid, name or project"
+        />
+        <SearchField id="inst-host" name="host" label="On host" defaultValue={host} placeholder="exact host name" />
+      </FilterBar>
 
       {editing ? (
         <EditPanel title={`Edit instance ${editing.name ?? editing.uuid}`} closeHref="/instances">

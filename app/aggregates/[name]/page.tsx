@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { removeAggregateMetadata, saveAggregateMetadata } from "@/lib/aggregates/actions";
@@ -11,6 +10,7 @@ import {
 } from "@/components/aggregates/aggregate-forms";
 import { HostPicker } from "@/components/aggregates/host-picker";
 import { KvEditor } from "@/components/forms/kv-editor";
+import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtInt, decodeParam } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
@@ -77,20 +77,21 @@ export default async function AggregatePage({ params, searchParams }: { params: 
         <h2 id="hosts-h">Hosts ({fmtInt(agg.hostCount)})</h2>
         <div className="grid-2 wide-left">
           <div>
-            <Form action={href} className="filter-bar" role="search" aria-label="Filter this aggregate's hosts">
-              <div className="field">
-                <label htmlFor="hq">Filter hosts in {agg.name}</label>
-                <input id="hq" name="hq" type="search" defaultValue={hq} placeholder="part of a host name" />
-              </div>
-              <button type="submit" className="btn">
-                Filter
-              </button>
-              {hq ? (
-                <Link className="btn" href={href}>
-                  Clear
-                </Link>
-              ) : null}
-            </Form>
+            <FilterBar
+              action={href}
+              label="Filter this aggregate's hosts"
+              filtered={!!hq}
+              submit="Filter"
+              submitClassName="btn"
+            >
+              <SearchField
+                id="hq"
+                name="hq"
+                label={`Filter hosts in ${agg.name}`}
+                defaultValue={hq}
+                placeholder="part of a host name"
+              />
+            </FilterBar>
             {agg.hosts.length ? (
               <table className="data-table">
                 <caption>
