@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
+import { KeyValueChips } from "@/components/ui/chips";
+import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { listAggregates } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -22,15 +25,10 @@ export default async function AggregatesPage({ searchParams }: { searchParams: P
         Host aggregates group hosts; their availability zone and metadata are what AvailabilityZoneFilter, the
         Aggregate* filters and the weighers&apos; per-aggregate multipliers read.
       </p>
-      {deleted ? (
-        <p className="notice ok" role="status">
-          Aggregate {deleted} deleted.
-        </p>
-      ) : null}
-      <section className="panel" aria-labelledby="new-agg">
-        <h2 id="new-agg">New aggregate</h2>
+      {deleted ? <Notice tone="ok">Aggregate {deleted} deleted.</Notice> : null}
+      <NewPanel id="new-agg" title="New aggregate">
         <CreateAggregateForm />
-      </section>
+      </NewPanel>
       {aggregates.length ? (
         <table className="data-table">
           <caption>Host aggregates ({aggregates.length})</caption>
@@ -53,20 +51,12 @@ export default async function AggregatesPage({ searchParams }: { searchParams: P
                 <td>{a.availabilityZone ?? <span className="muted">—</span>}</td>
                 <td className="num">{fmtInt(a.hostCount)}</td>
                 <td>
-                  {a.metadata.length ? (
-                    <ul className="chips">
-                      {a.metadata.map((m) => (
-                        <li key={m.key}>
-                          <code>
-                            {m.key}={m.value}
-                          </code>{" "}
-                          <span className="muted small">{describeMetadataKey(m.key).reader}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
+                  <KeyValueChips
+                    chips={a.metadata.map((m) => ({
+                      ...m,
+                      note: <span className="muted small">{describeMetadataKey(m.key).reader}</span>,
+                    }))}
+                  />
                 </td>
               </tr>
             ))}

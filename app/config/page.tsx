@@ -9,7 +9,10 @@ import {
   type Catalogue,
 } from "@/components/config/profile-editor";
 import { ExportNovaConfLink, ImportNovaConfForm } from "@/components/config/nova-conf-forms";
+import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtDate } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
+import { HiddenColumnHeader } from "@/components/ui/table";
 import { FILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
 import { listProfiles } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -43,22 +46,14 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
       <p className="lead">
         Named profiles of nova.conf&apos;s [filter_scheduler] options. The active one is what scheduling runs use.
       </p>
-      {typeof sp.deleted === "string" ? (
-        <p className="notice ok" role="status">
-          Profile {sp.deleted} deleted.
-        </p>
-      ) : null}
+      {typeof sp.deleted === "string" ? <Notice tone="ok">Profile {sp.deleted} deleted.</Notice> : null}
       {sp.imported && selected ? (
-        <p className="notice ok" role="status">
+        <Notice tone="ok">
           nova.conf imported as profile {selected.name}.
           {typeof sp.unknown === "string" ? ` Not Nova Zed options (ignored): ${sp.unknown}.` : ""}
-        </p>
+        </Notice>
       ) : null}
-      {sp.created && selected ? (
-        <p className="notice ok" role="status">
-          Profile {selected.name} created.
-        </p>
-      ) : null}
+      {sp.created && selected ? <Notice tone="ok">Profile {selected.name} created.</Notice> : null}
       <div className="grid-2 wide-right">
         <div>
           <table className="data-table profile-table">
@@ -67,9 +62,7 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <HiddenColumnHeader>Actions</HiddenColumnHeader>
               </tr>
             </thead>
             <tbody>
@@ -104,10 +97,9 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
               ))}
             </tbody>
           </table>
-          <section className="panel" aria-labelledby="new-profile">
-            <h2 id="new-profile">New profile</h2>
+          <NewPanel id="new-profile" title="New profile">
             <CreateProfileForm profiles={profiles.map((p) => p.name)} />
-          </section>
+          </NewPanel>
           <section className="panel">
             <ImportNovaConfForm />
           </section>
@@ -123,9 +115,7 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
                 <ExportNovaConfLink profile={selected.name} />
               </div>
               {selected.configError ? (
-                <p className="notice bad" role="alert">
-                  The stored {selected.configError}; saving replaces it.
-                </p>
+                <Notice tone="bad">The stored {selected.configError}; saving replaces it.</Notice>
               ) : null}
               <HistoryLink entity="profile" entityKey={selected.name} />
               <ProfileEditor

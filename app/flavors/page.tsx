@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FlavorForm } from "@/components/flavors/flavor-forms";
+import { KeyValueChips } from "@/components/ui/chips";
+import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtInt, fmtMb } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
 import { describeExtraSpec } from "@/lib/cloud/extra-specs";
 import { listFlavors } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -22,11 +25,7 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
         A flavor&apos;s sizes are what the resource filters check; its extra specs are matched by
         AggregateInstanceExtraSpecsFilter, ComputeCapabilitiesFilter and the traits prefilter.
       </p>
-      {deleted ? (
-        <p className="notice ok" role="status">
-          Flavor {deleted} deleted.
-        </p>
-      ) : null}
+      {deleted ? <Notice tone="ok">Flavor {deleted} deleted.</Notice> : null}
       <table className="data-table">
         <caption>Flavors ({flavors.length})</caption>
         <thead>
@@ -64,36 +63,26 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
                 {f.rootGb} + {f.ephemeralGb} GB
               </td>
               <td>
-                {Object.keys(f.extraSpecs).length ? (
-                  <ul className="chips">
-                    {Object.entries(f.extraSpecs).map(([key, value]) => {
-                      const info = describeExtraSpec(key, value);
-                      return (
-                        <li
-                          key={key}
-                          title={info.readers.join(", ") || "not read by the scheduler"}
-                          className={info.error ? "bad" : undefined}
-                        >
-                          <code>
-                            {key}={value}
-                          </code>
-                        </li>
-                      );
-                    })}
-                  </ul>
-                ) : (
-                  <span className="muted">none</span>
-                )}
+                <KeyValueChips
+                  chips={Object.entries(f.extraSpecs).map(([key, value]) => {
+                    const info = describeExtraSpec(key, value);
+                    return {
+                      key,
+                      value,
+                      title: info.readers.join(", ") || "not read by the scheduler",
+                      className: info.error ? "bad" : undefined,
+                    };
+                  })}
+                />
               </td>
               <td className="num">{fmtInt(f.instanceCount)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <section className="panel" aria-labelledby="new-flavor">
-        <h2 id="new-flavor">New flavor</h2>
+      <NewPanel id="new-flavor" title="New flavor">
         <FlavorForm />
-      </section>
+      </NewPanel>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { DensityFrame, DensityToggle } from "@/components/ui/density";
+import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
 import { MiniBar } from "@/components/ui/usage-bar";
 import { Pager, queryString } from "@/components/ui/pager";
@@ -83,11 +83,14 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         <h1>Hosts</h1>
         <DensityToggle />
       </div>
-      <Form action="/hosts" className="filter-bar" role="search" aria-label="Filter hosts">
-        <div className="field">
-          <label htmlFor="host-q">Search hosts</label>
-          <input id="host-q" name="q" type="search" defaultValue={q} placeholder="name, hypervisor hostname or IP" />
-        </div>
+      <FilterBar action="/hosts" label="Filter hosts" filtered={filtered}>
+        <SearchField
+          id="host-q"
+          name="q"
+          label="Search hosts"
+          defaultValue={q}
+          placeholder="name, hypervisor hostname or IP"
+        />
         <div className="field">
           <label htmlFor="host-state">State</label>
           <select id="host-state" name="state" defaultValue={state ?? ""}>
@@ -122,15 +125,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         </div>
         {sort !== "position" ? <input type="hidden" name="sort" value={sort} /> : null}
         {dir === "desc" ? <input type="hidden" name="dir" value="desc" /> : null}
-        <button type="submit" className="btn primary">
-          Search
-        </button>
-        {filtered ? (
-          <Link href="/hosts" className="btn">
-            Clear
-          </Link>
-        ) : null}
-      </Form>
+      </FilterBar>
 
       <p className="muted" role="status">
         {result.total === 0

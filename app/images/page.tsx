@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
-import Link from "next/link";
 import { removeImageProperty, saveImageProperty } from "@/lib/images/actions";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { DeleteImageForm, ImageForm } from "@/components/images/image-forms";
-import { EditPanel } from "@/components/ui/edit-panel";
+import { KeyValueChips } from "@/components/ui/chips";
+import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
+import { Notice } from "@/components/ui/notice";
+import { HiddenColumnHeader } from "@/components/ui/table";
 import { fmtInt } from "@/components/ui/format";
 import { listImages } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -26,11 +28,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
         Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
         hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
       </p>
-      {typeof sp.deleted === "string" ? (
-        <p className="notice ok" role="status">
-          Image {sp.deleted} deleted.
-        </p>
-      ) : null}
+      {typeof sp.deleted === "string" ? <Notice tone="ok">Image {sp.deleted} deleted.</Notice> : null}
       <table className="data-table">
         <caption>Images ({images.length})</caption>
         <thead>
@@ -41,9 +39,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
             <th scope="col" className="num">
               Instances
             </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <HiddenColumnHeader>Actions</HiddenColumnHeader>
           </tr>
         </thead>
         <tbody>
@@ -54,29 +50,11 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
                 <code className="small">{im.uuid}</code>
               </td>
               <td>
-                {im.properties.length ? (
-                  <ul className="chips">
-                    {im.properties.map((p) => (
-                      <li key={p.key}>
-                        <code>
-                          {p.key}={p.value}
-                        </code>
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <span className="muted">none</span>
-                )}
+                <KeyValueChips chips={im.properties} />
               </td>
               <td className="num">{fmtInt(im.instanceCount)}</td>
               <td>
-                <Link
-                  href={`/images?edit=${encodeURIComponent(im.uuid)}#edit`}
-                  className="btn small"
-                  aria-label={`Edit ${im.name ?? im.uuid}`}
-                >
-                  Edit
-                </Link>
+                <EditLink list="/images" uuid={im.uuid} name={im.name ?? im.uuid} />
               </td>
             </tr>
           ))}
@@ -106,15 +84,12 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
           />
         </EditPanel>
       ) : editUuid ? (
-        <p className="notice bad" role="alert">
-          No image has id {editUuid} (deleted?).
-        </p>
+        <Notice tone="bad">No image has id {editUuid} (deleted?).</Notice>
       ) : null}
 
-      <section className="panel" aria-labelledby="new-image">
-        <h2 id="new-image">New image</h2>
+      <NewPanel id="new-image" title="New image">
         <ImageForm />
-      </section>
+      </NewPanel>
     </section>
   );
 }

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
-import Form from "next/form";
 import Link from "next/link";
 import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
-import { EditPanel } from "@/components/ui/edit-panel";
+import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
+import { Notice } from "@/components/ui/notice";
+import { HiddenColumnHeader } from "@/components/ui/table";
+import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { getInstance, INSTANCE_PAGE_SIZE, instanceFormChoices, listInstances } from "@/lib/cloud/queries";
@@ -32,29 +34,17 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
       <p className="lead">
         Instances are the members of server groups and the targets of same_host / different_host hints.
       </p>
-      {one(sp.deleted) ? (
-        <p className="notice ok" role="status">
-          Instance {one(sp.deleted)} deleted.
-        </p>
-      ) : null}
-      <Form action="/instances" className="filter-bar" role="search" aria-label="Filter instances">
-        <div className="field">
-          <label htmlFor="inst-q">Search instances</label>
-          <input id="inst-q" name="q" type="search" defaultValue={q} placeholder="uuid, name or project" />
-        </div>
-        <div className="field">
-          <label htmlFor="inst-host">On host</label>
-          <input id="inst-host" name="host" type="search" defaultValue={host} placeholder="exact host name" />
-        </div>
-        <button type="submit" className="btn primary">
-          Search
-        </button>
-        {q || host ? (
-          <Link href="/instances" className="btn">
-            Clear
-          </Link>
-        ) : null}
-      </Form>
+      {one(sp.deleted) ? <Notice tone="ok">Instance {one(sp.deleted)} deleted.</Notice> : null}
+      <FilterBar action="/instances" label="Filter instances" filtered={!!(q || host)}>
+        <SearchField
+          id="inst-q"
+          name="q"
+          label="Search instances"
+          defaultValue={q}
+          placeholder="uuid, name or project"
+        />
+        <SearchField id="inst-host" name="host" label="On host" defaultValue={host} placeholder="exact host name" />
+      </FilterBar>
 
       {editing ? (
         <EditPanel title={`Edit instance ${editing.name ?? editing.uuid}`} closeHref="/instances">
@@ -77,9 +67,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
           <DeleteInstanceForm id={editing.id} version={editing.version} label={editing.name ?? editing.uuid} />
         </EditPanel>
       ) : editUuid ? (
-        <p className="notice bad" role="alert">
-          No instance has uuid {editUuid}.
-        </p>
+        <Notice tone="bad">No instance has uuid {editUuid}.</Notice>
       ) : null}
 
       <p className="muted" role="status">
@@ -99,9 +87,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
               <th scope="col">Image</th>
               <th scope="col">Project</th>
               <th scope="col">Server group</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              <HiddenColumnHeader>Actions</HiddenColumnHeader>
             </tr>
           </thead>
           <tbody>
@@ -125,13 +111,12 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
                 </td>
                 <td>{i.serverGroup ?? "—"}</td>
                 <td>
-                  <Link
-                    href={`/instances?${new URLSearchParams({ ...(q ? { q } : {}), ...(host ? { host } : {}), edit: i.uuid })}#edit`}
-                    className="btn small"
-                    aria-label={`Edit ${i.name ?? i.uuid}`}
-                  >
-                    Edit
-                  </Link>
+                  <EditLink
+                    list="/instances"
+                    uuid={i.uuid}
+                    name={i.name ?? i.uuid}
+                    params={{ ...(q ? { q } : {}), ...(host ? { host } : {}) }}
+                  />
                 </td>
               </tr>
             ))}
@@ -142,10 +127,9 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
       )}
       <Pager basePath="/instances" params={params} page={list.page} pages={list.pages} label="Instance pages" />
 
-      <section className="panel" aria-labelledby="new-inst">
-        <h2 id="new-inst">New instance</h2>
+      <NewPanel id="new-inst" title="New instance">
         <InstanceForm choices={choices} />
-      </section>
+      </NewPanel>
     </section>
   );
 }

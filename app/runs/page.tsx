@@ -12,6 +12,12 @@ export const dynamic = "force-dynamic";
 const when = (d: Date) =>
   `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC`;
 
+/** The compare form's two picks; at first B is the newest run and A the one before it. */
+const COMPARE_SIDES = [
+  { side: "A", row: 1 },
+  { side: "B", row: 0 },
+] as const;
+
 /** "cmp-1 ×2, cmp-2" */
 function chosenText(hosts: string[]): string {
   const counts = new Map<string, number>();
@@ -103,26 +109,18 @@ export default async function RunsPage({
                     </td>
                     <td className="num">{fmtCount(r.hostCount)}</td>
                     <td className="num sc-nowrap">{fmtMs(r.engineMs)}</td>
-                    <td>
-                      <input
-                        type="radio"
-                        name="a"
-                        value={r.id}
-                        form="compare-form"
-                        defaultChecked={i === 1}
-                        aria-label={`Run #${r.id} as A`}
-                      />
-                    </td>
-                    <td>
-                      <input
-                        type="radio"
-                        name="b"
-                        value={r.id}
-                        form="compare-form"
-                        defaultChecked={i === 0}
-                        aria-label={`Run #${r.id} as B`}
-                      />
-                    </td>
+                    {COMPARE_SIDES.map(({ side, row }) => (
+                      <td key={side}>
+                        <input
+                          type="radio"
+                          name={side.toLowerCase()}
+                          value={r.id}
+                          form="compare-form"
+                          defaultChecked={i === row}
+                          aria-label={`Run #${r.id} as ${side}`}
+                        />
+                      </td>
+                    ))}
                     <td className="sc-nowrap">
                       <RerunButton runId={r.id} label="Re-run" />{" "}
                       <Link href={`/schedule?from=${r.id}`} aria-label={`Edit the request of run #${r.id}`}>

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
-import { EditPanel } from "@/components/ui/edit-panel";
+import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
+import { Notice } from "@/components/ui/notice";
+import { HiddenColumnHeader } from "@/components/ui/table";
 import { listServerGroups } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 
@@ -24,9 +26,7 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
         instance&apos;s group on the <Link href="/instances">instances</Link> page).
       </p>
       {typeof sp.deleted === "string" ? (
-        <p className="notice ok" role="status">
-          Server group {sp.deleted} deleted; its members are in no group now.
-        </p>
+        <Notice tone="ok">Server group {sp.deleted} deleted; its members are in no group now.</Notice>
       ) : null}
       <table className="data-table">
         <caption>Server groups ({groups.length})</caption>
@@ -37,9 +37,7 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
             <th scope="col">Rules</th>
             <th scope="col">Project</th>
             <th scope="col">Members (hosts)</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <HiddenColumnHeader>Actions</HiddenColumnHeader>
           </tr>
         </thead>
         <tbody>
@@ -87,13 +85,7 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
                 )}
               </td>
               <td>
-                <Link
-                  href={`/server-groups?edit=${encodeURIComponent(g.uuid)}#edit`}
-                  className="btn small"
-                  aria-label={`Edit ${g.name}`}
-                >
-                  Edit
-                </Link>
+                <EditLink list="/server-groups" uuid={g.uuid} name={g.name} />
               </td>
             </tr>
           ))}
@@ -111,10 +103,9 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
           />
         </EditPanel>
       ) : null}
-      <section className="panel" aria-labelledby="new-sg">
-        <h2 id="new-sg">New server group</h2>
+      <NewPanel id="new-sg" title="New server group">
         <ServerGroupForm />
-      </section>
+      </NewPanel>
     </section>
   );
 }

@@ -7,19 +7,25 @@ import {
   renameAggregate,
   setAggregateZone,
 } from "@/lib/aggregates/actions";
-import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import {
+  DeleteForm,
+  FormStatus,
+  RecordRef,
+  RowActionForm,
+  String255Field,
+  SubmitButton,
+  useServerForm,
+} from "@/components/forms/form-kit";
 
 export function CreateAggregateForm() {
   const form = useServerForm(createAggregate);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Create aggregate">
-      <Field form={form} name="name" label="Name" required maxLength={255} autoComplete="off" />
-      <Field
+      <String255Field form={form} name="name" label="Name" required />
+      <String255Field
         form={form}
         name="availability_zone"
         label="Availability zone (optional)"
-        maxLength={255}
-        autoComplete="off"
         hint="Sets the zone of every host in it."
       />
       <SubmitButton form={form}>Create aggregate</SubmitButton>
@@ -32,9 +38,8 @@ export function RenameAggregateForm({ id, name, version }: { id: number; name: s
   const form = useServerForm(renameAggregate);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Rename aggregate">
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="version" value={version} />
-      <Field form={form} name="name" label="Name" defaultValue={name} required maxLength={255} autoComplete="off" />
+      <RecordRef id={id} version={version} />
+      <String255Field form={form} name="name" label="Name" defaultValue={name} required />
       <SubmitButton form={form}>Rename</SubmitButton>
       <FormStatus form={form} shownFields={["name"]} />
     </form>
@@ -55,16 +60,13 @@ export function AggregateZoneForm({
   const form = useServerForm(setAggregateZone);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} className="inline-form" aria-label="Availability zone">
-      <input type="hidden" name="id" value={id} />
+      <RecordRef id={id} version={version} />
       <input type="hidden" name="aggregate_name" value={name} />
-      <input type="hidden" name="version" value={version} />
-      <Field
+      <String255Field
         form={form}
         name="availability_zone"
         label="Availability zone"
         defaultValue={zone ?? ""}
-        maxLength={255}
-        autoComplete="off"
         hint="AvailabilityZoneFilter. Empty: the hosts fall back to the default zone."
       />
       <SubmitButton form={form}>Set zone</SubmitButton>
@@ -96,21 +98,18 @@ export function DeleteAggregateForm({
 }
 
 export function RemoveHostButton({ id, aggregateName, host }: { id: number; aggregateName: string; host: string }) {
-  const form = useServerForm(removeAggregateHost);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="aggregate_name" value={aggregateName} />
-      <input type="hidden" name="host" value={host} />
-      <SubmitButton
-        form={form}
-        className="btn small"
-        pendingText="Removing…"
-        aria-label={`Remove ${host} from the aggregate`}
-      >
-        Remove
-      </SubmitButton>
-      <FormStatus form={form} shownFields={[]} className="inline-status" />
-    </form>
+    <RowActionForm action={removeAggregateHost} hidden={{ id, aggregate_name: aggregateName, host }}>
+      {(form) => (
+        <SubmitButton
+          form={form}
+          className="btn small"
+          pendingText="Removing…"
+          aria-label={`Remove ${host} from the aggregate`}
+        >
+          Remove
+        </SubmitButton>
+      )}
+    </RowActionForm>
   );
 }

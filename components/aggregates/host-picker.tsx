@@ -6,21 +6,13 @@
  * then one server action adds them all.
  */
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { addAggregateHosts } from "@/lib/aggregates/actions";
 import { FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import { useDebounced } from "@/components/ui/use-debounced";
 import type { HostSearchResult } from "@/lib/cloud/queries";
 
 const LIMIT = 20;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export function HostPicker({ aggregateId, aggregateName }: { aggregateId: number; aggregateName: string }) {
   const [q, setQ] = useState("");

@@ -2,35 +2,16 @@
 
 import { useActionState } from "react";
 import { type SignInState, signInAction } from "@/app/sign-in/actions";
+import { Field } from "@/components/forms/form-kit";
 
 export function SignInForm({ next }: { next: string }) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, null);
-  const err = (f: string) => state?.fieldErrors?.[f]?.join(" ");
+  const form = { errors: (f: string) => state?.fieldErrors?.[f] };
   return (
     <form action={action} className="sign-in-form" aria-label="Sign in">
       <input type="hidden" name="next" value={next} />
-      <div className={`field ${err("name") ? "has-error" : ""}`}>
-        <label htmlFor="sign-in-name">Name</label>
-        <input
-          id="sign-in-name"
-          name="name"
-          autoComplete="username"
-          defaultValue={state?.name ?? ""}
-          aria-invalid={err("name") ? true : undefined}
-        />
-        {err("name") ? <span className="field-error">{err("name")}</span> : null}
-      </div>
-      <div className={`field ${err("password") ? "has-error" : ""}`}>
-        <label htmlFor="sign-in-password">Password</label>
-        <input
-          id="sign-in-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={err("password") ? true : undefined}
-        />
-        {err("password") ? <span className="field-error">{err("password")}</span> : null}
-      </div>
+      <Field form={form} name="name" label="Name" autoComplete="username" defaultValue={state?.name ?? ""} />
+      <Field form={form} name="password" label="Password" type="password" autoComplete="current-password" />
       {state?.message ? (
         <p className="form-status bad" role="alert">
           {state.message}

@@ -21,17 +21,8 @@ import {
   YAxis,
 } from "recharts";
 import type { WorkloadOutcome } from "@/lib/capacity/ab";
-import type { CapacitySummary } from "@/lib/capacity/fill";
+import type { CapacityOptions, CapacitySummary } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
-
-export interface CapacityOptions {
-  flavors: Array<{ name: string; vcpus: number; memory_mb: number }>;
-  profiles: Array<{ name: string; active: boolean }>;
-  todayMix: Array<{ flavor: string; instances: number }>;
-  hostCount: number;
-  defaultFlavor: string;
-  defaultLimit: number;
-}
 
 type Row = { flavor: string; share: string };
 type Errors = Record<string, string[]>;
@@ -42,6 +33,8 @@ const nf = new Intl.NumberFormat("en-US");
 function fmtMb(mb: number): string {
   return mb >= 1024 ? `${(mb / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} GiB` : `${mb} MB`;
 }
+
+const typedNumber = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
 
 function FieldError({ errors, name }: { errors: Errors; name: string }) {
   const list = errors[name];
@@ -67,19 +60,26 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
   const [abErrors, setAbErrors] = useState<Errors>({});
   const [comparing, setComparing] = useState(false);
 
-  const compare = async () => {
+  /**
+   * The limit and mix as typed, with `profiles`, when the form's rules accept
+   * them (an empty number is NaN, which the rules name as missing); else null,
+   * and the fields show why.
+   */
+  const checkedInput = <P extends object>(profiles: P) => {
     const input = {
-      limit: limit.trim() === "" ? Number.NaN : Number(limit),
-      profile,
-      profileB,
-      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
+      limit: typedNumber(limit),
+      ...profiles,
+      mix: rows.map((r) => ({ flavor: r.flavor, share: typedNumber(r.share) })),
     };
     const v = validateCapacityForm(input);
-    if (!v.ok) {
-      setErrors(v.errors);
-      return;
-    }
-    setErrors({});
+    setErrors(v.ok ? {} : v.errors);
+    return v.ok ? { input, form: v.form } : null;
+  };
+
+  const compare = async () => {
+    const checked = checkedInput({ profile, profileB });
+    if (!checked) return;
+    const { input } = checked;
     setAbErrors({});
     setAb(null);
     setComparing(true);
@@ -118,17 +118,8 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const input = {
-      limit: limit.trim() === "" ? Number.NaN : Number(limit),
-      profile: profile || undefined,
-      mix: rows.map((r) => ({ flavor: r.flavor, share: r.share.trim() === "" ? Number.NaN : Number(r.share) })),
-    };
-    const v = validateCapacityForm(input);
-    if (!v.ok) {
-      setErrors(v.errors);
-      return;
-    }
-    setErrors({});
+    const v = checkedInput({ profile: profile || undefined });
+    if (!v) return;
     setSummary(null);
     setRunning(true);
     setProgress({ placed: 0, limit: v.form.limit });

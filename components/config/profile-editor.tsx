@@ -8,12 +8,13 @@
  * PLACEMENT_OPTION_DOCS). Saved through the saveProfile server action, which
  * validates with profileSaveSchema.
  */
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { activateProfile, createProfile, deleteProfile, saveProfile } from "@/lib/profiles/actions";
 import {
   ConfirmSubmit,
   Field,
   FormStatus,
+  RowActionForm,
   SelectField,
   SubmitButton,
   TextAreaField,
@@ -29,6 +30,7 @@ import {
 } from "@/lib/cloud/placement-options";
 import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/cloud/schemas";
 import type { OptionDoc } from "@/lib/scheduler/config";
+import { HiddenColumnHeader } from "@/components/ui/table";
 import { OrderedList, type Known } from "./ordered-list";
 
 export interface ProfileData {
@@ -57,6 +59,30 @@ function optionText(v: unknown): string {
   return String(v);
 }
 
+/** A boolean option: true, false, or left out of the profile (Nova's default applies). */
+function BoolOptionField({
+  form,
+  name,
+  hint,
+  novaDefault,
+  value,
+}: {
+  form: ServerForm;
+  name: string;
+  hint: ReactNode;
+  novaDefault: unknown;
+  /** "true", "false" or "" (not set) */
+  value: string;
+}) {
+  return (
+    <SelectField form={form} name={name} label={name} hint={hint} defaultValue={value}>
+      <option value="">Nova default ({String(novaDefault)})</option>
+      <option value="true">true</option>
+      <option value="false">false</option>
+    </SelectField>
+  );
+}
+
 function OptionField({ doc, form, value }: { doc: OptionDoc; form: ServerForm; value: unknown }) {
   const key = doc.key as string;
   const hint = (
@@ -66,17 +92,13 @@ function OptionField({ doc, form, value }: { doc: OptionDoc; form: ServerForm; v
   );
   if (BOOL_OPTIONS.has(key)) {
     return (
-      <SelectField
+      <BoolOptionField
         form={form}
         name={key}
-        label={key}
         hint={hint}
-        defaultValue={value === undefined || value === null ? "" : String(value)}
-      >
-        <option value="">Nova default ({String(doc.default)})</option>
-        <option value="true">true</option>
-        <option value="false">false</option>
-      </SelectField>
+        novaDefault={doc.default}
+        value={value === undefined || value === null ? "" : String(value)}
+      />
     );
   }
   return (
@@ -102,17 +124,13 @@ function PlacementOptionField({ doc, form, value }: { doc: ProfileOptionDoc; for
   );
   if (doc.kind === "bool") {
     return (
-      <SelectField
+      <BoolOptionField
         form={form}
         name={doc.key}
-        label={doc.key}
         hint={hint}
-        defaultValue={typeof value === "boolean" ? String(value) : ""}
-      >
-        <option value="">Nova default ({String(doc.default)})</option>
-        <option value="true">true</option>
-        <option value="false">false</option>
-      </SelectField>
+        novaDefault={doc.default}
+        value={typeof value === "boolean" ? String(value) : ""}
+      />
     );
   }
   return (
@@ -154,6 +172,62 @@ function aliasRows(value: unknown): AliasRow[] {
   });
 }
 
+/**
+ * The [pci] alias fields Nova reads, one column each: a free-text input, or a
+ * select whose empty choice is what Nova does when the field is left out.
+ */
+const ALIAS_COLUMNS: {
+  field: keyof AliasRow;
+  header: string;
+  /** the input's accessible name after "Alias N" */
+  label: string;
+  input?: { placeholder?: string; size?: number; spellCheck?: boolean };
+  choices?: { empty: string; values: readonly string[] };
+}[] = [
+  { field: "name", header: "Name", label: "name", input: { spellCheck: false } },
+  { field: "vendor_id", header: "Vendor id", label: "vendor id", input: { placeholder: "10de", size: 6 } },
+  { field: "product_id", header: "Product id", label: "product id", input: { placeholder: "any", size: 6 } },
+  {
+    field: "device_type",
+    header: "Device type",
+    label: "device type",
+    choices: { empty: "any", values: PCI_DEVICE_TYPES },
+  },
+  {
+    field: "numa_policy",
+    header: "NUMA policy",
+    label: "NUMA policy",
+    choices: { empty: "legacy (default)", values: PCI_NUMA_POLICIES },
+  },
+];
+
+function AliasCell({
+  column: c,
+  row,
+  value,
+  onChange,
+}: {
+  column: (typeof ALIAS_COLUMNS)[number];
+  row: number;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const common = { name: `pci_alias_${c.field}`, "aria-label": `Alias ${row} ${c.label}`, value };
+  if (c.choices) {
+    return (
+      <select {...common} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{c.choices.empty}</option>
+        {c.choices.values.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return <input {...common} onChange={(e) => onChange(e.target.value)} autoComplete="off" {...c.input} />;
+}
+
 /** [pci] alias rows: what pci_passthrough:alias names in flavors. */
 function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow[] }) {
   const [rows, setRows] = useState<(AliasRow & { key: number })[]>(() => initial.map((r, i) => ({ ...r, key: i })));
@@ -167,81 +241,22 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
         <caption>PCI aliases ({rows.length})</caption>
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Vendor id</th>
-            <th scope="col">Product id</th>
-            <th scope="col">Device type</th>
-            <th scope="col">NUMA policy</th>
-            <th scope="col">
-              <span className="visually-hidden">Remove</span>
-            </th>
+            {ALIAS_COLUMNS.map((c) => (
+              <th key={c.field} scope="col">
+                {c.header}
+              </th>
+            ))}
+            <HiddenColumnHeader>Remove</HiddenColumnHeader>
           </tr>
         </thead>
         <tbody>
           {rows.map((r, i) => (
             <tr key={r.key}>
-              <td>
-                <input
-                  name="pci_alias_name"
-                  aria-label={`Alias ${i + 1} name`}
-                  value={r.name}
-                  onChange={(e) => edit(r.key, "name", e.target.value)}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-              </td>
-              <td>
-                <input
-                  name="pci_alias_vendor_id"
-                  aria-label={`Alias ${i + 1} vendor id`}
-                  value={r.vendor_id}
-                  onChange={(e) => edit(r.key, "vendor_id", e.target.value)}
-                  placeholder="10de"
-                  size={6}
-                  autoComplete="off"
-                />
-              </td>
-              <td>
-                <input
-                  name="pci_alias_product_id"
-                  aria-label={`Alias ${i + 1} product id`}
-                  value={r.product_id}
-                  onChange={(e) => edit(r.key, "product_id", e.target.value)}
-                  placeholder="any"
-                  size={6}
-                  autoComplete="off"
-                />
-              </td>
-              <td>
-                <select
-                  name="pci_alias_device_type"
-                  aria-label={`Alias ${i + 1} device type`}
-                  value={r.device_type}
-                  onChange={(e) => edit(r.key, "device_type", e.target.value)}
-                >
-                  <option value="">any</option>
-                  {PCI_DEVICE_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <select
-                  name="pci_alias_numa_policy"
-                  aria-label={`Alias ${i + 1} NUMA policy`}
-                  value={r.numa_policy}
-                  onChange={(e) => edit(r.key, "numa_policy", e.target.value)}
-                >
-                  <option value="">legacy (default)</option>
-                  {PCI_NUMA_POLICIES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              </td>
+              {ALIAS_COLUMNS.map((c) => (
+                <td key={c.field}>
+                  <AliasCell column={c} row={i + 1} value={r[c.field]} onChange={(v) => edit(r.key, c.field, v)} />
+                </td>
+              ))}
               <td>
                 <button
                   type="button"
@@ -495,41 +510,37 @@ export function CreateProfileForm({ profiles }: { profiles: string[] }) {
 
 /** `version`: the profile's when the page was opened (activating a profile changed since is refused, like a save). */
 export function ActivateProfileButton({ id, version, name }: { id: number; version: number; name: string }) {
-  const form = useServerForm(activateProfile);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="version" value={version} />
-      <SubmitButton
-        form={form}
-        needs="operator"
-        className="btn small"
-        pendingText="Activating…"
-        aria-label={`Activate ${name}`}
-      >
-        Activate
-      </SubmitButton>
-      <FormStatus form={form} shownFields={[]} className="inline-status" />
-    </form>
+    <RowActionForm action={activateProfile} hidden={{ id, version }}>
+      {(form) => (
+        <SubmitButton
+          form={form}
+          needs="operator"
+          className="btn small"
+          pendingText="Activating…"
+          aria-label={`Activate ${name}`}
+        >
+          Activate
+        </SubmitButton>
+      )}
+    </RowActionForm>
   );
 }
 
 export function DeleteProfileButton({ id, version, name }: { id: number; version: number; name: string }) {
-  const form = useServerForm(deleteProfile);
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="version" value={version} />
-      <ConfirmSubmit
-        form={form}
-        needs="operator"
-        question={`Delete profile ${name}?`}
-        className="btn small danger"
-        aria-label={`Delete ${name}`}
-      >
-        Delete
-      </ConfirmSubmit>
-      <FormStatus form={form} shownFields={[]} className="inline-status" />
-    </form>
+    <RowActionForm action={deleteProfile} hidden={{ id, version }}>
+      {(form) => (
+        <ConfirmSubmit
+          form={form}
+          needs="operator"
+          question={`Delete profile ${name}?`}
+          className="btn small danger"
+          aria-label={`Delete ${name}`}
+        >
+          Delete
+        </ConfirmSubmit>
+      )}
+    </RowActionForm>
   );
 }

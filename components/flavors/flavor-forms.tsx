@@ -3,9 +3,11 @@
 import { createFlavor, deleteFlavor, updateFlavor } from "@/lib/flavors/actions";
 import {
   CheckboxField,
+  CreateOrEditForm,
   DeleteForm,
   Field,
   FormStatus,
+  String255Field,
   SubmitButton,
   TextAreaField,
   useServerForm,
@@ -30,31 +32,9 @@ const FIELDS = [
 export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
   const form = useServerForm(flavor ? updateFlavor : createFlavor);
   return (
-    <form
-      ref={form.formRef}
-      onSubmit={form.onSubmit}
-      className="form-grid"
-      aria-label={flavor ? "Edit flavor" : "Create flavor"}
-    >
-      {flavor ? <input type="hidden" name="id" value={flavor.id} /> : null}
-      {flavor ? <input type="hidden" name="version" value={flavor.version} /> : null}
-      <Field
-        form={form}
-        name="name"
-        label="Name"
-        defaultValue={flavor?.name}
-        required
-        maxLength={255}
-        autoComplete="off"
-      />
-      <Field
-        form={form}
-        name="flavorid"
-        label="Flavor ID (optional)"
-        defaultValue={flavor?.flavorid ?? ""}
-        maxLength={255}
-        autoComplete="off"
-      />
+    <CreateOrEditForm form={form} noun="flavor" record={flavor} className="form-grid">
+      <String255Field form={form} name="name" label="Name" defaultValue={flavor?.name} required />
+      <String255Field form={form} name="flavorid" label="Flavor ID (optional)" defaultValue={flavor?.flavorid ?? ""} />
       <Field form={form} name="vcpus" label="vCPUs" defaultValue={flavor?.vcpus} inputMode="numeric" required />
       <Field
         form={form}
@@ -86,7 +66,7 @@ export function FlavorForm({ flavor }: { flavor?: FlavorValues }) {
         <SubmitButton form={form}>{flavor ? "Save flavor" : "Create flavor"}</SubmitButton>
         <FormStatus form={form} shownFields={FIELDS} />
       </div>
-    </form>
+    </CreateOrEditForm>
   );
 }
 

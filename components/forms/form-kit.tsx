@@ -350,6 +350,99 @@ export function CheckboxField(
   );
 }
 
+/**
+ * A free-text field of a Nova String(255) column (names, project ids, zones):
+ * the browser stops at the column's length and offers no autofill.
+ */
+export function String255Field(props: FieldBase & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form">) {
+  return <Field maxLength={255} autoComplete="off" {...props} />;
+}
+
+/** A record's UUID: empty on create lets the server generate one, as Nova does. */
+export function UuidField({
+  creating,
+  label = "UUID",
+  ...props
+}: Omit<FieldBase, "label"> & { label?: ReactNode; creating: boolean } & Omit<
+    InputHTMLAttributes<HTMLInputElement>,
+    "name" | "form" | "placeholder"
+  >) {
+  return (
+    <Field
+      label={label}
+      placeholder={creating ? "empty: generate one" : undefined}
+      maxLength={36}
+      autoComplete="off"
+      {...props}
+    />
+  );
+}
+
+/**
+ * The hidden id and version of the record a form changes; the version is the
+ * one the page was opened at, so a write over someone else's change is refused.
+ */
+export function RecordRef({ id, version }: { id: number; version?: number }) {
+  return (
+    <>
+      <input type="hidden" name="id" value={id} />
+      {version ? <input type="hidden" name="version" value={version} /> : null}
+    </>
+  );
+}
+
+/** A form that creates a record ("Create {noun}") or, given `record`, edits it ("Edit {noun}"). */
+export function CreateOrEditForm({
+  form,
+  noun,
+  record,
+  className,
+  children,
+}: {
+  form: ServerForm;
+  noun: string;
+  record?: { id: number; version?: number };
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      ref={form.formRef}
+      onSubmit={form.onSubmit}
+      className={className}
+      aria-label={record ? `Edit ${noun}` : `Create ${noun}`}
+    >
+      {record ? <RecordRef id={record.id} version={record.version} /> : null}
+      {children}
+    </form>
+  );
+}
+
+/**
+ * A one-button form in a table row (activate, remove): `hidden` says which
+ * record, the status shows beside the button.
+ */
+export function RowActionForm({
+  action,
+  hidden,
+  children,
+}: {
+  action: FormAction;
+  hidden: Record<string, string | number>;
+  children: (form: ServerForm) => ReactNode;
+}) {
+  const form = useServerForm(action);
+  return (
+    <form ref={form.formRef} onSubmit={form.onSubmit} className="row-action">
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {children(form)}
+      <FormStatus form={form} shownFields={[]} className="inline-status" />
+    </form>
+  );
+}
+
 /** A button that asks before submitting (delete). */
 export function ConfirmSubmit({
   form,
@@ -412,8 +505,7 @@ export function DeleteForm({
   const form = useServerForm(action);
   return (
     <form ref={form.formRef} onSubmit={form.onSubmit} aria-label={label}>
-      <input type="hidden" name="id" value={id} />
-      {version ? <input type="hidden" name="version" value={version} /> : null}
+      <RecordRef id={id} version={version} />
       <ConfirmSubmit form={form} question={question}>
         {label}
       </ConfirmSubmit>

@@ -1,33 +1,32 @@
 "use client";
 
 import { createImage, deleteImage, updateImage } from "@/lib/images/actions";
-import { DeleteForm, Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import {
+  CreateOrEditForm,
+  DeleteForm,
+  FormStatus,
+  String255Field,
+  SubmitButton,
+  UuidField,
+  useServerForm,
+} from "@/components/forms/form-kit";
 
 export function ImageForm({ image }: { image?: { id: number; uuid: string; name: string | null; version?: number } }) {
   const form = useServerForm(image ? updateImage : createImage, { resetOnSuccess: !image });
   return (
-    <form
-      ref={form.formRef}
-      onSubmit={form.onSubmit}
-      className="inline-form"
-      aria-label={image ? "Edit image" : "Create image"}
-    >
-      {image ? <input type="hidden" name="id" value={image.id} /> : null}
-      {image?.version ? <input type="hidden" name="version" value={image.version} /> : null}
-      <Field form={form} name="name" label="Name" defaultValue={image?.name ?? ""} maxLength={255} autoComplete="off" />
-      <Field
+    <CreateOrEditForm form={form} noun="image" record={image} className="inline-form">
+      <String255Field form={form} name="name" label="Name" defaultValue={image?.name ?? ""} />
+      <UuidField
         form={form}
         name="uuid"
         label="Image ID (UUID)"
+        creating={!image}
         defaultValue={image?.uuid ?? ""}
-        placeholder={image ? undefined : "empty: generate one"}
-        maxLength={36}
-        autoComplete="off"
         className="wide"
       />
       <SubmitButton form={form}>{image ? "Save image" : "Create image"}</SubmitButton>
       <FormStatus form={form} shownFields={["name", "uuid"]} />
-    </form>
+    </CreateOrEditForm>
   );
 }
 

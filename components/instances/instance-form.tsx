@@ -1,9 +1,20 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { createInstance, deleteInstance, updateInstance } from "@/lib/instances/actions";
-import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import {
+  CreateOrEditForm,
+  DeleteForm,
+  Field,
+  FormStatus,
+  SelectField,
+  String255Field,
+  SubmitButton,
+  UuidField,
+  useServerForm,
+} from "@/components/forms/form-kit";
+import { useDebounced } from "@/components/ui/use-debounced";
 import type { HostSearchResult, InstanceRow } from "@/lib/cloud/queries";
 
 /** What the form edits: a row of the instances list. */
@@ -19,11 +30,7 @@ const FIELDS = ["name", "uuid", "host", "flavor", "image", "project_id", "server
 
 /** Host name input with server-side suggestions (works with 10,000 hosts). */
 function useHostSuggestions(text: string) {
-  const [q, setQ] = useState(text);
-  useEffect(() => {
-    const t = setTimeout(() => setQ(text.trim()), 200);
-    return () => clearTimeout(t);
-  }, [text]);
+  const q = useDebounced(text.trim(), 200);
   return useQuery({
     queryKey: ["host-suggest", q],
     queryFn: async ({ signal }): Promise<{ rows: HostSearchResult[]; total: number }> => {
@@ -42,22 +49,8 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
   const suggestions = useHostSuggestions(host);
   const listId = useId();
   return (
-    <form
-      ref={form.formRef}
-      onSubmit={form.onSubmit}
-      className="form-grid"
-      aria-label={instance ? "Edit instance" : "Create instance"}
-    >
-      {instance ? <input type="hidden" name="id" value={instance.id} /> : null}
-      {instance?.version ? <input type="hidden" name="version" value={instance.version} /> : null}
-      <Field
-        form={form}
-        name="name"
-        label="Name"
-        defaultValue={instance?.name ?? ""}
-        maxLength={255}
-        autoComplete="off"
-      />
+    <CreateOrEditForm form={form} noun="instance" record={instance} className="form-grid">
+      <String255Field form={form} name="name" label="Name" defaultValue={instance?.name ?? ""} />
       <Field
         form={form}
         name="host"
@@ -91,14 +84,7 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
           </option>
         ))}
       </SelectField>
-      <Field
-        form={form}
-        name="project_id"
-        label="Project ID"
-        defaultValue={instance?.projectId ?? ""}
-        maxLength={255}
-        autoComplete="off"
-      />
+      <String255Field form={form} name="project_id" label="Project ID" defaultValue={instance?.projectId ?? ""} />
       <SelectField form={form} name="server_group" label="Server group" defaultValue={instance?.serverGroup ?? ""}>
         <option value="">(none)</option>
         {choices.groups.map((g) => (
@@ -107,16 +93,7 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
           </option>
         ))}
       </SelectField>
-      <Field
-        form={form}
-        name="uuid"
-        label="UUID"
-        defaultValue={instance?.uuid ?? ""}
-        placeholder={instance ? undefined : "empty: generate one"}
-        maxLength={36}
-        autoComplete="off"
-        className="span-2"
-      />
+      <UuidField form={form} name="uuid" creating={!instance} defaultValue={instance?.uuid ?? ""} className="span-2" />
       <div className="form-actions span-all">
         <SubmitButton form={form}>{instance ? "Save instance" : "Create instance"}</SubmitButton>
         <FormStatus form={form} shownFields={FIELDS} />
@@ -125,7 +102,7 @@ export function InstanceForm({ instance, choices }: { instance?: InstanceValues;
         A host&apos;s usage figures (vcpus_used, memory_mb_used, num_instances) are its compute node&apos;s own report
         and do not change with these records; server group members and same_host/different_host hints do.
       </p>
-    </form>
+    </CreateOrEditForm>
   );
 }
 

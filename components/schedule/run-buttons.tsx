@@ -88,11 +88,38 @@ export function CommitButton({
   );
 }
 
-/** Re-run a stored run against today's cloud and profile, then compare the two. */
-export function RerunButton({ runId, label = "Re-run against today's cloud" }: { runId: number; label?: string }) {
+type RerunResult = Awaited<ReturnType<typeof rerunAction>>;
+
+/**
+ * A re-run that opens the comparison of the stored run (A) with the new one
+ * (B) when it succeeds, and says why when it fails.
+ */
+function useRerunThenCompare() {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  const rerun = (action: () => Promise<RerunResult>) => {
+    setError(null);
+    start(async () => {
+      const r = await action();
+      if (r.ok) router.push(`/runs/compare?a=${r.data.previous}&b=${r.data.runId}`);
+      else setError(failureText(r));
+    });
+  };
+  return { pending, error, rerun };
+}
+
+function RerunError({ error }: { error: string | null }) {
+  return error ? (
+    <span className="sc-bad" role="alert">
+      {error}
+    </span>
+  ) : null;
+}
+
+/** Re-run a stored run against today's cloud and profile, then compare the two. */
+export function RerunButton({ runId, label = "Re-run against today's cloud" }: { runId: number; label?: string }) {
+  const { pending, error, rerun } = useRerunThenCompare();
   return (
     <span className="sc-actions" style={{ display: "inline-flex" }}>
       <button
@@ -101,31 +128,18 @@ export function RerunButton({ runId, label = "Re-run against today's cloud" }: {
         disabled={pending}
         aria-busy={pending}
         aria-label={`${label} (run #${runId})`}
-        onClick={() => {
-          setError(null);
-          start(async () => {
-            const r = await rerunAction(runId);
-            if (r.ok) router.push(`/runs/compare?a=${r.data.previous}&b=${r.data.runId}`);
-            else setError(failureText(r));
-          });
-        }}
+        onClick={() => rerun(() => rerunAction(runId))}
       >
         {pending ? "Re-running…" : label}
       </button>
-      {error && (
-        <span className="sc-bad" role="alert">
-          {error}
-        </span>
-      )}
+      <RerunError error={error} />
     </span>
   );
 }
 
 /** Re-run a stored run's exact scenario under another Nova release, then compare the two. */
 export function ReleaseRerunForm({ runId }: { runId: number }) {
-  const router = useRouter();
-  const [pending, start] = useTransition();
-  const [error, setError] = useState<string | null>(null);
+  const { pending, error, rerun } = useRerunThenCompare();
   // 2023.2 is the first release whose scheduler behaves differently from Zed's
   const [release, setRelease] = useState<string>("2023.2");
   const id = `release-rerun-${runId}`;
@@ -146,22 +160,11 @@ export function ReleaseRerunForm({ runId }: { runId: number }) {
         className="sc-btn sc-btn-secondary sc-btn-small"
         disabled={pending}
         aria-busy={pending}
-        onClick={() => {
-          setError(null);
-          start(async () => {
-            const r = await rerunUnderReleaseAction(runId, release);
-            if (r.ok) router.push(`/runs/compare?a=${r.data.previous}&b=${r.data.runId}`);
-            else setError(failureText(r));
-          });
-        }}
+        onClick={() => rerun(() => rerunUnderReleaseAction(runId, release))}
       >
         {pending ? "Re-running…" : "Re-run and compare"}
       </button>
-      {error && (
-        <span className="sc-bad" role="alert">
-          {error}
-        </span>
-      )}
+      <RerunError error={error} />
     </span>
   );
 }

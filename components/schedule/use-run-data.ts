@@ -1,7 +1,6 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import type { HostFate, InstanceDetail, Page, RejectedRow, WeighedRow } from "@/lib/runs/view";
 
 async function getJson<T>(url: string): Promise<T> {
@@ -78,14 +77,4 @@ export function useFates(runId: number, q: string) {
     placeholderData: keepPreviousData,
     staleTime: Infinity,
   });
-}
-
-/** `value`, settled for `ms` (search boxes). */
-export function useDebounced<T>(value: T, ms = 200): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }

@@ -4,7 +4,8 @@ import { useId, useState } from "react";
 import { fmtCount, fmtMultiplier, fmtNormalized, fmtRaw, fmtSource, fmtWeight, shortWeigher } from "@/lib/runs/format";
 import type { MultiplierUse, Page, WeighedRow } from "@/lib/runs/view";
 import { PAGE_SIZE } from "@/lib/runs/view";
-import { useDebounced, useWeighedPage } from "./use-run-data";
+import { useDebounced } from "@/components/ui/use-debounced";
+import { useWeighedPage } from "./use-run-data";
 import { roleLabel } from "./weights-chart";
 
 export function Pager({

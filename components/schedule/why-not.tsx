@@ -4,7 +4,8 @@ import { useId, useState, type ReactNode } from "react";
 import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import type { FateStep, HostFate, Page, RejectedRow } from "@/lib/runs/view";
 import { PAGE_SIZE } from "@/lib/runs/view";
-import { useDebounced, useFates, useRejectedPage } from "./use-run-data";
+import { useDebounced } from "@/components/ui/use-debounced";
+import { useFates, useRejectedPage } from "./use-run-data";
 import { Pager } from "./weighed-table";
 
 function stepText(s: FateStep, instances: number): ReactNode {

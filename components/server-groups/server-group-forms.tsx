@@ -2,7 +2,17 @@
 
 import { useState } from "react";
 import { createServerGroup, deleteServerGroup, updateServerGroup } from "@/lib/server-groups/actions";
-import { DeleteForm, Field, FormStatus, SelectField, SubmitButton, useServerForm } from "@/components/forms/form-kit";
+import {
+  CreateOrEditForm,
+  DeleteForm,
+  Field,
+  FormStatus,
+  SelectField,
+  String255Field,
+  SubmitButton,
+  UuidField,
+  useServerForm,
+} from "@/components/forms/form-kit";
 
 const POLICIES = [
   ["affinity", "affinity — all members on one host (ServerGroupAffinityFilter)"],
@@ -27,23 +37,8 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
   const form = useServerForm(group ? updateServerGroup : createServerGroup, { resetOnSuccess: !group });
   const [policy, setPolicy] = useState(group?.policy ?? "anti-affinity");
   return (
-    <form
-      ref={form.formRef}
-      onSubmit={form.onSubmit}
-      className="form-grid"
-      aria-label={group ? "Edit server group" : "Create server group"}
-    >
-      {group ? <input type="hidden" name="id" value={group.id} /> : null}
-      {group?.version ? <input type="hidden" name="version" value={group.version} /> : null}
-      <Field
-        form={form}
-        name="name"
-        label="Name"
-        defaultValue={group?.name}
-        required
-        maxLength={255}
-        autoComplete="off"
-      />
+    <CreateOrEditForm form={form} noun="server group" record={group} className="form-grid">
+      <String255Field form={form} name="name" label="Name" defaultValue={group?.name} required />
       <SelectField form={form} name="policy" label="Policy" value={policy} onChange={(e) => setPolicy(e.target.value)}>
         {POLICIES.map(([v, label]) => (
           <option key={v} value={v}>
@@ -63,29 +58,13 @@ export function ServerGroupForm({ group }: { group?: GroupValues }) {
             : "only for the anti-affinity policy"
         }
       />
-      <Field
-        form={form}
-        name="project_id"
-        label="Project ID"
-        defaultValue={group?.projectId ?? ""}
-        maxLength={255}
-        autoComplete="off"
-      />
-      <Field
-        form={form}
-        name="uuid"
-        label="UUID"
-        defaultValue={group?.uuid ?? ""}
-        placeholder={group ? undefined : "empty: generate one"}
-        maxLength={36}
-        autoComplete="off"
-        className="span-2"
-      />
+      <String255Field form={form} name="project_id" label="Project ID" defaultValue={group?.projectId ?? ""} />
+      <UuidField form={form} name="uuid" creating={!group} defaultValue={group?.uuid ?? ""} className="span-2" />
       <div className="form-actions span-all">
         <SubmitButton form={form}>{group ? "Save server group" : "Create server group"}</SubmitButton>
         <FormStatus form={form} shownFields={FIELDS} />
       </div>
-    </form>
+    </CreateOrEditForm>
   );
 }
 

@@ -15,3 +15,40 @@ export function EditPanel({ title, closeHref, children }: { title: string; close
     </section>
   );
 }
+
+/**
+ * A list row's Edit link: the list again (with `params`, e.g. its search)
+ * and `?edit=uuid`, scrolled to the EditPanel it opens.
+ */
+export function EditLink({
+  list,
+  uuid,
+  name,
+  params = {},
+}: {
+  list: string;
+  uuid: string;
+  /** what the row is called, for the link's accessible name */
+  name: string;
+  params?: Record<string, string>;
+}) {
+  return (
+    <Link
+      href={`${list}?${new URLSearchParams({ ...params, edit: uuid })}#edit`}
+      className="btn small"
+      aria-label={`Edit ${name}`}
+    >
+      Edit
+    </Link>
+  );
+}
+
+/** The list page's panel with the form that creates a new record. */
+export function NewPanel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}

@@ -16,6 +16,7 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
+import { zodFieldErrors } from "./field-errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type Actor, currentActor, refusalFor } from "@/lib/auth/session";
 import {
@@ -86,15 +87,6 @@ async function auditedWrite<D, T>(
   const result = await write(tx, data);
   await recordChanges(tx, actor, action, targets, before, createdTarget(action, result), claimed);
   return result;
-}
-
-function zodFieldErrors(issues: z.core.$ZodIssue[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const i of issues) {
-    const key = i.path.map(String).join(".") || "_form";
-    (out[key] ??= []).push(i.message);
-  }
-  return out;
 }
 
 /** Prisma's unique-constraint error, turned into a message on the field. */

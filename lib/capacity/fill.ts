@@ -197,14 +197,16 @@ export async function* runFill(
 }
 
 /** What the /capacity form offers: flavors, profiles, today's instance mix. */
-export async function capacityOptions(db: Db): Promise<{
+export interface CapacityOptions {
   flavors: Array<{ name: string; vcpus: number; memory_mb: number }>;
   profiles: Array<{ name: string; active: boolean }>;
   todayMix: Array<{ flavor: string; instances: number }>;
   hostCount: number;
   defaultFlavor: string;
   defaultLimit: number;
-}> {
+}
+
+export async function capacityOptions(db: Db): Promise<CapacityOptions> {
   const [flavors, profiles, todayMix, hostCount] = await Promise.all([
     db.flavor.findMany({ orderBy: { name: "asc" }, select: { name: true, vcpus: true, memoryMb: true } }),
     db.schedulerProfile.findMany({

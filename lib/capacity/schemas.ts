@@ -5,6 +5,7 @@
  * for the field they concern.
  */
 import { z } from "zod";
+import { zodFieldErrors } from "@/lib/actions/field-errors";
 import { MAX_FILL_LIMIT } from "@/lib/scheduler/capacity-limits";
 
 export const DEFAULT_FILL_LIMIT = 10_000;
@@ -57,9 +58,7 @@ export function validateCapacityForm(
 ): { ok: true; form: CapacityForm } | { ok: false; errors: FieldErrors } {
   const parsed = CapacityFormSchema.safeParse(input);
   if (parsed.success) return { ok: true, form: parsed.data };
-  const errors: FieldErrors = {};
-  for (const i of parsed.error.issues) (errors[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
-  return { ok: false, errors };
+  return { ok: false, errors: zodFieldErrors(parsed.error.issues) };
 }
 
 /** A/B: the same mix and number of boots under two profiles. */

@@ -9,6 +9,7 @@
  * lib/cloud/schemas.ts (posInt, RequestSchema's scheduler_hints).
  */
 import { z } from "zod";
+import { zodFieldErrors } from "@/lib/actions/field-errors";
 import { RequestSchema, posInt } from "@/lib/cloud/schemas";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 
@@ -183,10 +184,5 @@ export function validateScheduleForm(
 ): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: Record<string, string[]> } {
   const r = ScheduleFormSchema.safeParse(input);
   if (r.success) return { ok: true, data: r.data };
-  const fieldErrors: Record<string, string[]> = {};
-  for (const i of r.error.issues) {
-    const key = i.path.map(String).join(".") || "_form";
-    (fieldErrors[key] ??= []).push(i.message);
-  }
-  return { ok: false, fieldErrors };
+  return { ok: false, fieldErrors: zodFieldErrors(r.error.issues) };
 }

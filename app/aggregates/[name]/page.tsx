@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { removeAggregateMetadata, saveAggregateMetadata } from "@/lib/aggregates/actions";
@@ -10,10 +9,13 @@ import {
   RenameAggregateForm,
 } from "@/components/aggregates/aggregate-forms";
 import { HostPicker } from "@/components/aggregates/host-picker";
-import { HistoryLink } from "@/components/audit/history-link";
 import { KvEditor } from "@/components/forms/kv-editor";
+import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtInt, decodeParam } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
+import { RecordHead } from "@/components/ui/record-head";
+import { HiddenColumnHeader } from "@/components/ui/table";
 import { getAggregate } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 
@@ -42,26 +44,13 @@ export default async function AggregatePage({ params, searchParams }: { params: 
 
   return (
     <section>
-      <p className="breadcrumb">
-        <Link href="/aggregates">Aggregates</Link> / {agg.name}
-      </p>
-      <div className="page-head">
-        <h1>{agg.name}</h1>
-        <HistoryLink entity="aggregate" entityKey={agg.name} />
+      <RecordHead list="Aggregates" listHref="/aggregates" entity="aggregate" name={agg.name}>
         <span className="muted">
           {fmtInt(agg.hostCount)} host{agg.hostCount === 1 ? "" : "s"} · zone {agg.availabilityZone ?? "none"}
         </span>
-      </div>
-      {one(sp.created) ? (
-        <p className="notice ok" role="status">
-          Aggregate {agg.name} created. Add metadata and hosts below.
-        </p>
-      ) : null}
-      {one(sp.renamed) ? (
-        <p className="notice ok" role="status">
-          Aggregate renamed to {agg.name}.
-        </p>
-      ) : null}
+      </RecordHead>
+      {one(sp.created) ? <Notice tone="ok">Aggregate {agg.name} created. Add metadata and hosts below.</Notice> : null}
+      {one(sp.renamed) ? <Notice tone="ok">Aggregate renamed to {agg.name}.</Notice> : null}
 
       <section className="panel settings" aria-labelledby="settings-h">
         <h2 id="settings-h">Settings</h2>
@@ -88,20 +77,21 @@ export default async function AggregatePage({ params, searchParams }: { params: 
         <h2 id="hosts-h">Hosts ({fmtInt(agg.hostCount)})</h2>
         <div className="grid-2 wide-left">
           <div>
-            <Form action={href} className="filter-bar" role="search" aria-label="Filter this aggregate's hosts">
-              <div className="field">
-                <label htmlFor="hq">Filter hosts in {agg.name}</label>
-                <input id="hq" name="hq" type="search" defaultValue={hq} placeholder="part of a host name" />
-              </div>
-              <button type="submit" className="btn">
-                Filter
-              </button>
-              {hq ? (
-                <Link className="btn" href={href}>
-                  Clear
-                </Link>
-              ) : null}
-            </Form>
+            <FilterBar
+              action={href}
+              label="Filter this aggregate's hosts"
+              filtered={!!hq}
+              submit="Filter"
+              submitClassName="btn"
+            >
+              <SearchField
+                id="hq"
+                name="hq"
+                label={`Filter hosts in ${agg.name}`}
+                defaultValue={hq}
+                placeholder="part of a host name"
+              />
+            </FilterBar>
             {agg.hosts.length ? (
               <table className="data-table">
                 <caption>
@@ -113,9 +103,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
                     <th scope="col">Host</th>
                     <th scope="col">Cell</th>
                     <th scope="col">State</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
+                    <HiddenColumnHeader>Actions</HiddenColumnHeader>
                   </tr>
                 </thead>
                 <tbody>

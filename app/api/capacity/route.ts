@@ -1,7 +1,8 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, allFlavors, prepareFill, runFill } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
-import { requireRole } from "@/lib/auth/session";
+import { fieldErrors } from "@/lib/api/route-input";
+import { viewerJsonBody } from "@/lib/api/viewer-input";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -14,21 +15,15 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(req: NextRequest) {
   // fills a copy in memory, writes nothing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    return Response.json({ errors: { _form: ["the request body must be JSON"] } }, { status: 400 });
-  }
-  const v = validateCapacityForm(body);
-  if (!v.ok) return Response.json({ errors: v.errors }, { status: 400 });
+  const read = await viewerJsonBody(req);
+  if (read instanceof Response) return read;
+  const v = validateCapacityForm(read.body);
+  if (!v.ok) return fieldErrors(v.errors);
   let prepared: Awaited<ReturnType<typeof prepareFill>>;
   try {
     prepared = await prepareFill(prisma, v.form);
   } catch (e) {
-    if (e instanceof CapacityInputError) return Response.json({ errors: { [e.field]: [e.message] } }, { status: 400 });
+    if (e instanceof CapacityInputError) return fieldErrors({ [e.field]: [e.message] });
     throw e;
   }
   const flavors = await allFlavors(prisma);

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { HistoryLink } from "@/components/audit/history-link";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { removeExtraSpec, saveExtraSpec } from "@/lib/flavors/actions";
 import { DeleteFlavorForm, FlavorForm } from "@/components/flavors/flavor-forms";
 import { KvEditor } from "@/components/forms/kv-editor";
 import { fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
+import { RecordHead } from "@/components/ui/record-head";
 import { getFlavor } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 
@@ -25,27 +25,14 @@ export default async function FlavorPage({ params, searchParams }: { params: Par
   if (!f) notFound();
   return (
     <section>
-      <p className="breadcrumb">
-        <Link href="/flavors">Flavors</Link> / {f.name}
-      </p>
-      <div className="page-head">
-        <h1>{f.name}</h1>
-        <HistoryLink entity="flavor" entityKey={f.name} />
+      <RecordHead list="Flavors" listHref="/flavors" entity="flavor" name={f.name}>
         <span className="muted">
           {f.vcpus} vCPU · {fmtMb(f.memoryMb)} RAM · {f.rootGb + f.ephemeralGb} GB disk · {fmtInt(f.instanceCount)}{" "}
           instances
         </span>
-      </div>
-      {sp.created ? (
-        <p className="notice ok" role="status">
-          Flavor {f.name} created. Add extra specs below.
-        </p>
-      ) : null}
-      {sp.renamed ? (
-        <p className="notice ok" role="status">
-          Flavor saved as {f.name}.
-        </p>
-      ) : null}
+      </RecordHead>
+      {sp.created ? <Notice tone="ok">Flavor {f.name} created. Add extra specs below.</Notice> : null}
+      {sp.renamed ? <Notice tone="ok">Flavor saved as {f.name}.</Notice> : null}
       <KvEditor
         kind="flavor"
         title="Extra specs"

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
-import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NumaCells } from "@/components/hosts/numa-cells";
 import { ServiceForm } from "@/components/hosts/service-form";
 import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
+import { KeyValueChips } from "@/components/ui/chips";
+import { RecordHead } from "@/components/ui/record-head";
 import { UsageBar } from "@/components/ui/usage-bar";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { getHostHardware } from "@/lib/cloud/host-hardware";
@@ -29,14 +30,9 @@ export default async function HostPage({ params }: { params: Params }) {
 
   return (
     <section>
-      <p className="breadcrumb">
-        <Link href="/hosts">Hosts</Link> / {h.name}
-      </p>
-      <div className="page-head">
-        <h1>{h.name}</h1>
-        <HistoryLink entity="host" entityKey={h.name} />
+      <RecordHead list="Hosts" listHref="/hosts" entity="host" name={h.name}>
         <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
-      </div>
+      </RecordHead>
       <p className="muted">
         Cell {h.cell} · zone {h.zones.join(", ")}
         {h.zoneIsDefault ? " (default zone: in no zone aggregate)" : ""} · node {h.node} · {h.hypervisorType}{" "}
@@ -112,19 +108,9 @@ export default async function HostPage({ params }: { params: Params }) {
                   </th>
                   <td>{a.availabilityZone ?? "—"}</td>
                   <td>
-                    {a.metadata.length ? (
-                      <ul className="chips">
-                        {a.metadata.map((m) => (
-                          <li key={m.key} title={describeMetadataKey(m.key).reader}>
-                            <code>
-                              {m.key}={m.value}
-                            </code>
-                          </li>
-                        ))}
-                      </ul>
-                    ) : (
-                      <span className="muted">none</span>
-                    )}
+                    <KeyValueChips
+                      chips={a.metadata.map((m) => ({ ...m, title: describeMetadataKey(m.key).reader }))}
+                    />
                   </td>
                 </tr>
               ))}

@@ -1,7 +1,9 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
 import { CapacityCompareSchema } from "@/lib/capacity/schemas";
-import { requireRole } from "@/lib/auth/session";
+import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { fieldErrors } from "@/lib/api/route-input";
+import { viewerJsonBody } from "@/lib/api/viewer-input";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -13,24 +15,14 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(req: NextRequest) {
   // fills copies in memory, writes nothing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    return Response.json({ errors: { _form: ["the request body must be JSON"] } }, { status: 400 });
-  }
-  const parsed = CapacityCompareSchema.safeParse(body);
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const i of parsed.error.issues) (errors[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
-    return Response.json({ errors }, { status: 400 });
-  }
+  const read = await viewerJsonBody(req);
+  if (read instanceof Response) return read;
+  const parsed = CapacityCompareSchema.safeParse(read.body);
+  if (!parsed.success) return fieldErrors(zodFieldErrors(parsed.error.issues));
   try {
     return Response.json(await compareProfiles(prisma, parsed.data));
   } catch (e) {
-    if (e instanceof CapacityInputError) return Response.json({ errors: { [e.field]: [e.message] } }, { status: 400 });
+    if (e instanceof CapacityInputError) return fieldErrors({ [e.field]: [e.message] });
     throw e;
   }
 }

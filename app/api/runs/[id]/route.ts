@@ -1,19 +1,17 @@
 import { prisma } from "@/lib/db";
 import { getRunText } from "@/lib/runs/queries";
-import { requireRole } from "@/lib/auth/session";
+import { notFound } from "@/lib/api/route-input";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/runs/ID: the run's stored result document, byte for byte as stored. */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   // reads: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = Number((await ctx.params).id);
-  if (!Number.isInteger(id) || id <= 0)
-    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
+  const id = await viewerRunId(req, ctx);
+  if (id instanceof Response) return id;
   const text = await getRunText(prisma, id, "result");
-  if (text === null) return Response.json({ error: `run ${id} does not exist` }, { status: 404 });
+  if (text === null) return notFound(`run ${id} does not exist`);
   return new Response(text, {
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "private, max-age=3600, immutable" },
   });

@@ -1,7 +1,8 @@
 import { prisma } from "@/lib/db";
 import { answerHosts, parseHostsQuery } from "@/lib/runs/api";
 import { loadRun } from "@/lib/runs/cache";
-import { requireRole } from "@/lib/auth/session";
+import { badRequest, notFound } from "@/lib/api/route-input";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
@@ -12,14 +13,11 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
   // reads: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = Number((await ctx.params).id);
-  if (!Number.isInteger(id) || id <= 0)
-    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
+  const id = await viewerRunId(req, ctx);
+  if (id instanceof Response) return id;
   const q = parseHostsQuery(new URL(req.url).searchParams);
-  if (typeof q === "string") return Response.json({ error: q }, { status: 400 });
+  if (typeof q === "string") return badRequest(q);
   const run = await loadRun(prisma, id);
-  if (!run) return Response.json({ error: `run ${id} does not exist` }, { status: 404 });
+  if (!run) return notFound(`run ${id} does not exist`);
   return Response.json(answerHosts(run, q));
 }

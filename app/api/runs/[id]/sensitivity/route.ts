@@ -1,7 +1,8 @@
 import type { NextRequest } from "next/server";
-import { requireRole } from "@/lib/auth/session";
+import { badRequest, instanceIndexParam } from "@/lib/api/route-input";
 import { prisma } from "@/lib/db";
 import { SensitivityInputError, runSensitivity, tryMultiplier } from "@/lib/runs/sensitivity-run";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
@@ -13,15 +14,11 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string }> }) {
   // re-runs the engine on a stored run without writing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = Number((await ctx.params).id);
+  const id = await viewerRunId(req, ctx);
+  if (id instanceof Response) return id;
   const sp = req.nextUrl.searchParams;
-  const index = Number(sp.get("index") ?? "0");
-  if (!Number.isInteger(id) || id <= 0)
-    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
-  if (!Number.isInteger(index) || index < 0)
-    return Response.json({ error: "index: must be a whole number from 0" }, { status: 400 });
+  const index = instanceIndexParam(sp);
+  if (index instanceof Response) return index;
   try {
     const key = sp.get("key");
     if (key === null) return Response.json(await runSensitivity(prisma, id, index));
@@ -29,7 +26,7 @@ export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string 
     const value = raw.trim() === "" ? Number.NaN : Number(raw);
     return Response.json(await tryMultiplier(prisma, id, index, key, value));
   } catch (e) {
-    if (e instanceof SensitivityInputError) return Response.json({ error: e.message }, { status: 400 });
+    if (e instanceof SensitivityInputError) return badRequest(e.message);
     throw e;
   }
 }

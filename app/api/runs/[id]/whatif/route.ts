@@ -1,7 +1,8 @@
 import type { NextRequest } from "next/server";
-import { requireRole } from "@/lib/auth/session";
+import { badRequest, instanceIndexParam } from "@/lib/api/route-input";
 import { prisma } from "@/lib/db";
 import { WhatIfInputError, hostFate, runWhatIf } from "@/lib/whatif/run";
+import { viewerRunId } from "@/lib/api/viewer-input";
 
 export const dynamic = "force-dynamic";
 
@@ -12,22 +13,18 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string }> }) {
   // re-runs the engine on changed copies, writes nothing: any signed-in role; checked before any work
-  const actor = await requireRole(req, "viewer");
-  if (actor instanceof Response) return actor;
-  const id = Number((await ctx.params).id);
+  const id = await viewerRunId(req, ctx);
+  if (id instanceof Response) return id;
   const sp = req.nextUrl.searchParams;
   const host = (sp.get("host") ?? "").trim();
-  const index = Number(sp.get("index") ?? "0");
-  if (!Number.isInteger(id) || id <= 0)
-    return Response.json({ error: "run id must be a positive whole number" }, { status: 400 });
-  if (!host) return Response.json({ error: "host: name a host of the run" }, { status: 400 });
-  if (!Number.isInteger(index) || index < 0)
-    return Response.json({ error: "index: must be a whole number from 0" }, { status: 400 });
+  if (!host) return badRequest("host: name a host of the run");
+  const index = instanceIndexParam(sp);
+  if (index instanceof Response) return index;
   try {
     if (sp.get("fate")) return Response.json(await hostFate(prisma, id, host, index));
     return Response.json(await runWhatIf(prisma, id, host, index));
   } catch (e) {
-    if (e instanceof WhatIfInputError) return Response.json({ error: e.message }, { status: 400 });
+    if (e instanceof WhatIfInputError) return badRequest(e.message);
     throw e;
   }
 }

@@ -1,0 +1,13 @@
+import type { ReactNode } from "react";
+
+/**
+ * A page's notice after a redirect or about what it shows: "ok" is a status
+ * (read politely), "bad" an alert (read at once).
+ */
+export function Notice({ tone, children }: { tone: "ok" | "bad"; children: ReactNode }) {
+  return (
+    <p className={`notice ${tone}`} role={tone === "ok" ? "status" : "alert"}>
+      {children}
+    </p>
+  );
+}
