@@ -20,7 +20,9 @@ const hosts = Number(process.argv[2]);
 const instances = Number(process.argv[3]);
 if (process.argv.includes("--warm-up")) warmUpEngine();
 // Frozen, as the app keeps its snapshot; deriving each host's facts is build_ms, outside the window.
-const scenario = freezeScenario((process.argv.includes("--placement") ? bigPlacementCloud : bigCloud)(hosts, instances));
+const scenario = freezeScenario(
+  (process.argv.includes("--placement") ? bigPlacementCloud : bigCloud)(hosts, instances),
+);
 const t0 = performance.now();
 const run = schedule(scenario);
 const total = performance.now() - t0;
