@@ -173,6 +173,14 @@ export class HostState {
   /** NUMA cells with their usage (Nova's numa_topology); null without one. */
   numaCells: NUMACell[] | null = null;
   private fitFacts: NumaFitFacts | null = null;
+  /**
+   * A frozen snapshot's hosts' fit summaries, in one table in host order
+   * (the NUMA filter reads every host's): this host's starts at numaAt, and
+   * stands for numaCells while they are `summarized` (consuming replaces them).
+   */
+  numaTable: ArrayLike<number> | null = null;
+  numaAt = 0;
+  summarized: NUMACell[] | null = null;
   /** Free PCI devices by pool (Nova's pci_stats; always present, maybe empty). */
   pciStats: PciDeviceStats = EMPTY_PCI_STATS;
   // Position in the scenario's host list: the order hosts enter the filters.
@@ -299,6 +307,9 @@ export class HostState {
     c.localGb = this.localGb;
     c.numaCells = this.numaCells;
     c.fitFacts = this.fitFacts;
+    c.numaTable = this.numaTable;
+    c.numaAt = this.numaAt;
+    c.summarized = this.summarized;
     c.pciStats = this.pciStats;
     return c;
   }
@@ -417,18 +428,20 @@ export function buildHostStates(scenario: Scenario): HostState[] {
     }
     out[index] = buildHostState(h, index, view);
   }
-  if (Object.isFrozen(scenario.hosts) && !METRICS_PACKED.has(scenario.hosts)) {
-    packMetrics(scenario.hosts);
-    METRICS_PACKED.add(scenario.hosts);
+  if (Object.isFrozen(scenario.hosts) && !PACKED.has(scenario.hosts)) {
+    const templates = scenario.hosts.map((h) => FROZEN_STATES.get(h));
+    packMetrics(templates);
+    packNumaSummaries(templates);
+    PACKED.add(scenario.hosts);
   }
   return out;
 }
 
-const METRICS_PACKED = new WeakSet<object>();
+/** Frozen host lists whose templates' metric values and NUMA summaries are in one table each. */
+const PACKED = new WeakSet<object>();
 
 /** The metric values of a frozen host list's templates, moved into one table in host order (later copies share it). */
-function packMetrics(hosts: readonly ScenarioHost[]): void {
-  const templates = hosts.map((h) => FROZEN_STATES.get(h));
+function packMetrics(templates: Array<HostState | undefined>): void {
   let size = 0;
   for (const t of templates) size += t ? t.metricNames.length : 0;
   const table = new Float64Array(size);
@@ -439,6 +452,23 @@ function packMetrics(hosts: readonly ScenarioHost[]): void {
     t.metricTable = table;
     t.metricAt = at;
     at += t.metricNames.length;
+  }
+}
+
+/** The NUMA fit summaries of a frozen host list's templates, copied into one table in host order. */
+function packNumaSummaries(templates: Array<HostState | undefined>): void {
+  let size = 0;
+  for (const t of templates) if (t?.numaCells) size += t.numaFitFacts(t.numaCells).summary.length;
+  const table = new Float64Array(size);
+  let at = 0;
+  for (const t of templates) {
+    if (!t?.numaCells) continue;
+    const summary = t.numaFitFacts(t.numaCells).summary;
+    table.set(summary, at);
+    t.numaTable = table;
+    t.numaAt = at;
+    t.summarized = t.numaCells;
+    at += summary.length;
   }
 }
 

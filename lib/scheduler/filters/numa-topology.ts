@@ -79,11 +79,14 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       const requested = spec.numaTopology;
       if (!requested?.cells.length) return null;
       if (cells === null) return NO_TOPOLOGY;
-      const facts = host.numaFitFacts(cells);
-      // (the summary's first number is the count of cells: the array itself stays unread)
-      if (!facts.summary[0]) return NO_TOPOLOGY;
+      // A frozen snapshot's summaries are one table read front to back; a consumed host's are its own.
+      const packed = host.summarized === cells && host.numaTable !== null;
+      const summary = packed ? host.numaTable! : host.numaFitFacts(cells).summary;
+      const at = packed ? host.numaAt : 0;
+      // (the summary's first number is the count of cells: the cells themselves stay unread)
+      if (!summary[at]) return NO_TOPOLOGY;
       // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
-      if (!mayFit(facts.summary, requested)) return noFitOf(facts, requested, host.cpuAllocationRatio);
+      if (!mayFit(summary, requested, at)) return noFitOf(host.numaFitFacts(cells), requested, host.cpuAllocationRatio);
       const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
       opts.limits = limits;
       opts.pciRequests = spec.pciRequests;

@@ -146,19 +146,19 @@ export class NumaFitFacts {
  * nothing. The checks are never stricter than Nova's: an earlier host cell
  * may have fixed the guest's page size (to one of its own sizes; for
  * "large", one above the smallest of some cell), and emulator threads and
- * allocation ratios are left out.
+ * allocation ratios are left out. The summary starts at `from`.
  */
-export function mayFit(summary: readonly number[], topology: InstanceNUMATopology): boolean {
-  const cells = summary[0];
+export function mayFit(summary: ArrayLike<number>, topology: InstanceNUMATopology, from = 0): boolean {
+  const cells = summary[from];
   for (const cell of topology.cells) {
     const pinned = dedicatedOrMixed(cell);
     const shared = sharedOrMixed(cell);
     // Only sizes above the smallest for "large"; one size when a size is asked.
-    const above = cell.pagesize === MEMPAGES_LARGE ? summary[1] : 0;
+    const above = cell.pagesize === MEMPAGES_LARGE ? summary[from + 1] : 0;
     const only = Math.max(cell.pagesize ?? 0, 0);
     const memKb = cell.memory * 1024;
     let any = false;
-    for (let i = 0, at = 2; i < cells && !any; i++) {
+    for (let i = 0, at = from + 2; i < cells && !any; i++) {
       const pages = at + 5;
       const end = pages + 2 * summary[at + 4];
       const memory = summary[at];
