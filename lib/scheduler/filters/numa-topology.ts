@@ -1,6 +1,6 @@
 import { explainNoFit, guestNeeds } from "../numa/explain";
 import { explainPciAffinity } from "../pci/explain";
-import { type FitOptions, mayFit, type NumaFitFacts, numaFitInstanceToHost } from "../numa/fit";
+import { type FitOptions, mayFit, type NumaFitFacts, type NUMALimits, numaFitInstanceToHost } from "../numa/fit";
 import { cellHasThreads, type InstanceNUMATopology, type NUMACell } from "../numa/objects";
 import { PySet } from "../numa/pyset";
 import type { FilterFactory, Reason } from "../plugin";
@@ -43,6 +43,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
     verdictOnly: true,
     pciMiss: { hostCells: null },
   };
+  let limits: NUMALimits | null = null;
   let scratchFor: InstanceNUMATopology | null = null;
   let scratch: InstanceNUMATopology | null = null;
   /** obj_clone() of the request's topology: the fit changes the guest cells it tries (ids, page size, pinning). */
@@ -87,7 +88,13 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       if (!summary[at]) return NO_TOPOLOGY;
       // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
       if (!mayFit(summary, requested, at)) return noFitOf(host.numaFitFacts(cells), requested, host.cpuAllocationRatio);
-      const limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
+      // Read only (by the fit and the consume step): hosts with the same ratios share one.
+      if (
+        limits === null ||
+        limits.cpuAllocationRatio !== host.cpuAllocationRatio ||
+        limits.ramAllocationRatio !== host.ramAllocationRatio
+      )
+        limits = { cpuAllocationRatio: host.cpuAllocationRatio, ramAllocationRatio: host.ramAllocationRatio };
       opts.limits = limits;
       opts.pciRequests = spec.pciRequests;
       opts.pciStats = host.pciStats;

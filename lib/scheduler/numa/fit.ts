@@ -270,7 +270,7 @@ export function numaFitInstanceToHost(
     if (pciStats) {
       const devices = keysOf(cells, zero) as Float64Array;
       for (const p of pciStats.pools) {
-        const node = p.props.get("numa_node") ?? null;
+        const node = p.numaNode;
         for (let i = 0; i < cells.length; i++) if (cells[i].id === node) devices[i] += p.count;
       }
       // PCI cells first when devices are requested, last otherwise

@@ -91,7 +91,7 @@ export function buildPciStats(
     props.set("vendor_id", String(p.vendor_id));
     props.set("numa_node", p.numa_node ?? null);
     for (const [k, v] of Object.entries(p.tags ?? {})) props.set(k, v === null ? null : String(v));
-    return { props, count: int(p.count, `${field}[${i}].count`) };
+    return { props, count: int(p.count, `${field}[${i}].count`), numaNode: props.get("numa_node") ?? null };
   });
   return PciDeviceStats.fromPools(list, cells?.map((c) => ({ id: c.id, socket: c.socket })) ?? null);
 }

@@ -30,7 +30,7 @@ export function explainPciAffinity(stats: PciDeviceStats, requests: PciRequest[]
   const byNode = new Map<string, number>();
   for (const p of stats.pools) {
     if (!propMatch(p, r.spec)) continue;
-    const node = String(p.props.get("numa_node") ?? "none");
+    const node = String(p.numaNode ?? "none");
     byNode.set(node, (byNode.get(node) ?? 0) + p.count);
   }
   const free = [...byNode].map(([n, c]) => `${n}: ${c}`).join(", ") || "none";

@@ -17,7 +17,7 @@ function pool(
     ["numa_node", node],
   ]);
   for (const [k, v] of Object.entries(tags)) props.set(k, v);
-  return { props, count };
+  return { props, count, numaNode: props.get("numa_node") ?? null };
 }
 
 const req = (count: number, numaPolicy: string | null = null): PciRequest => ({

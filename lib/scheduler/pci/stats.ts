@@ -11,6 +11,8 @@ export type PoolValue = string | number | null;
 export interface PciPool {
   props: Map<string, PoolValue>;
   count: number;
+  /** props' numa_node (null without one), read apart: the NUMA fit sorts cells by it for every host it fits. */
+  numaNode: PoolValue;
 }
 
 /** NUMA affinity needs only each guest cell's host cell and each host cell's socket. */
@@ -62,7 +64,7 @@ export function propMatch(pool: PciPool, specs: ReadonlyArray<Record<string, Poo
 }
 
 /** pci_device_prop_match(pool, [{"numa_node": id}]) */
-const onNode = (pool: PciPool, id: number | null): boolean => (pool.props.get("numa_node") ?? null) === id;
+const onNode = (pool: PciPool, id: number | null): boolean => pool.numaNode === id;
 
 function total(pools: PciPool[]): number {
   let n = 0;
@@ -99,7 +101,7 @@ export class PciDeviceStats {
 
   clone(): PciDeviceStats {
     return new PciDeviceStats(
-      this.pools.map((p) => ({ props: p.props, count: p.count })),
+      this.pools.map((p) => ({ props: p.props, count: p.count, numaNode: p.numaNode })),
       this.hostCells,
     );
   }
@@ -120,7 +122,7 @@ export class PciDeviceStats {
     filtered = kept(pools, onCells);
     if (policy === "legacy" || total(filtered) >= request.count) return filtered;
     // preferred: every pool, those with affinity first (a stable sort: already in order, nothing moves)
-    const affine = (p: PciPool) => (ids.includes((p.props.get("numa_node") ?? null) as number | null) ? 0 : 1);
+    const affine = (p: PciPool) => (ids.includes(p.numaNode as number | null) ? 0 : 1);
     let ordered = true;
     for (let i = 1; i < pools.length && ordered; i++) ordered = affine(pools[i - 1]) <= affine(pools[i]);
     return ordered ? pools : [...pools].sort((a, b) => affine(a) - affine(b));
