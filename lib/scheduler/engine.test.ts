@@ -189,6 +189,32 @@ describe("filters and weighers read host by host, with Nova's answers and errors
     else expect(s.runFilters(hosts, 0).passed.map((h) => h.host)).toEqual(["h1", "h2"]);
   });
 
+  it.each([
+    { minval: undefined, value: 5 },
+    { minval: 0, value: 5 },
+    { minval: 7, value: 5 },
+  ])(
+    "a weigher that weighs every host the same (minval $minval) gives the columns and weights of one that says nothing",
+    ({ minval, value }) => {
+      const names = ["h1", "h2", "h3"];
+      const plain: HostWeigher = {
+        name: "W",
+        minval,
+        weigh: () => value,
+        multiplier: () => ({ value: 2, source: "test" }),
+      };
+      const said: HostWeigher = { ...plain, sameForEveryHost: () => value };
+      const ram = weigher("RAM", "none");
+      const a = scheduler(names, [], [plain, ram]);
+      const b = scheduler(names, [], [said, ram]);
+      const [wa, wb] = [a.s.weigh(a.hosts), b.s.weigh(b.hosts)];
+      expect([...wb.weights]).toEqual([...wa.weights]);
+      expect(wb.columns.map((c) => [[...c.raw], [...c.normalized]])).toEqual(
+        wa.columns.map((c) => [[...c.raw], [...c.normalized]]),
+      );
+    },
+  );
+
   it("raise the first weigher's error, as Nova weighs weigher after weigher", () => {
     const { s, hosts } = scheduler(["h1", "h2"], [], [weigher("X", "h2"), weigher("Y", "h1")]);
     expect(() => s.weigh(hosts)).toThrow("X on h2");

@@ -65,11 +65,24 @@ class Column implements WeigherColumn {
 
   constructor(
     readonly name: string,
-    readonly raw: Float64Array,
+    /** The raw values; null when every host weighs `same` (made when read). */
+    private values: Float64Array | null,
+    private readonly length: number,
+    private readonly same: number,
     private readonly lo: number,
     private readonly hi: number,
     readonly byView: ReadonlyArray<{ value: number; source: string } | undefined>,
   ) {}
+
+  get raw(): Float64Array {
+    if (!this.values) this.values = new Float64Array(this.length).fill(this.same);
+    return this.values;
+  }
+
+  /** The raw values a later instance may copy from; null for a column of one value. */
+  get carried(): Float64Array | null {
+    return Number.isNaN(this.same) ? this.values : null;
+  }
 
   get normalized(): Float64Array {
     if (!this.kept) {
@@ -166,35 +179,40 @@ function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: F
  * made weigher by weigher instead, so the error is the one Nova's order
  * (all hosts of the first weigher first) raises.
  */
-function rawColumns(weighers: HostWeigher[], hosts: HostState[], spec: RequestSpec, buf: Float64Array): void {
+function rawColumns(
+  weighers: HostWeigher[],
+  hosts: HostState[],
+  spec: RequestSpec,
+  buf: Float64Array,
+  slots: Int32Array,
+): void {
   const n = hosts.length;
-  // Weighers that weigh every host the same for this request fill their column at once.
-  const same = new Uint8Array(weighers.length);
-  for (let k = 0; k < weighers.length; k++) {
-    const w = weighers[k];
-    let v = w.sameForEveryHost?.(spec);
-    if (v === undefined) continue;
-    if (w.minval !== undefined && v < w.minval) v = w.minval;
-    if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
-    buf.fill(v, n * (1 + k), n * (2 + k));
-    same[k] = 1;
-  }
   try {
     for (let i = 0; i < n; i++) {
       const h = hosts[i];
-      for (let k = 0, at = n + i; k < weighers.length; k++, at += n) {
-        if (same[k]) continue;
+      for (let k = 0; k < weighers.length; k++) {
+        // a weigher that weighs every host the same has no slot: its column is one value
+        if (slots[k] < 0) continue;
         const w = weighers[k];
         let v = w.weigh(h, spec);
         if (w.minval !== undefined && v < w.minval) v = w.minval;
         if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
-        buf[at] = v;
+        buf[n * slots[k] + i] = v;
       }
     }
   } catch {
     for (let k = 0; k < weighers.length; k++)
-      rawColumn(weighers[k], hosts, spec, buf.subarray(n * (1 + k), n * (2 + k)));
+      if (slots[k] >= 0) rawColumn(weighers[k], hosts, spec, buf.subarray(n * slots[k], n * (slots[k] + 1)));
   }
+}
+
+/** The value a weigher gives every host for this request (clamped), NaN when it does not. */
+function sameValue(w: HostWeigher, spec: RequestSpec): number {
+  let v = w.sameForEveryHost?.(spec);
+  if (v === undefined || Number.isNaN(v)) return Number.NaN;
+  if (w.minval !== undefined && v < w.minval) v = w.minval;
+  if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
+  return v;
 }
 
 /**
@@ -202,7 +220,8 @@ function rawColumns(weighers: HostWeigher[], hosts: HostState[], spec: RequestSp
  * order) and where each host now weighed sat there; -1: weigh it again.
  */
 interface CarriedWeights {
-  raws: Float64Array[];
+  /** null for a column of one value: the weigher is asked again. */
+  raws: Array<Float64Array | null>;
   views: Int32Array;
   from: Int32Array;
 }
@@ -256,21 +275,21 @@ function normalize(raw: Float64Array, lo: number, hi: number, out: Float64Array)
 
 /** multiplier × normalize()d value added to each weight, with normalize()'s arithmetic. */
 function addNormalized(
-  raw: Float64Array,
+  raw: Float64Array | null,
   lo: number,
   hi: number,
   multiplierByView: Float64Array,
   views: Int32Array,
   weights: Float64Array,
 ): void {
-  const n = raw.length;
+  const n = weights.length;
   if (lo === hi) {
     // Every normalized value is 0; 0 × an infinite multiplier is still NaN.
     for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * 0;
     return;
   }
   const range = hi - lo;
-  for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw[i] - lo) / range);
+  for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw![i] - lo) / range);
 }
 
 function newStage(f: HostFilter, hostsIn: number): FunnelStage {
@@ -493,23 +512,42 @@ export class Scheduler {
   weighCarrying(hosts: HostState[], carried: CarriedWeights | null): { weighed: WeighedSet; views: Int32Array } {
     const n = hosts.length;
     const W = n > 1 ? this.weighers.length : 0;
-    // One buffer per call: weights, then raw values per weigher.
-    const buf = new Float64Array(n * (1 + W));
+    const spec = this.spec;
+    // A weigher that weighs every host the same keeps one value, not a column
+    // (a request of 50 instances at 50,000 hosts kept 50 of each).
+    const same = new Float64Array(W);
+    const slots = new Int32Array(W);
+    let kept = 0;
+    for (let k = 0; k < W; k++) {
+      same[k] = sameValue(this.weighers[k], spec);
+      slots[k] = Number.isNaN(same[k]) ? ++kept : -1;
+    }
+    // One buffer per call: weights, then raw values per weigher that has a slot.
+    const buf = new Float64Array(n * (1 + kept));
     const weights = buf.subarray(0, n);
     const columns: WeigherColumn[] = [];
     if (!W) return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views: new Int32Array(0) };
-    const spec = this.spec;
     const views = this.viewsOf(hosts, carried);
-    if (!carried) rawColumns(this.weighers, hosts, spec, buf);
+    if (!carried) rawColumns(this.weighers, hosts, spec, buf, slots);
     // Small loops in functions of their own: each is compiled on its own, early.
     for (let k = 0; k < W; k++) {
       const w = this.weighers[k];
-      const raw = buf.subarray(n * (1 + k), n * (2 + k));
-      if (carried) carryColumn(w, hosts, spec, carried.raws[k], carried.from, raw);
+      if (slots[k] < 0) {
+        const lo = w.minval ?? same[k];
+        const hi = w.maxval ?? same[k];
+        const column = new Column(w.name, null, n, same[k], lo, hi, this.multipliers[k]);
+        addNormalized(lo === hi ? null : column.raw, lo, hi, this.multiplierValues[k], views, weights);
+        columns.push(column);
+        continue;
+      }
+      const raw = buf.subarray(n * slots[k], n * (slots[k] + 1));
+      const previous = carried?.raws[k];
+      if (previous) carryColumn(w, hosts, spec, previous, carried!.from, raw);
+      else if (carried) rawColumn(w, hosts, spec, raw);
       const lo = w.minval ?? min(raw);
       const hi = w.maxval ?? max(raw);
       addNormalized(raw, lo, hi, this.multiplierValues[k], views, weights);
-      columns.push(new Column(w.name, raw, lo, hi, this.multipliers[k]));
+      columns.push(new Column(w.name, raw, n, Number.NaN, lo, hi, this.multipliers[k]));
     }
     return { weighed: { hosts, weights, columns, order: orderByWeight(weights) }, views };
   }
@@ -712,7 +750,7 @@ class InstancePass {
   private changed: HostState | null = null;
   private numaBefore: RequestSpec["numaTopology"] = null;
   /** The previous weighing: its hosts, raw columns and views. */
-  private last: { hosts: HostState[]; raws: Float64Array[]; views: Int32Array } | null = null;
+  private last: { hosts: HostState[]; raws: Array<Float64Array | null>; views: Int32Array } | null = null;
   /** The order (positions into last.hosts) the next pool was arranged in. */
   private arranged: number[] | null = null;
 
@@ -737,7 +775,7 @@ class InstancePass {
   private weigh(passed: HostState[], carried: CarriedWeights | null): WeighedSet {
     if (!passed.length) return EMPTY;
     const { weighed, views } = this.s.weighCarrying(passed, carried);
-    this.last = { hosts: passed, raws: weighed.columns.map((c) => c.raw), views };
+    this.last = { hosts: passed, raws: weighed.columns.map((c) => (c as Column).carried), views };
     return weighed;
   }
 
