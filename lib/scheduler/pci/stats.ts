@@ -78,6 +78,47 @@ function kept(pools: PciPool[], keep: (p: PciPool) => boolean): PciPool[] {
   return pools;
 }
 
+/** The pools matching some spec; the same array when all do. */
+function keptMatching(pools: PciPool[], specs: ReadonlyArray<Record<string, PoolValue>>): PciPool[] {
+  for (let i = 0; i < pools.length; i++)
+    if (!propMatch(pools[i], specs)) return pools.filter((p) => propMatch(p, specs));
+  return pools;
+}
+
+/** The pools on one of the cells' NUMA nodes (or on none, with `orNone`); the same array when all are. */
+function keptOnCells(pools: PciPool[], cells: NumaCellRef[], orNone: boolean): PciPool[] {
+  const on = (p: PciPool) => (orNone && p.numaNode === null) || cells.some((c) => onNode(p, c.id));
+  for (let i = 0; i < pools.length; i++) if (!on(pools[i])) return pools.filter(on);
+  return pools;
+}
+
+/** What a request's specs rule out, worked out once per request (it is asked for every host). */
+interface RequestRules {
+  noPhysicalFunctions: boolean;
+  noVdpa: boolean;
+  noRemoteManaged: boolean;
+}
+
+const RULES = new WeakMap<PciRequest, RequestRules>();
+
+function rulesOf(request: PciRequest): RequestRules {
+  let r = RULES.get(request);
+  if (!r) {
+    const specs = request.spec as ReadonlyArray<PciSpec>;
+    r = {
+      noPhysicalFunctions: specs.every((s) => s.dev_type !== "type-PF"),
+      noVdpa: specs.every((s) => s.dev_type !== "vdpa"),
+      noRemoteManaged: specs.every((s) => !boolFromString(s.remote_managed)),
+    };
+    RULES.set(request, r);
+  }
+  return r;
+}
+
+const notPhysicalFunction = (p: PciPool) => p.props.get("dev_type") !== "type-PF";
+const notVdpa = (p: PciPool) => p.props.get("dev_type") !== "vdpa";
+const notRemoteManaged = (p: PciPool) => !boolFromString(p.props.get("remote_managed"));
+
 function samePool(a: PciPool, b: PciPool): boolean {
   if (a.count !== b.count || a.props.size !== b.props.size) return false;
   for (const [k, v] of a.props) if (b.props.get(k) !== v || !b.props.has(k)) return false;
@@ -113,16 +154,13 @@ export class PciDeviceStats {
   private forNumaCells(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] {
     if (!cells?.length) return pools;
     const policy = request.numaPolicy || "legacy";
-    const ids: Array<number | null> = cells.map((c) => c.id);
-    const onCells = (p: PciPool) => ids.some((id) => onNode(p, id));
-    let filtered = kept(pools, onCells);
+    let filtered = keptOnCells(pools, cells, false);
     if (policy === "required" || total(filtered) >= request.count) return filtered;
     if (policy === "socket") return this.forSocket(pools, cells);
-    ids.push(null);
-    filtered = kept(pools, onCells);
+    filtered = keptOnCells(pools, cells, true);
     if (policy === "legacy" || total(filtered) >= request.count) return filtered;
     // preferred: every pool, those with affinity first (a stable sort: already in order, nothing moves)
-    const affine = (p: PciPool) => (ids.includes(p.numaNode as number | null) ? 0 : 1);
+    const affine = (p: PciPool) => (p.numaNode === null || cells.some((c) => c.id === p.numaNode) ? 0 : 1);
     let ordered = true;
     for (let i = 1; i < pools.length && ordered; i++) ordered = affine(pools[i - 1]) <= affine(pools[i]);
     return ordered ? pools : [...pools].sort((a, b) => affine(a) - affine(b));
@@ -139,16 +177,15 @@ export class PciDeviceStats {
 
   /** _filter_pools: spec, NUMA affinity, unrequested PFs, VDPA and remote-managed devices. */
   filterPools(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] | null {
-    const specs = request.spec as ReadonlyArray<PciSpec>;
-    let out = kept(pools, (p) => propMatch(p, specs));
+    let out = keptMatching(pools, request.spec as ReadonlyArray<PciSpec>);
     if (total(out) < request.count) return null;
     out = this.forNumaCells(out, request, cells);
     if (total(out) < request.count) return null;
-    if (specs.every((s) => s.dev_type !== "type-PF")) out = kept(out, (p) => p.props.get("dev_type") !== "type-PF");
+    const rules = rulesOf(request);
+    if (rules.noPhysicalFunctions) out = kept(out, notPhysicalFunction);
     if (total(out) < request.count) return null;
-    if (specs.every((s) => s.dev_type !== "vdpa")) out = kept(out, (p) => p.props.get("dev_type") !== "vdpa");
-    if (specs.every((s) => !boolFromString(s.remote_managed)))
-      out = kept(out, (p) => !boolFromString(p.props.get("remote_managed")));
+    if (rules.noVdpa) out = kept(out, notVdpa);
+    if (rules.noRemoteManaged) out = kept(out, notRemoteManaged);
     if (total(out) < request.count) return null;
     return out;
   }
