@@ -4,9 +4,10 @@
  * For each cloud size (bench/big-cloud.ts: 9 filters, the ten Zed weighers)
  * and 1 or 50 instances:
  *   - "engine warm": our engine's median over several requests in one
- *     process (engine only: filters, weighers, alternates; excluding parsing
- *     and building host states, as the reference's timer does), on the
- *     scenario frozen as the app keeps its snapshot;
+ *     process per size, as the reference is run (bench/warm-run.ts; engine
+ *     only: filters, weighers, alternates; excluding parsing and building
+ *     host states, as the reference's timer does), after 25 warm-up
+ *     requests, on the scenario frozen as the app keeps its snapshot;
  *   - "engine first": the same measure for the first request of a fresh
  *     node process (nothing compiled yet);
  *   - "Nova ref warm" / "Nova ref first": the Nova reference
@@ -60,35 +61,17 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+type CloudName = "plain" | "placement" | "numa";
+
+/** A size's warm median, in a process of its own (bench/warm-run.ts). */
 function engineWarm(
   hosts: number,
   instances: number,
-  cloud = bigCloud,
+  cloud: CloudName = "plain",
 ): { ms: number; chosen: string; survivors: number; matched: number; returned: number } {
-  const runs: number[] = [];
-  let survivors = 0;
-  let chosen = "";
-  let matched = 0;
-  let returned = 0;
-  const reps = hosts * instances >= 500000 ? 5 : hosts >= 10000 ? 21 : 41;
-  // Frozen, as the app keeps its snapshot: host states are copied from what
-  // each host says, derived once, before the engine's clock starts.
-  const sc = freezeScenario(cloud(hosts, instances));
-  // Warm means compiled and settled: V8 optimises the host loops over the
-  // first requests and, on the NUMA path, drops and redoes some of that work
-  // as more shapes of cells and pools reach it, for about twenty requests
-  // (--trace-deopt); the first request is "engine first", in a fresh process.
-  for (let r = 0; r < (hosts * instances >= 500000 ? 2 : 25); r++) schedule(sc);
-  for (let r = 0; r < reps; r++) {
-    const run = schedule(sc);
-    if (run.error && run.error.name !== "NoValidHost") throw new Error(run.error.message);
-    runs.push(run.engineMs);
-    survivors = run.traces[0]?.weighed.hosts.length ?? 0;
-    chosen = run.selections[0]?.host.host ?? run.error?.name ?? "";
-    matched = run.placement?.matched ?? 0;
-    returned = run.placement?.candidates ?? 0;
-  }
-  return { ms: median(runs), chosen, survivors, matched, returned };
+  const args = ["--import", "tsx", "bench/warm-run.ts", String(hosts), String(instances), cloud];
+  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 24 });
+  return JSON.parse(out.trim().split("\n").pop()!);
 }
 
 function engineFirst(hosts: number, instances: number, warmUp = false, placement = false): number {
@@ -234,7 +217,7 @@ function benchPlacement(dir: string) {
   const header = ["hosts", "matched", "returned", "survivors", ...TIMING_HEADER];
   const rows: string[][] = [];
   for (const hosts of PLACEMENT_CASES) {
-    const warm = engineWarm(hosts, 1, bigPlacementCloud);
+    const warm = engineWarm(hosts, 1, "placement");
     const first = engineFirst(hosts, 1, false, true);
     const ref =
       hosts > PLACEMENT_REFERENCE_MAX_HOSTS
@@ -270,7 +253,8 @@ async function main() {
       "engine: lib/scheduler, engine only (filters, weighers, alternates), excluding parsing and host states,\n" +
       "        on the scenario frozen as the app keeps its snapshot (host states copied per request)\n" +
       "Nova ref: ../shared/nova-reference (Nova 26 Zed's own classes), the same window\n" +
-      "warm: median of several requests in one process; first: the first request of a fresh process\n",
+      "warm: median of several requests in one process per size (ours after 25 warm-up requests);\n" +
+      "first: the first request of a fresh process\n",
   );
   if (process.argv.includes("--placement-only")) {
     benchPlacement(dir);
