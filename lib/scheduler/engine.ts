@@ -173,9 +173,9 @@ function rawColumn(w: HostWeigher, hosts: HostState[], spec: RequestSpec, raw: F
 }
 
 /**
- * Every weigher's raw values into buf (after its first n weights, column
- * after column). Host by host, all weighers in turn: each host's fields are
- * read once, not once per weigher. When a weigher raises, the columns are
+ * Every weigher's raw values into its slot of buf (slot s holds n values
+ * from n × s; slot 0 is the weights). Host by host, all weighers in turn:
+ * each host's fields are read once, not once per weigher. When a weigher raises, the columns are
  * made weigher by weigher instead, so the error is the one Nova's order
  * (all hosts of the first weigher first) raises.
  */

@@ -19,10 +19,10 @@ function noFit(cells: NUMACell[], requested: InstanceNUMATopology, cpuRatio: num
  */
 function noFitOf(facts: NumaFitFacts, requested: InstanceNUMATopology, cpuRatio: number): Reason {
   const needs = guestNeeds(requested, []);
-  const kept = facts.noFit;
-  if (kept !== null && kept.needs === needs) return kept.reason;
+  if (facts.noFitNeeds === needs && facts.noFitReason !== null) return facts.noFitReason;
   const reason = noFit(facts.cells, requested, cpuRatio);
-  facts.noFit = { needs, reason };
+  facts.noFitNeeds = needs;
+  facts.noFitReason = reason;
   return reason;
 }
 

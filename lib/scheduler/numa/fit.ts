@@ -132,7 +132,9 @@ export function fitSummary(hostCells: NUMACell[]): readonly number[] {
  */
 export class NumaFitFacts {
   readonly summary: readonly number[];
-  noFit: { needs: object; reason: { code: string; message: string } } | null = null;
+  /** The guest needs the reason was written for, and the reason. */
+  noFitNeeds: object | null = null;
+  noFitReason: { code: string; message: string } | null = null;
 
   constructor(readonly cells: NUMACell[]) {
     this.summary = fitSummary(cells);
