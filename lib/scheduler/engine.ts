@@ -208,11 +208,8 @@ function rawColumns(
 
 /** The value a weigher gives every host for this request (clamped), NaN when it does not. */
 function sameValue(w: HostWeigher, spec: RequestSpec): number {
-  let v = w.sameForEveryHost?.(spec);
-  if (v === undefined || Number.isNaN(v)) return Number.NaN;
-  if (w.minval !== undefined && v < w.minval) v = w.minval;
-  if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
-  return v;
+  const v = w.sameForEveryHost?.(spec);
+  return v === undefined || Number.isNaN(v) ? Number.NaN : clamped(w, v);
 }
 
 /**
@@ -240,10 +237,15 @@ function carryColumn(
 
 /** A weigher's raw value of one host, clamped to its minval and maxval. */
 function clampedWeight(w: HostWeigher, host: HostState, spec: RequestSpec): number {
-  let v = w.weigh(host, spec);
-  if (w.minval !== undefined && v < w.minval) v = w.minval;
-  if (w.maxval !== undefined && v > w.maxval) v = w.maxval;
-  return v;
+  return clamped(w, w.weigh(host, spec));
+}
+
+/** v within the weigher's minval and maxval. */
+function clamped(w: HostWeigher, v: number): number {
+  let c = v;
+  if (w.minval !== undefined && c < w.minval) c = w.minval;
+  if (w.maxval !== undefined && c > w.maxval) c = w.maxval;
+  return c;
 }
 
 /** hosts in `order` (positions into hosts). */

@@ -58,7 +58,7 @@ export function withDerived(c: NUMACell): NUMACell {
   return c;
 }
 
-export function cellDerived(c: NUMACell): NonNullable<NUMACell["derived"]> {
+function cellDerived(c: NUMACell): NonNullable<NUMACell["derived"]> {
   return c.derived ?? withDerived(c).derived!;
 }
 

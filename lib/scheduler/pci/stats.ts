@@ -78,18 +78,9 @@ function kept(pools: PciPool[], keep: (p: PciPool) => boolean): PciPool[] {
   return pools;
 }
 
-/** The pools matching some spec; the same array when all do. */
-function keptMatching(pools: PciPool[], specs: ReadonlyArray<Record<string, PoolValue>>): PciPool[] {
-  for (let i = 0; i < pools.length; i++)
-    if (!propMatch(pools[i], specs)) return pools.filter((p) => propMatch(p, specs));
-  return pools;
-}
-
 /** The pools on one of the cells' NUMA nodes (or on none, with `orNone`); the same array when all are. */
 function keptOnCells(pools: PciPool[], cells: NumaCellRef[], orNone: boolean): PciPool[] {
-  const on = (p: PciPool) => (orNone && p.numaNode === null) || cells.some((c) => onNode(p, c.id));
-  for (let i = 0; i < pools.length; i++) if (!on(pools[i])) return pools.filter(on);
-  return pools;
+  return kept(pools, (p) => (orNone && p.numaNode === null) || cells.some((c) => onNode(p, c.id)));
 }
 
 /** What a request's specs rule out, worked out once per request (it is asked for every host). */
@@ -177,7 +168,8 @@ export class PciDeviceStats {
 
   /** _filter_pools: spec, NUMA affinity, unrequested PFs, VDPA and remote-managed devices. */
   filterPools(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] | null {
-    let out = keptMatching(pools, request.spec as ReadonlyArray<PciSpec>);
+    const specs = request.spec as ReadonlyArray<PciSpec>;
+    let out = kept(pools, (p) => propMatch(p, specs));
     if (total(out) < request.count) return null;
     out = this.forNumaCells(out, request, cells);
     if (total(out) < request.count) return null;
