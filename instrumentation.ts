@@ -1,10 +1,20 @@
 /**
- * Next.js runs register() once when a server process starts: warm the
- * scheduler engine up there, so the first Schedule click does not pay for
- * compiling it (lib/scheduler/warm-up.ts).
+ * Next.js runs register() once when a server process starts, before it
+ * handles a request. Here the process warms its scheduler engine up
+ * (lib/engine.ts, lib/scheduler/warm-up.ts), then loads the cloud and
+ * schedules its flavors once (lib/runs/prime.ts), so the first Schedule
+ * click pays neither for compiling the engine nor for reading the cloud.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { warmUpEngine } = await import("./lib/scheduler/warm-up");
-  warmUpEngine();
+  const { processEngine } = await import("./lib/engine");
+  processEngine().warmUp();
+  try {
+    const { prisma } = await import("./lib/db");
+    const { primeServer } = await import("./lib/runs/prime");
+    await primeServer(prisma);
+  } catch (e) {
+    // A database not there yet is not a reason not to serve: the first click loads the cloud then.
+    console.error("could not load the cloud at start:", (e as Error).message);
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { MutationError } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db-client";
-import { schedule, toResult } from "@/lib/scheduler";
+import { processEngine } from "@/lib/engine";
 import { NOVA_RELEASES } from "@/lib/scheduler/releases";
 import type { Scenario, ScenarioConfig } from "@/lib/scheduler/scenario";
 import { readCloudRevision } from "@/lib/cloud/revision";
@@ -32,7 +32,8 @@ export async function prepareReleaseRerun(db: Db, runId: number, release: string
   const config: ScenarioConfig = { ...(stored.config ?? {}), nova_release: release };
   const scenario: Scenario = { ...stored, config };
   const t0 = performance.now();
-  const result = toResult(schedule(scenario, { now: () => performance.now() }));
+  const engine = processEngine();
+  const result = engine.toResult(engine.schedule(scenario, { now: () => performance.now() }));
   const { hosts, aggregates, server_groups } = stored;
   return {
     request: scenario.request,

@@ -19,7 +19,8 @@ import type { PrismaClient } from "@/lib/db-client";
 import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
 import { ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
-import { schedule, toResult, type ScheduleResult } from "@/lib/scheduler";
+import type { ScheduleResult } from "@/lib/scheduler";
+import { processEngine } from "@/lib/engine";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { checkRequest, formToRequestParts, MAX_HOST_INSTANCES, type ScheduleForm } from "./schemas";
 import { storeRunDetails, type RunDetails } from "./store";
@@ -107,8 +108,9 @@ export async function prepareRun(
   // A new object: the cached snapshot itself is shared and never changed.
   const scenario: Scenario = { ...snap.scenario, request };
   const t0 = performance.now();
-  const run = schedule(scenario, { now: () => performance.now() });
-  const result = toResult(run);
+  const engine = processEngine();
+  const run = engine.schedule(scenario, { now: () => performance.now() });
+  const result = engine.toResult(run);
   const scheduleMs = performance.now() - t0;
   return {
     request,

@@ -5,9 +5,8 @@
  */
 import "server-only";
 import type { PrismaClient } from "@/lib/db-client";
-import { schedule } from "@/lib/scheduler/engine";
 import { parseJson } from "@/lib/scheduler/python";
-import { toResult } from "@/lib/scheduler/result";
+import { processEngine } from "@/lib/engine";
 import type { Scenario } from "@/lib/scheduler/scenario";
 import { getRun, getRunResult, getRunText } from "./queries";
 import { MULTIPLIER_KEY, weightSensitivity, type Sensitivity } from "./sensitivity";
@@ -47,7 +46,8 @@ export async function tryMultiplier(
   if (text === null) throw new SensitivityInputError(`run ${runId} does not exist`);
   const scenario = parseJson(text) as Scenario;
   scenario.config = { ...(scenario.config ?? {}), [key]: value };
-  const result = toResult(schedule(scenario));
+  const engine = processEngine();
+  const result = engine.toResult(engine.schedule(scenario));
   const req = result.requests[index];
   return {
     key,
