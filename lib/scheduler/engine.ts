@@ -690,7 +690,8 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
   try {
     const config = resolveConfig(scenario.config ?? {}, KNOWN);
     run.config = config;
-    const { hosts, spec, scheduler: s } = openSession(scenario, options, config);
+    // The snapshot's host states themselves: the consume step changes a copy (HostState.ownCopy).
+    const { hosts, spec, scheduler: s } = openSession(scenario, options, config, buildHostStates(scenario, true));
     run.hosts = hosts;
     run.spec = spec;
     const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
@@ -718,7 +719,9 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
       if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
       const ordered = pass.arrange(passed, order);
       if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
-      const chosen = ordered[0];
+      // The next instance's pool holds the copy the consume step changes.
+      const chosen = ordered[0].ownCopy();
+      ordered[0] = chosen;
       trace.chosen = chosen;
       selected.push(chosen);
       placed.push(pass.consume(chosen));
@@ -888,12 +891,15 @@ function schedulePlacement(
     if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
     pool = ordered;
     const attempt = { index, tried: [] as HostState[], claimed: null as HostState | null };
-    for (const host of ordered) {
+    for (let i = 0; i < ordered.length; i++) {
+      const host = ordered[i];
       const p = providerOf.get(host);
       const amounts = p && outcome.allocations.get(p);
       if (!p || !amounts) continue;
       if (claim(p, amounts) === null) {
-        attempt.claimed = host;
+        // The next instance's pool holds the copy the consume step changes.
+        attempt.claimed = ordered[i] = host.ownCopy();
+        providerOf.set(attempt.claimed, p);
         break;
       }
       attempt.tried.push(host);

@@ -253,8 +253,33 @@ export class HostState {
     if (this.fitFacts?.cells !== cells) this.fitFacts = new NumaFitFacts(cells);
     return this.fitFacts;
   }
-  /** limits["numa_topology"]: set once NUMATopologyFilter passed the host. */
+  /**
+   * limits["numa_topology"]: set once NUMATopologyFilter passed the host, for
+   * the request in numaLimitsFor (a shared state keeps an earlier request's).
+   */
   numaLimits: NUMALimits | null = null;
+  numaLimitsFor: object | null = null;
+  /** limits["numa_topology"] as the request `spec` left it (null: never set for it). */
+  numaLimitsOf(spec: object): NUMALimits | null {
+    return this.numaLimitsFor === spec ? this.numaLimits : null;
+  }
+
+  /**
+   * A frozen snapshot host's derived state, which requests read as it is
+   * (buildHostStates with `shared`): a request changes its own copy instead
+   * (ownCopy), so nothing it does reaches the next request.
+   */
+  shared = false;
+
+  /** This state, or for a shared one a copy for the request to change (the consume step). */
+  ownCopy(): HostState {
+    if (!this.shared) return this;
+    const c = this.copyForRequest();
+    c.aggregates = this.aggregates;
+    c.numaLimits = this.numaLimits;
+    c.numaLimitsFor = this.numaLimitsFor;
+    return c;
+  }
 
   /**
    * A copy for one request of a state built once (a frozen snapshot host's):
@@ -375,7 +400,6 @@ export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
   });
 }
 
-/** Build every HostState of a scenario, sharing AggregateViews between hosts. */
 /** host name -> the indexes of its aggregates, as a key ("0,3"); hosts in none are absent. */
 type AggregateKeys = Map<string, string>;
 
@@ -412,11 +436,35 @@ function hostKeysOf(scenario: Scenario): string[] {
   return keys;
 }
 
-export function buildHostStates(scenario: Scenario): HostState[] {
-  const aggs = buildAggregates(scenario.aggregates);
+/**
+ * A frozen aggregate list's Aggregates and its AggregateViews by aggregate
+ * key: the same objects from request to request, so that a frozen host's
+ * state, which keeps its view, can serve every request (views keep only
+ * what their aggregates say, and multipliers checked against the config).
+ */
+const FROZEN_VIEWS = new WeakMap<object, { aggs: Aggregate[]; views: Map<string, AggregateView> }>();
+
+function viewsOf(aggregates: Scenario["aggregates"]): { aggs: Aggregate[]; views: Map<string, AggregateView> } {
+  const frozen = aggregates !== undefined && Object.isFrozen(aggregates);
+  let cached = frozen ? FROZEN_VIEWS.get(aggregates) : undefined;
+  if (!cached) {
+    cached = { aggs: buildAggregates(aggregates), views: new Map() };
+    if (frozen) FROZEN_VIEWS.set(aggregates, cached);
+  }
+  return cached;
+}
+
+/**
+ * Every HostState of a scenario, hosts in the same aggregates sharing one
+ * AggregateView. A frozen host's state is derived once and copied for each
+ * call; with `shared`, the derived state itself is returned, for a caller
+ * that copies a host before changing it (HostState.shared, the engine's
+ * consume step): a request at 10,000 hosts then allocates no host state at
+ * all, where 10,000 copies set off a garbage collection every few requests.
+ */
+export function buildHostStates(scenario: Scenario, shared = false): HostState[] {
+  const { aggs, views } = viewsOf(scenario.aggregates);
   const keys = hostKeysOf(scenario);
-  // one view per distinct set of aggregates, per request (views cache the request's multipliers)
-  const views = new Map<string, AggregateView>();
   const out = new Array<HostState>(scenario.hosts.length);
   for (let index = 0; index < scenario.hosts.length; index++) {
     const h = scenario.hosts[index];
@@ -426,7 +474,7 @@ export function buildHostStates(scenario: Scenario): HostState[] {
       const members = key === "" ? [] : key.split(",").map((i) => aggs[Number(i)]);
       views.set(key, (view = new AggregateView(members, views.size)));
     }
-    out[index] = buildHostState(h, index, view);
+    out[index] = buildHostState(h, index, view, shared);
   }
   if (Object.isFrozen(scenario.hosts) && !PACKED.has(scenario.hosts)) {
     const templates = scenario.hosts.map((h) => FROZEN_STATES.get(h));
@@ -477,15 +525,18 @@ const HV_SPECS = new Map<string, [string | null, string | null, string | null]>(
 /** A frozen scenario host's state, validated and derived once; requests get copies. */
 const FROZEN_STATES = new WeakMap<ScenarioHost, HostState>();
 
-export function buildHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
+export function buildHostState(h: ScenarioHost, index: number, view: AggregateView, shared = false): HostState {
   if (!Object.isFrozen(h)) return buildFreshHostState(h, index, view);
   let template = FROZEN_STATES.get(h);
   if (!template || template.index !== index) {
     template = buildFreshHostState(h, index, view);
+    template.shared = true;
     // Made once for every request's copy (consuming replaces a copy's cells, and so its facts).
     if (template.numaCells) template.numaFitFacts(template.numaCells);
     FROZEN_STATES.set(h, template);
   }
+  // (a template keeps the view of the aggregate list it was first built with)
+  if (shared && template.aggregates === view) return template;
   // PCI pools are shared too: consuming copies them before taking devices
   const s = template.copyForRequest();
   s.aggregates = view;

@@ -112,6 +112,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
         return noFit(cells, requested, host.cpuAllocationRatio);
       }
       host.numaLimits = limits;
+      host.numaLimitsFor = spec;
       return null;
     },
   };

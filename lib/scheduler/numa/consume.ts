@@ -74,7 +74,7 @@ export function consumeNumaAndPci(
   try {
     if (host.numaCells?.length && spec.numaTopology?.cells.length) {
       spec.numaTopology = numaFitInstanceToHost(host.numaCells, spec.numaTopology, {
-        limits: host.numaLimits,
+        limits: host.numaLimitsOf(spec),
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack,

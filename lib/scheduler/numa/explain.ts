@@ -59,7 +59,9 @@ export function guestNeeds(topology: InstanceNUMATopology, pciRequests: PciReque
     ]);
     if (EQUAL_NEEDS.size > 1000) EQUAL_NEEDS.clear();
     needs = EQUAL_NEEDS.get(key);
-    if (!needs) EQUAL_NEEDS.set(key, (needs = { cell, pinned, shared, heading }));
+    // A copy: fitting a guest sets its cells' page size (Nova mutates them
+    // too), and needs kept for later requests must still read as asked.
+    if (!needs) EQUAL_NEEDS.set(key, (needs = { cell: { ...cell }, pinned, shared, heading }));
     NEEDS.set(topology, needs);
   }
   return needs;
