@@ -19,15 +19,14 @@
  * 1,000) at 1,000 and 10,000 hosts, the same measures on both sides; and
  * the database side at 10,000 hosts. Browser timings: npm run bench:browser.
  * `npm run bench -- --placement-only` runs the Placement section alone,
- * `-- --numa-only` the NUMA/PCI and whole-request sections.
+ * The NUMA/PCI and whole-request sections alone: bench/numa-run.ts.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { schedule } from "../lib/scheduler/engine";
-import { freezeScenario } from "../lib/scheduler/scenario";
-import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
+import { bigCloud, bigPlacementCloud } from "./big-cloud";
+import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
 
@@ -69,13 +68,13 @@ function engineWarm(
   instances: number,
   cloud: CloudName = "plain",
 ): { ms: number; chosen: string; survivors: number; matched: number; returned: number } {
-  const args = ["--import", "tsx", "bench/warm-run.ts", String(hosts), String(instances), cloud];
+  const args = [bundled("bench/warm-run.ts"), String(hosts), String(instances), cloud];
   const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 24 });
   return JSON.parse(out.trim().split("\n").pop()!);
 }
 
 function engineFirst(hosts: number, instances: number, warmUp = false, placement = false): number {
-  const args = ["--import", "tsx", "bench/first-run.ts", String(hosts), String(instances)];
+  const args = [bundled("bench/first-run.ts"), String(hosts), String(instances)];
   if (warmUp) args.push("--warm-up");
   if (placement) args.push("--placement");
   const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
@@ -144,68 +143,6 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), `|${widths.map((w) => `${"-".repeat(w + 1)}:`).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
-/**
- * A whole request as the app's server makes it: schedule() on the frozen
- * snapshot it keeps in memory (lib/cloud/snapshot-cache.ts), host states
- * included (built per request; what a frozen host says is derived once).
- */
-function benchRequest() {
-  console.log("\nRequest incl. host states at 10,000 hosts (frozen snapshot, as the app keeps it; warm median)");
-  for (const [name, cloud] of [
-    ["plain", bigCloud],
-    ["NUMA/PCI", bigNumaCloud],
-  ] as const) {
-    const sc = freezeScenario(cloud(10000, 1));
-    const total: number[] = [];
-    const engine: number[] = [];
-    schedule(sc);
-    for (let r = 0; r < 21; r++) {
-      const t0 = performance.now();
-      const run = schedule(sc);
-      total.push(performance.now() - t0);
-      engine.push(run.engineMs);
-    }
-    const t = median(total);
-    const e = median(engine);
-    console.log(
-      `${name}: ${fmt(t, 1)} ms per request, of which engine ${fmt(e, 1)} ms and host states ${fmt(t - e, 1)} ms`,
-    );
-  }
-}
-
-/** NUMA/PCI at 10,000 hosts (pinned CPUs, 1 GiB pages, a GPU) beside the plain case. */
-function benchNuma() {
-  console.log(
-    "\nNUMA/PCI at 10,000 hosts (2 cells each, pinned + 1 GiB pages + GPU flavor; +2 filters)\n" +
-      "the plain and the NUMA/PCI request take turns in one process, as a server's requests do,\n" +
-      "so both run on the same compiled code; warm medians after 25 turns each",
-  );
-  for (const instances of [1, 50]) {
-    const sides = [bigCloud, bigNumaCloud].map((cloud) => ({
-      sc: freezeScenario(cloud(10000, instances)),
-      ms: [] as number[],
-      run: null as ReturnType<typeof schedule> | null,
-    }));
-    const reps = instances > 1 ? 11 : 21;
-    for (let r = 0; r < (instances > 1 ? 5 : 25) + reps; r++) {
-      for (const side of sides) {
-        side.run = schedule(side.sc);
-        if (r >= (instances > 1 ? 5 : 25)) side.ms.push(side.run.engineMs);
-      }
-    }
-    const [plain, numa] = sides.map((s) => ({
-      ms: median(s.ms),
-      survivors: s.run?.traces[0]?.weighed.hosts.length ?? 0,
-      chosen: s.run?.selections[0]?.host.host ?? s.run?.error?.name ?? "",
-    }));
-    console.log(
-      `instances ${instances}: plain ${fmt(plain.ms, 3)} ms (${plain.survivors} survivors), ` +
-        `NUMA/PCI ${fmt(numa.ms, 3)} ms (${numa.survivors} survivors, chose ${numa.chosen}): ` +
-        `${(numa.ms / plain.ms).toFixed(2)}× the plain request`,
-    );
-  }
-}
-
 /** The Placement path beside the reference's (placement_reference.py: Nova's select_destinations on a real Placement). */
 function benchPlacement(dir: string) {
   console.log(
@@ -240,11 +177,6 @@ function benchPlacement(dir: string) {
 }
 
 async function main() {
-  if (process.argv.includes("--numa-only")) {
-    benchNuma();
-    benchRequest();
-    return;
-  }
   const dir = mkdtempSync(path.join(os.tmpdir(), "schedscope-bench-"));
   const load = os.loadavg()[0];
   console.log(
@@ -307,12 +239,7 @@ async function main() {
   // In a process of their own, like both sides of their comparison: the
   // 50,000-host runs above leave a heap the garbage collector is still
   // sorting out for the next seconds.
-  process.stdout.write(
-    execFileSync(process.execPath, ["--import", "tsx", "bench/index.ts", "--numa-only"], {
-      cwd: ROOT,
-      encoding: "utf8",
-    }),
-  );
+  process.stdout.write(execFileSync(process.execPath, [bundled("bench/numa-run.ts")], { cwd: ROOT, encoding: "utf8" }));
   benchPlacement(dir);
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);

@@ -463,6 +463,8 @@ function viewsOf(aggregates: Scenario["aggregates"]): { aggs: Aggregate[]; views
  * all, where 10,000 copies set off a garbage collection every few requests.
  */
 export function buildHostStates(scenario: Scenario, shared = false): HostState[] {
+  const list = shared ? SHARED_LISTS.get(scenario.hosts) : undefined;
+  if (list && list.aggregates === scenario.aggregates) return list.states.slice();
   const { aggs, views } = viewsOf(scenario.aggregates);
   const keys = hostKeysOf(scenario);
   const out = new Array<HostState>(scenario.hosts.length);
@@ -482,8 +484,14 @@ export function buildHostStates(scenario: Scenario, shared = false): HostState[]
     packNumaSummaries(templates);
     PACKED.add(scenario.hosts);
   }
+  if (shared && Object.isFrozen(scenario.hosts) && Object.isFrozen(scenario.aggregates) && out.every((h) => h.shared)) {
+    SHARED_LISTS.set(scenario.hosts, { aggregates: scenario.aggregates, states: out.slice() });
+  }
   return out;
 }
+
+/** A frozen host list's shared states, for its aggregate list: the next request takes the list whole. */
+const SHARED_LISTS = new WeakMap<object, { aggregates: Scenario["aggregates"]; states: HostState[] }>();
 
 /** Frozen host lists whose templates' metric values and NUMA summaries are in one table each. */
 const PACKED = new WeakSet<object>();
