@@ -13,18 +13,23 @@ import { requestFromDb } from "@/lib/cloud/import-export";
 import type { PrismaClient } from "@/lib/db-client";
 import { prepareRun } from "./schedule";
 
-/** Flavors are scheduled in name order until this much time has gone. */
+/** Flavors are scheduled in name order, round after round, until this much time has gone. */
 const BUDGET_MS = 1500;
 
-/** Returns how many flavors were scheduled and in how long (ms). */
-export async function primeServer(db: PrismaClient): Promise<{ flavors: number; ms: number }> {
+/**
+ * Returns how many requests were scheduled and in how long (ms). V8 settles
+ * the engine's code over several requests on a cloud (about four at 10,000
+ * hosts before a click ran at its warm speed), so the flavors go round
+ * again while the budget lasts.
+ */
+export async function primeServer(db: PrismaClient): Promise<{ requests: number; ms: number }> {
   const t0 = performance.now();
   const flavors = await db.flavor.findMany({ orderBy: { name: "asc" }, select: { name: true } });
+  const requests = await Promise.all(flavors.map(({ name }) => requestFromDb(db, { flavor: name })));
   let done = 0;
-  for (const { name } of flavors) {
-    if (performance.now() - t0 > BUDGET_MS) break;
-    await prepareRun(db, await requestFromDb(db, { flavor: name }));
+  while (requests.length && (done < requests.length || performance.now() - t0 < BUDGET_MS)) {
+    await prepareRun(db, requests[done % requests.length]);
     done++;
   }
-  return { flavors: done, ms: performance.now() - t0 };
+  return { requests: done, ms: performance.now() - t0 };
 }
