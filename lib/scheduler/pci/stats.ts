@@ -117,11 +117,20 @@ function samePool(a: PciPool, b: PciPool): boolean {
 }
 
 export class PciDeviceStats {
+  /**
+   * The free devices of every pool, kept as taking devices changes them:
+   * PCIWeigher reads it for every host of every request, and adding up each
+   * host's pools read objects that are nowhere else in cache.
+   */
+  freeDevices: number;
+
   constructor(
     public pools: PciPool[],
     /** The host's cells when the stats were built (socket policy). */
     readonly hostCells: ReadonlyArray<HostCellSocket> | null,
-  ) {}
+  ) {
+    this.freeDevices = total(pools);
+  }
 
   /** PciDeviceStats(numa_topology, stats=pools): pools with fewer keys first (stable). */
   static fromPools(pools: PciPool[], hostCells: ReadonlyArray<HostCellSocket> | null): PciDeviceStats {
@@ -136,10 +145,6 @@ export class PciDeviceStats {
       this.pools.map((p) => ({ props: p.props, count: p.count, numaNode: p.numaNode })),
       this.hostCells,
     );
-  }
-
-  get freeDevices(): number {
-    return total(this.pools);
   }
 
   private forNumaCells(pools: PciPool[], request: PciRequest, cells: NumaCellRef[] | null): PciPool[] {
@@ -209,8 +214,12 @@ export class PciDeviceStats {
    * before it staying applied.
    */
   applyRequests(requests: PciRequest[], cells: NumaCellRef[] | null): boolean {
-    for (const r of requests) if (!this.applyRequest(r, cells)) return false;
-    return true;
+    try {
+      for (const r of requests) if (!this.applyRequest(r, cells)) return false;
+      return true;
+    } finally {
+      this.freeDevices = total(this.pools);
+    }
   }
 
   /** support_requests: apply_requests on a copy. */
