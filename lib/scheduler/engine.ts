@@ -250,8 +250,10 @@ function clamped(w: HostWeigher, v: number): number {
 
 /** hosts in `order` (positions into hosts). */
 function inOrder(hosts: HostState[], order: number[]): HostState[] {
-  const out = new Array<HostState>(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = hosts[order[i]];
+  // Pushed, not written into new Array(n): a host list is always one kind of
+  // array (packed), and the loops compiled for it stay compiled.
+  const out: HostState[] = [];
+  for (let i = 0; i < order.length; i++) out.push(hosts[order[i]]);
   return out;
 }
 

@@ -467,7 +467,8 @@ export function buildHostStates(scenario: Scenario, shared = false): HostState[]
   if (list && list.aggregates === scenario.aggregates) return list.states.slice();
   const { aggs, views } = viewsOf(scenario.aggregates);
   const keys = hostKeysOf(scenario);
-  const out = new Array<HostState>(scenario.hosts.length);
+  // Pushed: a packed array, the one kind of host list the engine's loops see (see inOrder).
+  const out: HostState[] = [];
   for (let index = 0; index < scenario.hosts.length; index++) {
     const h = scenario.hosts[index];
     const key = keys[index];
@@ -476,7 +477,7 @@ export function buildHostStates(scenario: Scenario, shared = false): HostState[]
       const members = key === "" ? [] : key.split(",").map((i) => aggs[Number(i)]);
       views.set(key, (view = new AggregateView(members, views.size)));
     }
-    out[index] = buildHostState(h, index, view, shared);
+    out.push(buildHostState(h, index, view, shared));
   }
   if (Object.isFrozen(scenario.hosts) && !PACKED.has(scenario.hosts)) {
     const templates = scenario.hosts.map((h) => FROZEN_STATES.get(h));
