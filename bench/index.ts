@@ -183,7 +183,8 @@ async function main() {
     `Schedscope engine vs the Nova reference, ms (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? "?"}; ` +
       `load average ${load.toFixed(1)} at start)\n` +
       "engine: lib/scheduler, engine only (filters, weighers, alternates), excluding parsing and host states,\n" +
-      "        on the scenario frozen as the app keeps its snapshot (host states copied per request)\n" +
+      "        on the scenario frozen as the app keeps its snapshot (its host states read as they are),\n" +
+      "        run from one bundle, as the server runs it (bench/bundle.ts)\n" +
       "Nova ref: ../shared/nova-reference (Nova 26 Zed's own classes), the same window\n" +
       "warm: median of several requests in one process per size (ours after 25 warm-up requests);\n" +
       "first: the first request of a fresh process\n",
@@ -232,7 +233,7 @@ async function main() {
   );
   const warmed = median([0, 1, 2].map(() => engineFirst(10000, 1, true)));
   console.log(
-    `  after the engine warm-up a server process runs at start (instrumentation.ts): ${warmed.toFixed(1)} ms, ` +
+    `  after the synthetic warm-up a server process runs at start (instrumentation.ts, before it primes on its own cloud): ${warmed.toFixed(1)} ms, ` +
       `${(warmed / ten.warm).toFixed(1)}× the warm time (goal ≤ 3×: ${goal(warmed <= 3 * ten.warm)})`,
   );
   console.log(`- 50,000 hosts × 50 instances: ${big.warm.toFixed(0)} ms warm (goal < 500 ms: ${goal(big.warm < 500)})`);

@@ -6,6 +6,7 @@
  * the Placement path matched and returned.
  *
  *   node --import tsx bench/warm-run.ts HOSTS INSTANCES [plain|placement|numa]
+ * (npm run bench runs it from a bundle: bench/bundle.ts)
  */
 import { schedule } from "../lib/scheduler/engine";
 import { freezeScenario } from "../lib/scheduler/scenario";
@@ -18,8 +19,8 @@ const instances = Number(process.argv[3]);
 const cloud = CLOUDS[(process.argv[4] ?? "plain") as keyof typeof CLOUDS];
 const big = hosts * instances >= 500000;
 const reps = big ? 5 : hosts >= 10000 ? 21 : 41;
-// Frozen, as the app keeps its snapshot: host states are copied from what
-// each host says, derived once, before the engine's clock starts.
+// Frozen, as the app keeps its snapshot: each host's state is derived once,
+// on the first request, before the engine's clock starts.
 const sc = freezeScenario(cloud(hosts, instances));
 // Warm means compiled and settled: V8 optimises the host loops over the
 // first requests and, on the NUMA path, drops and redoes some of that work
