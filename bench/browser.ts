@@ -231,7 +231,8 @@ async function benchSize(hosts: number, flavors: string[], clicks: number, dir: 
           ` answer received after ${response.length ? median(response).toFixed(0) : "?"} ms, ${(bytes / 1024).toFixed(0)} KiB)`,
       );
       console.log(
-        `  ${flavor}: engine ${warmUp.map((t) => t.engineMs?.toFixed(2) ?? "?").join(", ")} ms on the ` +
+        `  ${flavor}: engine ${warmUp.map((t) => t.engineMs?.toFixed(2) ?? "?").join(", ")} ms ` +
+          `(server action ${warmUp.map((t) => t.serverMs ?? "?").join(", ")} ms) on the ` +
           `${rows.length === 1 ? "server's first two clicks" : "two warm-up clicks"}, median ${engine.length ? median(engine).toFixed(2) : "?"} ms after`,
       );
     }

@@ -514,7 +514,8 @@ export class CapacityFill {
     spec.numaTopology = numaRequest;
     // What the compute node reports once the instance runs.
     host.diskMbUsed += (f.rootGb + f.ephemeralGb) * 1024;
-    host.stats.num_instances = String(host.numInstances);
+    // A new object: a host's stats may be shared with the snapshot it was derived from.
+    host.stats = { ...host.stats, num_instances: String(host.numInstances) };
     host.instances.add(uuid);
     for (const other of this.fills) {
       // Every flavor's request names the same server group; each spec holds its own copy.
