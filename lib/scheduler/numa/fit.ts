@@ -142,45 +142,50 @@ export class NumaFitFacts {
 }
 
 /**
- * Whether every guest cell has some host cell passing _numa_fit_instance_cell's
- * first checks (pages, memory, CPU counts), read from the cells' fitSummary.
- * False means no placement can fit, so the full fit is skipped; true decides
- * nothing. The checks are never stricter than Nova's: an earlier host cell
- * may have fixed the guest's page size (to one of its own sizes; for
- * "large", one above the smallest of some cell), and emulator threads and
- * allocation ratios are left out. The summary starts at `from`.
+ * Whether the first guest cell has some host cell passing
+ * _numa_fit_instance_cell's first checks (pages, memory, CPU counts), read
+ * from the cells' fitSummary. False means no placement can fit, so the full
+ * fit is skipped; true decides nothing. The checks are never stricter than
+ * Nova's: an earlier host cell may have fixed the guest's page size (to one
+ * of its own sizes; for "large", one above the smallest of some cell), and
+ * emulator threads and allocation ratios are left out. The summary starts
+ * at `from`.
+ *
+ * Only the first guest cell: Nova's fit caches pairs by (host cell id,
+ * guest cell id) while it sets each fitted guest cell's id to its host
+ * cell's, so a later guest cell can "fit" a host cell through a pair
+ * another guest cell left, whatever it needs. Every placement starts with a
+ * real fit of the first guest cell, so without one nothing fits.
  */
 export function mayFit(summary: ArrayLike<number>, topology: InstanceNUMATopology, from = 0): boolean {
   const cells = summary[from];
-  for (const cell of topology.cells) {
-    const pinned = dedicatedOrMixed(cell);
-    const shared = sharedOrMixed(cell);
-    // Only sizes above the smallest for "large"; one size when a size is asked.
-    const above = cell.pagesize === MEMPAGES_LARGE ? summary[from + 1] : 0;
-    const only = Math.max(cell.pagesize ?? 0, 0);
-    const memKb = cell.memory * 1024;
-    let any = false;
-    for (let i = 0, at = from + 2; i < cells && !any; i++) {
-      const pages = at + 5;
-      const end = pages + 2 * summary[at + 4];
-      const memory = summary[at];
-      const available = summary[at + 1];
-      const freePcpus = summary[at + 2];
-      const cpus = summary[at + 3];
-      at = end;
-      if (!cell.pagesize && pages === end && cell.memory > memory) continue;
-      if (pinned && (cell.memory > available || cell.pcpuset.length > freePcpus)) continue;
-      if (shared && cell.cpuset.length > cpus) continue;
-      if (!cell.pagesize) any = true;
-      else
-        for (let p = pages; p < end && !any; p += 2) {
-          const size = summary[p];
-          any = (only === 0 || size === only) && size > above && memKb <= summary[p + 1] * size && memKb % size === 0;
-        }
+  const cell = topology.cells[0];
+  if (!cell) return true;
+  const pinned = dedicatedOrMixed(cell);
+  const shared = sharedOrMixed(cell);
+  // Only sizes above the smallest for "large"; one size when a size is asked.
+  const above = cell.pagesize === MEMPAGES_LARGE ? summary[from + 1] : 0;
+  const only = Math.max(cell.pagesize ?? 0, 0);
+  const memKb = cell.memory * 1024;
+  for (let i = 0, at = from + 2; i < cells; i++) {
+    const pages = at + 5;
+    const end = pages + 2 * summary[at + 4];
+    const memory = summary[at];
+    const available = summary[at + 1];
+    const freePcpus = summary[at + 2];
+    const cpus = summary[at + 3];
+    at = end;
+    if (!cell.pagesize && pages === end && cell.memory > memory) continue;
+    if (pinned && (cell.memory > available || cell.pcpuset.length > freePcpus)) continue;
+    if (shared && cell.cpuset.length > cpus) continue;
+    if (!cell.pagesize) return true;
+    for (let p = pages; p < end; p += 2) {
+      const size = summary[p];
+      if ((only === 0 || size === only) && size > above && memKb <= summary[p + 1] * size && memKb % size === 0)
+        return true;
     }
-    if (!any) return false;
   }
-  return true;
+  return false;
 }
 
 const pairKey = (h: number, g: number): string | number =>

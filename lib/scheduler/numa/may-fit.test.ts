@@ -67,6 +67,9 @@ describe("mayFit, the NUMATopologyFilter's first check", () => {
     { name: "one guest cell on 2 host cells", seed: 1, hostN: 2, guestN: 1 },
     { name: "two guest cells on 2 host cells", seed: 2, hostN: 2, guestN: 2 },
     { name: "two guest cells on 4 host cells", seed: 3, hostN: 4, guestN: 2 },
+    // Nova's fit cache lets a later guest cell "fit" through a pair another left (fit.ts, mayFit)
+    { name: "three guest cells on 3 host cells", seed: 4, hostN: 3, guestN: 3 },
+    { name: "three guest cells on 4 host cells", seed: 5, hostN: 4, guestN: 3 },
   ])("never rejects a host the fit accepts: $name", ({ seed, hostN, guestN }) => {
     const rnd = mulberry32(seed);
     let skipped = 0;
