@@ -163,5 +163,19 @@ describe("a frozen snapshot answers as the scenario read afresh", () => {
     const frozen = freezeScenario(JSON.parse(text) as Scenario);
     expect(answer(frozen)).toEqual(fresh);
     expect(answer(frozen)).toEqual(fresh);
+    // Other requests on the same snapshot, in between, leave nothing for the
+    // next: two more instances, and no NUMA or PCI filter (no limits set).
+    const read = () => JSON.parse(text) as Scenario;
+    const { request, config } = read();
+    const variants: Array<Partial<Scenario>> = [
+      { request: { ...request, num_instances: (request.num_instances ?? 1) + 2 } },
+    ];
+    const filters = config?.enabled_filters;
+    if (Array.isArray(filters)) {
+      const without = filters.filter((f) => f !== "NUMATopologyFilter" && f !== "PciPassthroughFilter");
+      variants.push({ config: { ...config, enabled_filters: without } });
+    }
+    for (const v of variants) expect(answer({ ...frozen, ...v })).toEqual(answer({ ...read(), ...structuredClone(v) }));
+    expect(answer(frozen)).toEqual(fresh);
   });
 });
