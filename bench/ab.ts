@@ -19,6 +19,7 @@ import path from "node:path";
 import { schedule as current } from "../lib/scheduler/engine";
 import { freezeScenario, type Scenario } from "../lib/scheduler/scenario";
 import { bigCloud, bigNumaCloud } from "./big-cloud";
+import { median } from "./median";
 
 type Schedule = typeof current;
 
@@ -33,7 +34,6 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const chosen = (run: ReturnType<Schedule>) => run.selections.map((s) => s.host.host).join(" ");
 
 async function main() {

@@ -24,6 +24,7 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { childEnv, npmCmd, run } from "../scripts/lib/env.mjs";
 import { ensureBuild, freePort, migrate } from "../scripts/lib/setup.mjs";
+import { median } from "./median";
 
 const ROOT = path.resolve(__dirname, "..");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -42,8 +43,6 @@ function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const BENCH_USER = "bench_operator";
 const BENCH_PASSWORD = "bench-password-123";

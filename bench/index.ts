@@ -29,6 +29,7 @@ import { bigCloud, bigPlacementCloud } from "./big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
+import { median } from "./median";
 
 const ROOT = path.resolve(__dirname, "..");
 const REFERENCE = path.resolve(ROOT, "../shared/nova-reference/nova_reference.py");
@@ -54,11 +55,6 @@ const CASES: Array<[number, number]> = [
   [50000, 1],
   [50000, 50],
 ];
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 type CloudName = "plain" | "placement" | "numa";
 

@@ -9,9 +9,7 @@
 import { schedule } from "../lib/scheduler/engine";
 import { freezeScenario } from "../lib/scheduler/scenario";
 import { bigCloud, bigNumaCloud } from "./big-cloud";
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (n: number, digits: number) => n.toFixed(digits);
+import { median } from "./median";
 
 /**
  * A whole request as the app's server makes it: schedule() on the frozen
@@ -37,7 +35,7 @@ function benchRequest() {
     const t = median(total);
     const e = median(engine);
     console.log(
-      `${name}: ${fmt(t, 1)} ms per request, of which engine ${fmt(e, 1)} ms and host states ${fmt(t - e, 1)} ms`,
+      `${name}: ${t.toFixed(1)} ms per request, of which engine ${e.toFixed(1)} ms and host states ${(t - e).toFixed(1)} ms`,
     );
   }
 }
@@ -68,8 +66,8 @@ function benchNuma() {
       chosen: s.run?.selections[0]?.host.host ?? s.run?.error?.name ?? "",
     }));
     console.log(
-      `instances ${instances}: plain ${fmt(plain.ms, 3)} ms (${plain.survivors} survivors), ` +
-        `NUMA/PCI ${fmt(numa.ms, 3)} ms (${numa.survivors} survivors, chose ${numa.chosen}): ` +
+      `instances ${instances}: plain ${plain.ms.toFixed(3)} ms (${plain.survivors} survivors), ` +
+        `NUMA/PCI ${numa.ms.toFixed(3)} ms (${numa.survivors} survivors, chose ${numa.chosen}): ` +
         `${(numa.ms / plain.ms).toFixed(2)}× the plain request`,
     );
   }

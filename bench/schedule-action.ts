@@ -13,8 +13,7 @@ import { insertRun, prepareRun, resolveRequest, runDetails } from "@/lib/runs/sc
 import { ScheduleFormSchema } from "@/lib/runs/schemas";
 import { storeRunDetails } from "@/lib/runs/store";
 import { buildRunView } from "@/lib/runs/view";
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { median } from "./median";
 
 async function main() {
   const cases = process.argv.slice(2).length ? process.argv.slice(2) : ["gpu.large:1", "m1.small:1", "m1.large:3"];

@@ -9,8 +9,7 @@ import { seedDemoCloud } from "../lib/cloud/seed-demo";
 import { type CloudScenario, loadCloudSnapshot } from "../lib/cloud/snapshot";
 import { schedule } from "../lib/scheduler/engine";
 import { createTestDatabaseOf, type Provider } from "../lib/testing/test-db";
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { median } from "./median";
 
 /** Returns the snapshot (the demo cloud as the engine reads it) for the benchmarks that follow. */
 export async function benchSnapshot(

@@ -11,6 +11,7 @@
 import { schedule } from "../lib/scheduler/engine";
 import { freezeScenario } from "../lib/scheduler/scenario";
 import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
+import { median } from "./median";
 
 const CLOUDS = { plain: bigCloud, placement: bigPlacementCloud, numa: bigNumaCloud };
 
@@ -34,10 +35,9 @@ for (let r = 0; r < reps; r++) {
   if (run.error && run.error.name !== "NoValidHost") throw new Error(run.error.message);
   runs.push(run.engineMs);
 }
-runs.sort((a, b) => a - b);
 console.log(
   JSON.stringify({
-    ms: runs[Math.floor(runs.length / 2)],
+    ms: median(runs),
     chosen: run.selections[0]?.host.host ?? run.error?.name ?? "",
     survivors: run.traces[0]?.weighed.hosts.length ?? 0,
     matched: run.placement?.matched ?? 0,

@@ -257,11 +257,15 @@ export class HostState {
    * limits["numa_topology"]: set once NUMATopologyFilter passed the host, for
    * the request in numaLimitsFor (a shared state keeps an earlier request's).
    */
-  numaLimits: NUMALimits | null = null;
-  numaLimitsFor: object | null = null;
+  private numaLimits: NUMALimits | null = null;
+  private numaLimitsFor: object | null = null;
   /** limits["numa_topology"] as the request `spec` left it (null: never set for it). */
   numaLimitsOf(spec: object): NUMALimits | null {
     return this.numaLimitsFor === spec ? this.numaLimits : null;
+  }
+  setNumaLimits(limits: NUMALimits, spec: object): void {
+    this.numaLimits = limits;
+    this.numaLimitsFor = spec;
   }
 
   /**
@@ -531,7 +535,7 @@ function packNumaSummaries(templates: Array<HostState | undefined>): void {
 
 const HV_SPECS = new Map<string, [string | null, string | null, string | null]>();
 
-/** A frozen scenario host's state, validated and derived once; requests get copies. */
+/** A frozen scenario host's state, validated and derived once; requests read it or get copies. */
 const FROZEN_STATES = new WeakMap<ScenarioHost, HostState>();
 
 export function buildHostState(h: ScenarioHost, index: number, view: AggregateView, shared = false): HostState {

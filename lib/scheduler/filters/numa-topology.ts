@@ -111,8 +111,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
           };
         return noFit(cells, requested, host.cpuAllocationRatio);
       }
-      host.numaLimits = limits;
-      host.numaLimitsFor = spec;
+      host.setNumaLimits(limits, spec);
       return null;
     },
   };

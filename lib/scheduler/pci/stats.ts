@@ -125,7 +125,8 @@ export class PciDeviceStats {
   freeDevices: number;
 
   constructor(
-    public pools: PciPool[],
+    /** Changed only by applyRequests (which keeps freeDevices with them). */
+    readonly pools: PciPool[],
     /** The host's cells when the stats were built (socket policy). */
     readonly hostCells: ReadonlyArray<HostCellSocket> | null,
   ) {
