@@ -38,14 +38,32 @@ function floats(slot: number, n: number): Float64Array {
  * A bottom-up merge sort that moves each weight with its position, so a
  * comparison reads two neighbouring weights instead of chasing positions
  * into the weights; short runs are first put in order by insertion.
+ * Each loop is a function of its own: V8 then compiles it whole, with the
+ * types every access has seen, instead of compiling the rest of this
+ * function from inside its first loop before the later loops ever ran
+ * (which left a first request interpreting the merge passes).
  */
 function bySortedWeights(weights: Float64Array): number[] {
   const n = weights.length;
   let keys = floats(0, n);
-  keys.set(weights);
   let idx = ints(0, n);
+  let keys2 = floats(1, n);
+  let idx2 = ints(1, n);
+  keys.set(weights);
+  insertionRuns(keys, idx, n);
+  for (let width = RUN; width < n; width *= 2) {
+    mergePass(keys, idx, keys2, idx2, n, width);
+    [keys, keys2] = [keys2, keys];
+    [idx, idx2] = [idx2, idx];
+  }
+  return toArray(idx, n);
+}
+
+const RUN = 16;
+
+/** Positions 0..n-1, each run of RUN put in order by insertion (heavier first, ties in order). */
+function insertionRuns(keys: Float64Array, idx: Int32Array, n: number): void {
   for (let i = 0; i < n; i++) idx[i] = i;
-  const RUN = 16;
   for (let lo = 0; lo < n; lo += RUN) {
     const hi = Math.min(lo + RUN, n);
     for (let i = lo + 1; i < hi; i++) {
@@ -62,36 +80,44 @@ function bySortedWeights(weights: Float64Array): number[] {
       idx[j + 1] = x;
     }
   }
-  let keys2 = floats(1, n);
-  let idx2 = ints(1, n);
-  for (let width = RUN; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        if (keys[j] > keys[i]) {
-          keys2[k] = keys[j];
-          idx2[k++] = idx[j++];
-        } else {
-          keys2[k] = keys[i];
-          idx2[k++] = idx[i++];
-        }
-      }
-      while (i < mid) {
+}
+
+/** One pass: each pair of neighbouring runs of `width` merged into keys2/idx2. */
+function mergePass(
+  keys: Float64Array,
+  idx: Int32Array,
+  keys2: Float64Array,
+  idx2: Int32Array,
+  n: number,
+  width: number,
+): void {
+  for (let lo = 0; lo < n; lo += 2 * width) {
+    const mid = Math.min(lo + width, n);
+    const hi = Math.min(lo + 2 * width, n);
+    let i = lo;
+    let j = mid;
+    let k = lo;
+    while (i < mid && j < hi) {
+      if (keys[j] > keys[i]) {
+        keys2[k] = keys[j];
+        idx2[k++] = idx[j++];
+      } else {
         keys2[k] = keys[i];
         idx2[k++] = idx[i++];
       }
-      while (j < hi) {
-        keys2[k] = keys[j];
-        idx2[k++] = idx[j++];
-      }
     }
-    [keys, keys2] = [keys2, keys];
-    [idx, idx2] = [idx2, idx];
+    while (i < mid) {
+      keys2[k] = keys[i];
+      idx2[k++] = idx[i++];
+    }
+    while (j < hi) {
+      keys2[k] = keys[j];
+      idx2[k++] = idx[j++];
+    }
   }
+}
+
+function toArray(idx: Int32Array, n: number): number[] {
   const order = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = idx[i];
   return order;
