@@ -333,6 +333,12 @@ export class Scheduler {
     readonly clock: () => Date,
   ) {
     this.multipliers = weighers.map(() => []);
+    // Tables as large as the hosts' views from the start: grown later, their
+    // shapes would differ from the ones the compiled weighing code has seen.
+    let views = 0;
+    for (let i = 0; i < hosts.length; i++) views = Math.max(views, hosts[i].aggregates.id + 1);
+    this.viewsSeen = new Uint8Array(views);
+    this.multiplierValues = weighers.map(() => new Float64Array(views));
     this.asked = { numa: spec.numaTopology !== null, pci: spec.pciRequests.length > 0 };
   }
 
@@ -557,8 +563,8 @@ export class Scheduler {
   }
 
   /** Multiplier values per weigher, indexed by aggregate view id (filled by viewsOf). */
-  private multiplierValues: Float64Array[] = [];
-  private viewsSeen = new Uint8Array(0);
+  private multiplierValues: Float64Array[];
+  private viewsSeen: Uint8Array;
 
   /** The hosts' aggregate view ids (a carried host's from `carried`); each weigher's multiplier is known for them. */
   private viewsOf(hosts: HostState[], carried: CarriedWeights | null): Int32Array {
@@ -574,17 +580,7 @@ export class Scheduler {
   private viewOf(host: HostState): number {
     const v = host.aggregates.id;
     if (v < this.viewsSeen.length && this.viewsSeen[v]) return v;
-    if (v >= this.viewsSeen.length) {
-      const size = Math.max(v + 1, 2 * this.viewsSeen.length, 8);
-      const seen = new Uint8Array(size);
-      seen.set(this.viewsSeen);
-      this.viewsSeen = seen;
-      this.multiplierValues = this.weighers.map((_, k) => {
-        const grown = new Float64Array(size);
-        if (this.multiplierValues[k]) grown.set(this.multiplierValues[k]);
-        return grown;
-      });
-    }
+    if (v >= this.viewsSeen.length) this.growViews(v + 1);
     // The first host of a view asks each weigher: a multiplier depends on the view alone.
     for (let k = 0; k < this.weighers.length; k++) {
       const byView = this.multipliers[k];
@@ -593,6 +589,18 @@ export class Scheduler {
     }
     this.viewsSeen[v] = 1;
     return v;
+  }
+
+  /** For a host that was not among the constructor's (none on the engine's own paths). */
+  private growViews(size: number): void {
+    const seen = new Uint8Array(size);
+    seen.set(this.viewsSeen);
+    this.viewsSeen = seen;
+    this.multiplierValues = this.multiplierValues.map((values) => {
+      const grown = new Float64Array(size);
+      grown.set(values);
+      return grown;
+    });
   }
 
   /** What the request asked for, fixed before the first consume replaces the NUMA topology. */
