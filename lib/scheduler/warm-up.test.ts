@@ -22,8 +22,27 @@ describe("warmUpEngine", () => {
       const run = schedule(sc);
       expect(run.error).toBeNull();
       expect(run.selections).toHaveLength(sc.request.num_instances ?? 1);
-      expect(run.traces[0].funnel.map((s) => s.filter)).toEqual(sc.config?.enabled_filters);
-      expect(run.traces[0].weighed.columns.map((c) => c.name)).toEqual(run.config.weighers);
+      for (const trace of run.traces) {
+        expect(trace.funnel.filter((s) => s.stage === "filter").at(-1)?.out).toBeGreaterThan(1);
+        expect(trace.weighed.columns.map((c) => c.name)).toEqual(run.config.weighers);
+      }
+      expect(run.traces[0].funnel.filter((s) => s.stage === "filter").map((s) => s.filter)).toEqual(
+        sc.config?.enabled_filters,
+      );
     },
   );
+
+  it("fits its NUMA request to host cells, has GPUs on both NUMA nodes, and claims on the Placement path", () => {
+    const runs = warmUpScenarios(200).map((sc) => schedule(sc));
+    const numa = runs.filter((r) => r.spec?.numaTopology);
+    expect(numa).toHaveLength(1);
+    for (const s of numa[0].selections) expect(s.placement.numa?.length).toBeGreaterThan(0);
+    const nodes = new Set(
+      numa[0].hosts.flatMap((h) => h.pciStats.pools.filter((p) => p.count > 0).map((p) => p.numaNode)),
+    );
+    expect([...nodes].sort()).toEqual([0, 1]);
+    const placement = runs.filter((r) => r.placement);
+    expect(placement).toHaveLength(1);
+    expect(placement[0].placement?.claims.every((c) => c.claimed !== null)).toBe(true);
+  });
 });

@@ -39,9 +39,9 @@ function floats(slot: number, n: number): Float64Array {
  * comparison reads two neighbouring weights instead of chasing positions
  * into the weights; short runs are first put in order by insertion.
  * Each loop is a function of its own: V8 then compiles it whole, with the
- * types every access has seen, instead of compiling the rest of this
- * function from inside its first loop before the later loops ever ran
- * (which left a first request interpreting the merge passes).
+ * types every access has seen. Compiled from inside an earlier loop, a later
+ * loop has no type feedback yet, and the compiled code gives up there and
+ * leaves the loop to the interpreter, request after request.
  */
 function bySortedWeights(weights: Float64Array): number[] {
   const n = weights.length;
