@@ -8,9 +8,9 @@
  * With --warm-up, the process first runs the engine warm-up a server runs
  * when it starts (instrumentation.ts), before it serves: what the first
  * request a user makes of a fresh server sees. The warm-up runs on its own
- * synthetic cloud, not this one; warm_up_ms is how long it took. With --then-warm, the process goes on to 25
- * more requests and prints their median as warm_ms too (the same cloud,
- * warm, in the same process).
+ * synthetic cloud, not this one; warm_up_ms is how long it took. With
+ * --then-warm, the process goes on to 25 more requests and prints their
+ * median as warm_ms too (the same cloud, warm, in the same process).
  *
  * --variant picks the request (default: bigCloud, the bench's 10,000-host
  * scenario; its filters are the demo profile's, as one warm-up request's):
@@ -30,7 +30,7 @@ import { warmUpEngine } from "../lib/scheduler/warm-up";
 import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
 import { median } from "./median";
 
-export const VARIANTS: Record<string, (hosts: number, instances: number) => Scenario> = {
+const VARIANTS: Record<string, (hosts: number, instances: number) => Scenario> = {
   profile: (hosts) => {
     const sc = bigCloud(hosts, 2);
     sc.config = { ...sc.config, metrics_weight_setting: "" };

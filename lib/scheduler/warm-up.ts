@@ -142,15 +142,16 @@ export function warmUpScenarios(hosts: number): Scenario[] {
   const pci_alias = [{ name: "warm-gpu", vendor_id: "10de", product_id: "20b5", device_type: "type-PCI" }];
   const metrics_weight_setting = "cpu.percent=0.5";
   const common = { enabled_filters: COMMON_FILTERS, weighers, metrics_weight_setting };
-  const scenarios = [
-    { enabled_filters: DEFAULT_ENABLED_FILTERS, weighers },
-    common,
-    { enabled_filters: Object.keys(FILTERS), weighers, pci_alias, metrics_weight_setting },
-    { ...common, placement: true },
-  ].map((config) => freezeScenario({ ...cloud, config }));
-  scenarios[1] = freezeScenario({ ...scenarios[1], request: { ...cloud.request, num_instances: 1 } });
-  scenarios.push(freezeScenario({ ...scenarios[2], request: numaRequest(cloud.request) }));
-  return scenarios;
+  const every = { enabled_filters: Object.keys(FILTERS), weighers, pci_alias, metrics_weight_setting };
+  const request = (config: Scenario["config"], req = cloud.request) =>
+    freezeScenario({ ...cloud, config, request: req });
+  return [
+    request({ enabled_filters: DEFAULT_ENABLED_FILTERS, weighers }),
+    request(common, { ...cloud.request, num_instances: 1 }),
+    request(every),
+    request({ ...common, placement: true }),
+    request(every, numaRequest(cloud.request)),
+  ];
 }
 
 /**
