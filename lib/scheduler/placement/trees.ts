@@ -11,6 +11,7 @@
  */
 import type { Reason } from "../plugin";
 import type { AggregateLabel } from "./candidates";
+import { pySetOrder } from "./py-set-order";
 import { type ChildProvider, type PlacementCloud, type Provider, type ResourceProvider, capacity } from "./providers";
 import type { RequestGroup, ResourceRequest } from "./resource-request";
 
@@ -20,9 +21,20 @@ export interface AllocationRequest {
   allocations: Map<ResourceProvider, Map<string, number>>;
 }
 
+/**
+ * Placement's AllocationRequestResource: an object, shared between the
+ * allocation requests that use it, whose amount consolidation may add to
+ * (see merge()).
+ */
+interface Arr {
+  p: ResourceProvider;
+  rc: string;
+  amount: number;
+}
+
 /** What one group can take in one tree: resources per provider, and the providers it maps to. */
 interface GroupFit {
-  res: Array<[ResourceProvider, string, number]>;
+  res: Arr[];
   providers: ResourceProvider[];
 }
 
@@ -100,15 +112,14 @@ function unnumberedFits(
   }
   const out: GroupFit[] = [];
   const pick: ResourceProvider[] = new Array(perClass.length);
+  // One object per (provider, class), shared by every combination that uses it.
+  const arrs = perClass.map(([rc, amount, ps]) => new Map(ps.map((p) => [p, { p, rc, amount }])));
   const walk = (k: number) => {
     if (k === perClass.length) {
       // _check_traits_for_alloc_request
       for (const p of pick) for (const t of g.forbidden) if (p.traits.has(t)) return;
       for (const t of g.required) if (!pick.some((p) => p.traits.has(t))) return;
-      out.push({
-        res: perClass.map(([rc, amount], i) => [pick[i], rc, amount]),
-        providers: [...new Set(pick)],
-      });
+      out.push({ res: pick.map((p, i) => arrs[i].get(p)!), providers: [...new Set(pick)] });
       return;
     }
     for (const p of perClass[k][2]) {
@@ -142,7 +153,7 @@ function numberedFits(g: RequestGroup, tree: ResourceProvider[]): { fits: GroupF
     let room = true;
     for (const [rc, amount] of g.resources) if (!fits(p, rc, amount)) room = false;
     if (!room) continue;
-    out.push({ res: [...g.resources].map(([rc, amount]) => [p, rc, amount]), providers: [p] });
+    out.push({ res: [...g.resources].map(([rc, amount]) => ({ p, rc, amount })), providers: [p] });
   }
   if (out.length) return { fits: out, why: null };
   const rcs = [...g.resources.keys()].join(", ");
@@ -171,9 +182,50 @@ function compareTuples(a: Tuple[], b: Tuple[]): number {
 }
 
 /**
+ * The order Placement lists a numbered group's allocation requests in: the
+ * iteration order of the Python set of (id, root id) of every provider with
+ * room for the group's last resource class (research_context
+ * get_provider_ids_matching), ids in creation order from 1.
+ */
+function numberedRank(g: RequestGroup, cloud: PlacementCloud): Map<ResourceProvider, number> {
+  const last = [...g.resources]
+    .map(([rc, n]) => `${rc}:${n}`)
+    .sort()
+    .at(-1);
+  const rank = new Map<ResourceProvider, number>();
+  if (!last) return rank;
+  const rc = last.slice(0, last.lastIndexOf(":"));
+  const amount = g.resources.get(rc)!;
+  const ps: ResourceProvider[] = [];
+  for (const root of cloud.providers) {
+    if (fits(root, rc, amount)) ps.push(root);
+    for (const c of root.children) if (fits(c, rc, amount)) ps.push(c);
+  }
+  const order = pySetOrder(ps.map((p) => [p.seq + 1, p.root.seq + 1] as const));
+  for (let i = 0; i < order.length; i++) rank.set(ps[order[i]], i);
+  return rank;
+}
+
+/** A combination Placement kept: its consolidated objects (amounts read at the end) and tree. */
+interface Kept {
+  root: Provider;
+  res: Arr[];
+}
+
+/**
  * The allocation requests of every tree; `groupHasFit` tells, per group in
  * `order`, whether any tree could take it alone (Placement stops at the first
  * group that cannot, before it checks the next group's names).
+ *
+ * _merge_candidates as Placement 8.0 runs it: the product of the groups'
+ * candidates in the order the query string created the groups, each
+ * combination consolidated by adding amounts of the same provider and class
+ * into the first object seen (copied first only for group_policy=none and
+ * a class several groups ask for), so with isolate or no policy an amount
+ * added for one combination stays in the shared object for the next ones and
+ * in what is returned; then the capacity check on those amounts. The
+ * unnumbered group's candidates come from a set Placement iterates in hash
+ * order: here they are taken in provider creation order.
  */
 export function treeCandidates(
   rr: ResourceRequest,
@@ -183,10 +235,14 @@ export function treeCandidates(
   labels: AggregateLabel[],
 ): TreeQuery & { groupHasFit: boolean[] } {
   const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
-  const groups = [...rr.groups.values()];
-  const numbered = groups.filter((g) => g.suffix !== "").length;
+  const numbered = order.filter((g) => g.suffix !== "").length;
   const groupHasFit = order.map(() => false);
-  const all: Array<{ areq: AllocationRequest; key: Tuple[] }> = [];
+  const seenRc = new Set<string>();
+  const multiGroupRcs = new Set<string>();
+  for (const g of order) for (const rc of g.resources.keys()) (seenRc.has(rc) ? multiGroupRcs : seenRc).add(rc);
+  const copyShared = rr.groupPolicy === "none";
+  const ranks = order.map((g) => (g.suffix === "" ? null : numberedRank(g, cloud)));
+  const kept: Kept[] = [];
   for (const root of cloud.providers) {
     const notAnchor = anchor(root);
     if (notAnchor) {
@@ -196,26 +252,28 @@ export function treeCandidates(
     const tree = treeOf(root);
     const perGroup: GroupFit[][] = [];
     let why: Reason | null = null;
-    for (const g of groups) {
+    for (let k = 0; k < order.length; k++) {
+      const g = order[k];
       let r: { fits: GroupFit[]; why: Reason | null };
       if (g.inTree !== null && g.inTree !== root.uuid && !root.children.some((c) => c.uuid === g.inTree))
         r = { fits: [], why: { code: "NOT_FORCED_HOST", message: "not the forced host" } };
       else r = g.suffix === "" ? unnumberedFits(g, tree, labels) : numberedFits(g, tree);
+      const rank = ranks[k];
+      if (rank) r.fits.sort((a, b) => (rank.get(a.providers[0]) ?? 0) - (rank.get(b.providers[0]) ?? 0));
       perGroup.push(r.fits);
-      if (r.fits.length) groupHasFit[order.indexOf(g)] = true;
+      if (r.fits.length) groupHasFit[k] = true;
       else why ??= r.why;
     }
     if (why) {
       reasons[root.index] = why;
       continue;
     }
-    const before = all.length;
+    const before = kept.length;
     let isolateFailed = false;
     let shortFailed: Reason | null = null;
-    const pick: GroupFit[] = new Array(groups.length);
-    const seen = new Set<string>();
+    const pick: GroupFit[] = new Array(order.length);
     const walk = (k: number) => {
-      if (k < groups.length) {
+      if (k < order.length) {
         for (const f of perGroup[k]) {
           pick[k] = f;
           walk(k + 1);
@@ -224,44 +282,43 @@ export function treeCandidates(
       }
       if (rr.groupPolicy === "isolate") {
         const distinct = new Set<ResourceProvider>();
-        for (let i = 0; i < groups.length; i++) if (groups[i].suffix !== "") distinct.add(pick[i].providers[0]);
+        for (let i = 0; i < order.length; i++) if (order[i].suffix !== "") distinct.add(pick[i].providers[0]);
         if (distinct.size !== numbered) {
           isolateFailed = true;
           return;
         }
       }
-      const allocations = new Map<ResourceProvider, Map<string, number>>();
+      // _consolidate_allocation_requests
+      const reps = new Map<ResourceProvider, Map<string, Arr>>();
+      const res: Arr[] = [];
       for (const f of pick)
-        for (const [p, rc, amount] of f.res) {
-          let m = allocations.get(p);
-          if (!m) allocations.set(p, (m = new Map()));
-          m.set(rc, (m.get(rc) ?? 0) + amount);
-        }
-      // The final capacity check on summed amounts (capacity as an int here).
-      for (const [p, m] of allocations)
-        for (const [rc, amount] of m) {
-          const inv = p.inventories.get(rc)!;
-          if ((p.used.get(rc) ?? 0) + amount > Math.trunc(capacity(inv)) || amount > inv.maxUnit) {
-            shortFailed ??= {
-              code: `${rc}_SHORT`,
-              message: `${rc}: the request groups together need ${amount} of ${p.name}`,
-              label: `${rc} short`,
-            };
-            return;
+        for (const arr of f.res) {
+          let byRc = reps.get(arr.p);
+          if (!byRc) reps.set(arr.p, (byRc = new Map()));
+          const rep = byRc.get(arr.rc);
+          if (rep) rep.amount += arr.amount;
+          else {
+            const first = copyShared && multiGroupRcs.has(arr.rc) ? { ...arr } : arr;
+            byRc.set(arr.rc, first);
+            res.push(first);
           }
         }
-      const key: Tuple[] = [];
-      for (const [p, m] of allocations) for (const [rc, amount] of m) key.push([p.seq, rc, amount]);
-      key.sort((a, b) => compareTuples([a], [b]));
-      // Placement keeps them in a set: the same amounts mapped to the same providers once.
-      const mappings = pick.map((f) => f.providers.map((p) => p.seq).sort((a, b) => a - b)).join("/");
-      const id = `${key.join(";")}|${mappings}`;
-      if (seen.has(id)) return;
-      seen.add(id);
-      all.push({ areq: { root, allocations }, key });
+      // exceeds_capacity, on the amounts as they are now (capacity as an int here)
+      for (const { p, rc, amount } of res) {
+        const inv = p.inventories.get(rc)!;
+        if ((p.used.get(rc) ?? 0) + amount > Math.trunc(capacity(inv)) || amount > inv.maxUnit) {
+          shortFailed ??= {
+            code: `${rc}_SHORT`,
+            message: `${rc}: the request groups together need ${amount} of ${p.name}`,
+            label: `${rc} short`,
+          };
+          return;
+        }
+      }
+      kept.push({ root, res });
     };
     walk(0);
-    if (all.length === before)
+    if (kept.length === before)
       reasons[root.index] =
         shortFailed ??
         (isolateFailed
@@ -271,13 +328,26 @@ export function treeCandidates(
             }
           : { code: "NO_CANDIDATE", message: "no allocation candidate in its provider tree" });
   }
+  // What Placement returns: the objects' amounts once every combination was consolidated.
+  const all = kept.map(({ root, res }) => {
+    const allocations = new Map<ResourceProvider, Map<string, number>>();
+    const key: Tuple[] = [];
+    for (const { p, rc, amount } of res) {
+      let m = allocations.get(p);
+      if (!m) allocations.set(p, (m = new Map()));
+      m.set(rc, amount);
+      key.push([p.seq, rc, amount]);
+    }
+    key.sort((a, b) => compareTuples([a], [b]));
+    return { areq: { root, allocations }, key };
+  });
   // Placement's own order is a set's; the reference pins it to provider creation order.
   all.sort((a, b) => compareTuples(a.key, b.key));
   const matched = all.length;
   const limit = rr.limit;
-  const kept = limit !== null && limit < matched ? all.slice(0, limit) : all;
+  const returnedRequests = limit !== null && limit < matched ? all.slice(0, limit) : all;
   const inKept = new Uint8Array(cloud.providers.length);
-  for (const { areq } of kept) inKept[areq.root.index] = 1;
+  for (const { areq } of returnedRequests) inKept[areq.root.index] = 1;
   const returned: Provider[] = [];
   for (const p of cloud.providers) {
     if (inKept[p.index]) returned.push(p);
@@ -288,7 +358,7 @@ export function treeCandidates(
         label: `not among the first ${limit} allocation candidates`,
       };
   }
-  return { requests: kept.map((k) => k.areq), matched, returned, reasons, groupHasFit };
+  return { requests: returnedRequests.map((k) => k.areq), matched, returned, reasons, groupHasFit };
 }
 
 /** PUT /allocations/{consumer} of a whole allocation request: every provider's classes must still fit. */
