@@ -5,6 +5,7 @@
  * Tuple hash (xxHash-based, Objects/tupleobject.c), then set insertion with
  * linear probing and perturbation (Objects/setobject.c), resizes included.
  * Ints below 2**61 - 1 hash to themselves, so this is exact for provider ids.
+ * (numa/pyset.ts is the same table for sets of ints, which hash to themselves.)
  */
 const MASK64 = (1n << 64n) - 1n;
 const XXPRIME_1 = 11400714785074694791n;
