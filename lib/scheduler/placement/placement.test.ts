@@ -354,6 +354,7 @@ describe("Placement looks names up lazily: an empty step answers 200 before a la
   });
 });
 
+// The trees and Ironic cases below were answered the same by placement_reference.py.
 describe("provider trees (child providers under compute nodes)", () => {
   const gpu = (name: string, total: number, used: number, traits: string[] = []) => ({
     name,

@@ -12,7 +12,7 @@
 import type { Reason } from "../plugin";
 import type { AggregateLabel } from "./candidates";
 import { pySetOrder } from "./py-set-order";
-import { type ChildProvider, type PlacementCloud, type Provider, type ResourceProvider, capacity } from "./providers";
+import { type PlacementCloud, type Provider, type ResourceProvider, capacity } from "./providers";
 import type { RequestGroup, ResourceRequest } from "./resource-request";
 
 /** One allocation request: amounts per provider, and the tree it is in. */
@@ -24,7 +24,7 @@ export interface AllocationRequest {
 /**
  * Placement's AllocationRequestResource: an object, shared between the
  * allocation requests that use it, whose amount consolidation may add to
- * (see merge()).
+ * (see treeCandidates).
  */
 interface Arr {
   p: ResourceProvider;
@@ -391,5 +391,3 @@ export function byName(areq: AllocationRequest): Record<string, Record<string, n
   for (const [p, m] of areq.allocations) out[p.name] = Object.fromEntries(m);
   return out;
 }
-
-export type { ChildProvider };
