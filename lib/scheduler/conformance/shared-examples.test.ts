@@ -21,10 +21,6 @@ const PENDING: Record<string, string> = {
   "move-placement-resize-same-host": "#27 moves",
   "move-resize-same-host-off": "#27 moves",
   "move-resize-same-host-on": "#27 moves",
-  "placement-ironic-nodes": "#22 several nodes on one host",
-  "placement-nested-novalidhost": "#22 nested providers",
-  "placement-nested-sriov-isolate": "#22 nested providers",
-  "placement-nested-vgpu": "#22 nested providers",
 };
 
 const names = readdirSync(EXAMPLES_DIR)
