@@ -15,6 +15,10 @@ import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher } from "./registry";
+import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
+import { applyMove, inCell } from "./moves/conductor";
+import { type Move, type MoveEcho, prepareMove, ScenarioError } from "./moves";
+import { answerBeyondReference } from "./moves/not-modelled";
 import { buildRequestSpec, type RequestSpec } from "./request-spec";
 import type { Scenario } from "./scenario";
 import { orderByWeight } from "./weight-order";
@@ -130,6 +134,8 @@ export interface ScheduleRun {
   engineMs: number;
   /** Set when the Placement path ran. */
   placement?: PlacementRun;
+  /** A move's "move" block (SCENARIO.md "Moves"). */
+  move?: MoveEcho;
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
@@ -344,7 +350,9 @@ export class Scheduler {
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
   private restrict(hosts: HostState[]): { hosts: HostState[]; skipFilters: boolean } {
-    const { ignoreHosts, forceHosts, forceNodes } = this.spec;
+    const { ignoreHosts, forceHosts, forceNodes, requestedDestination: dest } = this.spec;
+    // _get_hosts_matching_request: a move's target host (and node) only
+    if (dest?.host) hosts = hosts.filter((h) => h.host === dest.host && (!dest.node || h.nodename === dest.node));
     if (!ignoreHosts.length && !forceHosts.length && !forceNodes.length) return { hosts, skipFilters: false };
     const ignore = new Set(ignoreHosts.map((h) => h.toLowerCase()));
     const force = new Set(forceHosts.map((h) => h.toLowerCase()));
@@ -697,18 +705,33 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     engineMs: 0,
   };
   let started = 0;
+  let move: Move | null = null;
   try {
+    // A move (SCENARIO.md "Moves"): the request the scheduler sees, then the move's RequestSpec.
+    ({ scenario, move } = prepareMove(scenario));
     const config = resolveConfig(scenario.config ?? {}, KNOWN);
     run.config = config;
+    if (move) run.move = move.echo;
     // The snapshot's host states themselves: the consume step changes a copy (HostState.ownCopy).
     const { hosts, spec, scheduler: s } = openSession(scenario, options, config, buildHostStates(scenario, true));
     run.hosts = hosts;
     run.spec = spec;
-    const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
-    const numAlts = Math.max(config.maxAttempts - 1, 0);
+    if (move) {
+      applyMove(move, spec, hosts, config, { pciAlias: config.pciAlias });
+      if (move.beyondReference) {
+        started = now();
+        answerBeyondReference(move, s, run, scenario, options);
+        run.engineMs = now() - started;
+        return run;
+      }
+    }
+    const instanceUuids = move
+      ? [move.uuid]
+      : Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
+    const numAlts = move && !move.returnAlternates ? 0 : Math.max(config.maxAttempts - 1, 0);
     if (config.placement) {
       started = now();
-      schedulePlacement(s, run, scenario, instanceUuids, numAlts, options.random);
+      schedulePlacement(s, run, scenario, instanceUuids, numAlts, options.random, move);
       run.engineMs = now() - started;
       return run;
     }
@@ -716,7 +739,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     started = now();
     const selected: HostState[] = [];
     const placed: Placement[] = [];
-    let pool = hosts;
+    let pool = move ? inCell(spec, hosts) : hosts;
     let index = 0;
     const pass = new InstancePass(s);
     for (index = 0; index < spec.numInstances; index++) {
@@ -746,8 +769,9 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     }
     run.engineMs = now() - started;
   } catch (e) {
-    if (!(e instanceof NovaError)) throw e;
-    run.error = { name: e.novaName, message: e.message };
+    if (e instanceof ScenarioError) run.error = { name: "ScenarioError", message: e.message };
+    else if (e instanceof NovaError) run.error = { name: e.novaName, message: e.message };
+    else throw e;
     run.traces = [];
     run.selections = [];
     run.engineMs = started ? now() - started : 0;
@@ -856,9 +880,14 @@ function schedulePlacement(
   instanceUuids: string[],
   numAlts: number,
   random: (() => number) | undefined,
+  move: Move | null = null,
 ): void {
   const { config, hosts, spec } = s;
-  const outcome = askPlacement(config, scenario, hosts, spec);
+  let source: SourceAllocation | null = null;
+  const outcome = askPlacement(config, scenario, hosts, spec, (cloud) => {
+    if (move?.source) source = holdSourceAllocation(move, cloud, instanceResources(move, !!spec.isBfv, config));
+  });
+  const sourceFits = () => source === null || sourceStillFits(source);
   const placement: PlacementRun = {
     query: outcome.query,
     matched: outcome.matched,
@@ -886,6 +915,8 @@ function schedulePlacement(
   const selected: HostState[] = [];
   const placed: Placement[] = [];
   let pool = outcome.returned.map((p) => p.host);
+  // HostManager loads the requested cell's host states only
+  if (move) pool = inCell(spec, pool);
   let index = 0;
   for (index = 0; index < spec.numInstances; index++) {
     spec.instanceUuid = instanceUuids[index];
@@ -906,7 +937,7 @@ function schedulePlacement(
       const p = providerOf.get(host);
       const amounts = p && outcome.allocations.get(p);
       if (!p || !amounts) continue;
-      if (claim(p, amounts) === null) {
+      if (sourceFits() && claim(p, amounts) === null) {
         // The next instance's pool holds the copy the consume step changes.
         attempt.claimed = ordered[i] = host.ownCopy();
         providerOf.set(attempt.claimed, p);

@@ -108,7 +108,7 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(
 
 const UNIT = "outside min_unit/max_unit/step_size";
 
-function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
+export function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
   if (amount < inv.minUnit)
     return {
       code: "RESOURCE_UNIT",
