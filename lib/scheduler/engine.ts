@@ -716,57 +716,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const { hosts, spec, scheduler: s } = openSession(scenario, options, config, buildHostStates(scenario, true));
     run.hosts = hosts;
     run.spec = spec;
-    if (move) {
-      applyMove(move, spec, hosts, config, { pciAlias: config.pciAlias });
-      if (move.beyondReference) {
-        started = now();
-        answerBeyondReference(move, s, run, scenario, options);
-        run.engineMs = now() - started;
-        return run;
-      }
-    }
-    const instanceUuids = move
-      ? [move.uuid]
-      : Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
-    const numAlts = move && !move.returnAlternates ? 0 : Math.max(config.maxAttempts - 1, 0);
-    if (config.placement) {
-      started = now();
-      schedulePlacement(s, run, scenario, instanceUuids, numAlts, options.random, move);
-      run.engineMs = now() - started;
-      return run;
-    }
-
+    if (move) applyMove(move, spec, hosts, config, { pciAlias: config.pciAlias });
     started = now();
-    const selected: HostState[] = [];
-    const placed: Placement[] = [];
-    let pool = move ? inCell(spec, hosts) : hosts;
-    let index = 0;
-    const pass = new InstancePass(s);
-    for (index = 0; index < spec.numInstances; index++) {
-      spec.instanceUuid = instanceUuids[index];
-      const { passed, funnel, weighed } = pass.run(pool, index);
-      const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
-      run.traces.push(trace);
-      if (!passed.length) break;
-      let order = weighed.order;
-      if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
-      const ordered = pass.arrange(passed, order);
-      if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
-      // The next instance's pool holds the copy the consume step changes.
-      const chosen = ordered[0].ownCopy();
-      ordered[0] = chosen;
-      trace.chosen = chosen;
-      selected.push(chosen);
-      placed.push(pass.consume(chosen));
-      pool = ordered;
-    }
-    // Python's loop variable stays on the last index after a full loop.
-    if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
-    if (selected.length < spec.numInstances) {
-      run.error = { name: "NoValidHost", message: "No valid host was found." };
-    } else {
-      run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
-    }
+    if (move?.beyondReference) answerBeyondReference(move, s, run, scenario, options.random);
+    else selectDestinations(s, run, scenario, move, options.random);
     run.engineMs = now() - started;
   } catch (e) {
     if (e instanceof ScenarioError) run.error = { name: "ScenarioError", message: e.message };
@@ -777,6 +730,58 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     run.engineMs = started ? now() - started : 0;
   }
   return run;
+}
+
+/**
+ * SchedulerManager.select_destinations for the session's request: the
+ * Placement path or the host loop, filling `run` (traces, selections, error).
+ */
+export function selectDestinations(
+  s: Scheduler,
+  run: ScheduleRun,
+  scenario: Scenario,
+  move: Move | null,
+  random: (() => number) | undefined,
+): void {
+  const { config, hosts, spec } = s;
+  const instanceUuids = move
+    ? [move.uuid]
+    : Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
+  const numAlts = move && !move.returnAlternates ? 0 : Math.max(config.maxAttempts - 1, 0);
+  if (config.placement) {
+    schedulePlacement(s, run, scenario, instanceUuids, numAlts, random, move);
+    return;
+  }
+  const selected: HostState[] = [];
+  const placed: Placement[] = [];
+  let pool = move ? inCell(spec, hosts) : hosts;
+  let index = 0;
+  const pass = new InstancePass(s);
+  for (index = 0; index < spec.numInstances; index++) {
+    spec.instanceUuid = instanceUuids[index];
+    const { passed, funnel, weighed } = pass.run(pool, index);
+    const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
+    run.traces.push(trace);
+    if (!passed.length) break;
+    let order = weighed.order;
+    if (random) order = pickWithRandom(order, weighed.weights, config, random);
+    const ordered = pass.arrange(passed, order);
+    if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
+    // The next instance's pool holds the copy the consume step changes.
+    const chosen = ordered[0].ownCopy();
+    ordered[0] = chosen;
+    trace.chosen = chosen;
+    selected.push(chosen);
+    placed.push(pass.consume(chosen));
+    pool = ordered;
+  }
+  // Python's loop variable stays on the last index after a full loop.
+  if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
+  if (selected.length < spec.numInstances) {
+    run.error = { name: "NoValidHost", message: "No valid host was found." };
+  } else {
+    run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
+  }
 }
 
 /**

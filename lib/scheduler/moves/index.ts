@@ -67,6 +67,8 @@ export interface MoveEcho {
    * modelled from Nova's code, not checked against it.
    */
   not_checked?: string;
+  /** Live-migrate: hosts the scheduler chose and the conductor refused, in order, then ignored. */
+  skipped_hosts?: Array<{ host: string; error: string; reason: string }>;
 }
 
 export interface Move {
@@ -221,11 +223,13 @@ function beyondTheReference(
   if (op === "live-migrate" && source) {
     if (inst.flavor.extra_specs?.["pci_passthrough:alias"])
       return "live-migrate of an instance with flavor PCI devices (the conductor refuses each host it is given)";
-    const srcType = source.hypervisor_type;
-    const srcVersion = Number(source.hypervisor_version ?? 0);
+    // A host without the keys reports what the scenario format defaults to
+    // (QEMU, 6002000), as the conductor would read it from its compute node.
+    const type = (h: ScenarioHost) => h.hypervisor_type ?? "QEMU";
+    const version = (h: ScenarioHost) => Number(h.hypervisor_version ?? 6002000);
     for (const h of hosts) {
       if (h === source || cellOf(h) !== cellOf(source)) continue;
-      if (h.hypervisor_type !== srcType || Number(h.hypervisor_version ?? 0) < srcVersion)
+      if (type(h) !== type(source) || version(h) < version(source))
         return `live-migrate where a host of the cell (${h.name}) has another hypervisor type or an older version than the source (the conductor skips such hosts and asks the scheduler again)`;
     }
   }

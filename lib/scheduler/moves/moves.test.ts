@@ -125,3 +125,48 @@ describe("the RequestSpec of a move", () => {
     expect(r.message).toMatch(/must include instance/);
   });
 });
+
+describe("moves the reference does not model, answered from Nova's conductor code", () => {
+  it.each([
+    ["a forced evacuation goes to its target", { operation: "evacuate", target_host: "h2", force: true }, DOWN, null],
+    [
+      "a forced live migration checks the target's memory",
+      { operation: "live-migrate", target_host: "h2", force: true },
+      {},
+      null,
+    ],
+  ])("%s", (_what, request, h1, error) => {
+    const r = run(scenario(request, h1));
+    expect(r.error).toBe(error);
+    expect(r.selections.map((x) => x.host)).toEqual(["h2"]);
+    expect(r.requests).toEqual([]);
+    expect(r.not_checked).toMatch(/^modelled from Nova's code, not checked against it/);
+  });
+  it.each([
+    ["down", { service: { up: false } }, "ComputeServiceUnavailable"],
+    ["short of memory", { memory_mb_used: 30720 }, "MigrationPreCheckError"],
+    ["of another hypervisor", { hypervisor_type: "VMware vCenter Server" }, "InvalidHypervisorType"],
+    ["older", { hypervisor_version: 1000 }, "DestinationHypervisorTooOld"],
+  ])("a forced live migration to a target %s: %s", (_what, h2, error) => {
+    const s = scenario({ operation: "live-migrate", target_host: "h2", force: true });
+    Object.assign(s.hosts[1], h2);
+    expect(run(s).error).toBe(error);
+  });
+  it("a live migration skips a host the conductor refuses and schedules again", () => {
+    const s = scenario({ operation: "live-migrate" });
+    s.hosts.push(host("h4", { hypervisor_version: 1000 })); // emptiest: the scheduler's first choice
+    const r = run(s);
+    expect(r.selections[0].host).toBe("h2");
+    expect(r.move?.skipped_hosts?.map((x) => [x.host, x.error])).toEqual([["h4", "DestinationHypervisorTooOld"]]);
+    expect(r.move?.request_spec?.ignore_hosts).toEqual(["h1", "h4"]);
+    expect(r.not_checked).toBeDefined();
+  });
+  it("an unshelve to a host outside the requested zone", () => {
+    const s = scenario({ operation: "unshelve", target_host: "h2", availability_zone: "az1" }, { instances: [] });
+    s.request.instance = { uuid: UUID, flavor: M1 };
+    s.aggregates = [{ name: "a", availability_zone: "az1", hosts: ["h1"] }];
+    expect(run(s).error).toBe("UnshelveHostNotInAZ");
+    s.aggregates[0].hosts = ["h2"];
+    expect(run(s).selections[0].host).toBe("h2");
+  });
+});
