@@ -83,3 +83,18 @@ describe("draining a host", () => {
     expect(JSON.stringify(c)).toBe(before);
   });
 });
+
+describe("losing a host", () => {
+  it("evacuates its instances and names the ones stranded, with the worst loss per zone", async () => {
+    const { sweepHostLosses } = await import("./lose-hosts");
+    const c = cloud({ server_groups: [{ name: "g", policy: "anti-affinity", members: ["b", "c", "x"] }] });
+    c.hosts[2].instances = ["x"];
+    const sweep = sweepHostLosses(c);
+    const h1 = sweep.losses.find((l) => l.host === "h1")!;
+    expect(h1).toMatchObject({ instances: 2, evacuated: 1 });
+    expect(h1.stranded.map((s) => [s.instance, s.error, s.last_filter])).toEqual([
+      ["b", "NoValidHost", "ServerGroupAntiAffinityFilter"],
+    ]);
+    expect(sweep.worst_by_zone.nova).toMatchObject({ host: "h1", stranded: 1, hosts: 3 });
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Lose a host: its compute service goes down and every instance on it is
+ * evacuated as Nova would (SCENARIO.md "Moves", evacuate: source ignored,
+ * no alternates), one by one, each committed before the next. The sweep
+ * does it for every host (or a chosen set), each loss on its own from the
+ * same cloud, and reports the stranded instances and, per availability
+ * zone, the worst single-host loss.
+ *
+ * Speed: the cloud is frozen once, and each move builds a new host list
+ * that shares every unchanged (frozen) host, so the engine derives those
+ * hosts' facts once for the whole sweep.
+ */
+import { schedule } from "../scheduler/engine";
+import { diagnose } from "../scheduler/result";
+import { freezeScenario, type Scenario, type ScenarioFlavor, type ScenarioHost } from "../scheduler/scenario";
+import type { Cloud } from "./drain";
+
+export interface StrandedInstance {
+  instance: string;
+  error: string;
+  reason: string;
+  /** The stage that emptied the funnel (null when Nova refused before filtering). */
+  last_filter: string | null;
+}
+
+export interface HostLoss {
+  host: string;
+  availability_zone: string;
+  instances: number;
+  evacuated: number;
+  stranded: StrandedInstance[];
+}
+
+export interface LossSweep {
+  losses: HostLoss[];
+  /** Per availability zone: the host whose loss strands the most instances. */
+  worst_by_zone: Record<string, { host: string; stranded: number; hosts: number }>;
+}
+
+const n = (v: number | undefined) => Number(v ?? 0);
+
+function hostZone(cloud: Cloud, host: string): string {
+  for (const a of cloud.aggregates ?? []) {
+    const az = a.availability_zone ?? (a.metadata?.availability_zone as string | undefined);
+    if (az && (a.hosts ?? []).includes(host)) return String(az);
+  }
+  return cloud.config?.default_availability_zone ?? "nova";
+}
+
+/** A host's usage after an instance of flavor `f` left (sign -1) or arrived (+1). */
+function withInstance(h: ScenarioHost, uuid: string, f: ScenarioFlavor, sign: 1 | -1): ScenarioHost {
+  const disk = n(f.root_gb) + n(f.ephemeral_gb) + Math.ceil(n(f.swap) / 1024);
+  const { free_ram_mb: _r, free_disk_gb: _d, ...rest } = h;
+  return {
+    ...rest,
+    instances: sign > 0 ? [...(h.instances ?? []), uuid] : (h.instances ?? []).filter((u) => u !== uuid),
+    vcpus_used: n(h.vcpus_used) + sign * n(f.vcpus),
+    memory_mb_used: n(h.memory_mb_used) + sign * n(f.memory_mb),
+    local_gb_used: n(h.local_gb_used) + sign * disk,
+    num_instances: Math.max(n(h.num_instances) + sign, 0),
+  };
+}
+
+/** Evacuate every instance of `hostName` from `cloud` (frozen: not changed). */
+export function loseHost(cloud: Cloud, hostName: string, lookup = instanceLookup(cloud)): HostLoss {
+  const { flavors: _f, images: _i, instances: _n, request: _r, ...base } = cloud;
+  let hosts = cloud.hosts.slice();
+  const at = hosts.findIndex((h) => h.name === hostName);
+  if (at < 0) throw new Error(`no host "${hostName}" in the cloud`);
+  hosts[at] = { ...hosts[at], service: { ...(hosts[at].service ?? {}), up: false } };
+  const loss: HostLoss = {
+    host: hostName,
+    availability_zone: hostZone(cloud, hostName),
+    instances: (hosts[at].instances ?? []).length,
+    evacuated: 0,
+    stranded: [],
+  };
+  for (const uuid of [...(hosts[at].instances ?? [])]) {
+    const inst = lookup.get(uuid);
+    if (!inst) {
+      loss.stranded.push({
+        instance: uuid,
+        error: "UnknownInstance",
+        reason: "not in the cloud's instances",
+        last_filter: null,
+      });
+      continue;
+    }
+    const request = {
+      operation: "evacuate",
+      instance: { uuid, host: hostName, flavor: inst.flavor, ...(inst.image ? { image: inst.image } : {}) },
+      ...(inst.projectId ? { project_id: inst.projectId } : {}),
+    } as unknown as Scenario["request"];
+    // The run itself, not its result document: materialising every weighed host costs more than scheduling.
+    const r = schedule({ ...base, hosts, request } as Scenario);
+    if (r.error || !r.selections.length) {
+      const d = diagnose(r);
+      loss.stranded.push({
+        instance: uuid,
+        error: r.error?.name ?? "",
+        reason: d?.summary ?? r.error?.message ?? "",
+        last_filter: d?.lastFilter ?? null,
+      });
+      continue;
+    }
+    const dest = hosts.findIndex((h) => h.name === r.selections[0].host.host);
+    hosts = hosts.slice();
+    hosts[at] = withInstance(hosts[at], uuid, inst.flavor, -1);
+    hosts[dest] = withInstance(hosts[dest], uuid, inst.flavor, 1);
+    loss.evacuated++;
+  }
+  return loss;
+}
+
+interface InstanceFacts {
+  flavor: ScenarioFlavor;
+  image: unknown;
+  projectId: string | null;
+}
+
+/** Each instance's flavor, image and project, looked up once for a whole sweep. */
+export function instanceLookup(cloud: Cloud): Map<string, InstanceFacts> {
+  const flavors = new Map((cloud.flavors ?? []).map((f) => [f.name, f]));
+  const images = new Map<string, unknown>();
+  for (const im of cloud.images ?? []) {
+    if (im.name) images.set(im.name, im);
+    if (im.id) images.set(im.id, im);
+  }
+  const out = new Map<string, InstanceFacts>();
+  for (const i of cloud.instances ?? []) {
+    const flavor = i.flavor ? flavors.get(i.flavor) : undefined;
+    if (!flavor) continue;
+    out.set(i.uuid, { flavor, image: i.image ? (images.get(i.image) ?? null) : null, projectId: i.project_id ?? null });
+  }
+  return out;
+}
+
+/** Lose each of `hostNames` (default: every host) on its own. */
+export function sweepHostLosses(input: Cloud, hostNames?: string[]): LossSweep {
+  const cloud = freezeScenario(structuredClone(input));
+  const lookup = instanceLookup(cloud);
+  const names = hostNames ?? [...new Set(cloud.hosts.map((h) => h.name))];
+  const losses = names.map((h) => loseHost(cloud, h, lookup));
+  const worst: LossSweep["worst_by_zone"] = {};
+  for (const l of losses) {
+    const w = worst[l.availability_zone];
+    if (!w) worst[l.availability_zone] = { host: l.host, stranded: l.stranded.length, hosts: 1 };
+    else {
+      w.hosts++;
+      if (l.stranded.length > w.stranded) Object.assign(w, { host: l.host, stranded: l.stranded.length });
+    }
+  }
+  return { losses, worst_by_zone: worst };
+}
