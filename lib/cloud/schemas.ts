@@ -687,6 +687,12 @@ export const MoveScenarioSchema = z.looseObject(
   { error: rule("must be a JSON object") },
 );
 
+/** A whole cloud whose request is a move. */
+export const MoveCloudSchema = z.looseObject(
+  { ...cloudShape, request: MoveRequestSchema.optional() },
+  { error: rule("must be a JSON object") },
+);
+
 /** A whole cloud (import/export): a scenario whose request is optional. */
 export const CloudSchema = z.looseObject(
   { ...cloudShape, request: RequestSchema.optional() },
@@ -1074,7 +1080,9 @@ export function validateScenario(input: unknown, opts: { forImport?: boolean } =
 
 /** Shape + cross references of a whole cloud (request optional). */
 export function validateCloud(input: unknown, opts: { forImport?: boolean } = {}): Validated<CloudDocument> {
-  return validateWith(CloudSchema as z.ZodType<CloudDocument>, input, opts);
+  const request = (input as { request?: unknown } | null)?.request;
+  const isMove = typeof request === "object" && request !== null && "operation" in request;
+  return validateWith((isMove ? MoveCloudSchema : CloudSchema) as z.ZodType<CloudDocument>, input, opts);
 }
 
 /** Parse JSON text, reporting a syntax error as a validation error. */
