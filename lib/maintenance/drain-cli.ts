@@ -5,10 +5,8 @@
  * (where it went, or why it is stranded), then a summary line. Nothing is
  * written back: every move is committed to a copy before the next.
  */
-import { readFileSync } from "node:fs";
-import { validateCloud } from "../cloud/schemas";
-import { parseJson } from "../scheduler/python";
-import { type Cloud, drainHosts } from "./drain";
+import { readCloudFile } from "./cloud-file";
+import { drainHosts } from "./drain";
 
 function main(argv: string[]): number {
   const args = argv.filter((a) => a !== "--");
@@ -17,22 +15,9 @@ function main(argv: string[]): number {
     return 2;
   }
   const [file, ...hosts] = args;
-  let doc: unknown;
-  try {
-    doc = parseJson(readFileSync(file, "utf8"));
-  } catch (e) {
-    process.stderr.write(`drain: ${file}: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const checked = validateCloud(doc);
-  if (!checked.ok) {
-    process.stderr.write(`drain: ${file}: ${checked.errors.join("; ")}\n`);
-    return 2;
-  }
-  const cloud = doc as Cloud;
-  const unknown = hosts.filter((h) => !cloud.hosts.some((x) => x.name === h));
-  if (unknown.length) {
-    process.stderr.write(`drain: no host ${unknown.map((h) => `"${h}"`).join(", ")} in ${file}\n`);
+  const cloud = readCloudFile(file, hosts);
+  if (typeof cloud === "string") {
+    process.stderr.write(`drain: ${cloud}\n`);
     return 2;
   }
   for (const line of drainHosts(cloud, hosts)) process.stdout.write(`${JSON.stringify(line)}\n`);

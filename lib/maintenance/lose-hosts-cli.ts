@@ -6,10 +6,7 @@
  * host (evacuated, stranded with Nova's reason), then one per availability
  * zone with its worst single-host loss.
  */
-import { readFileSync } from "node:fs";
-import { validateCloud } from "../cloud/schemas";
-import { parseJson } from "../scheduler/python";
-import type { Cloud } from "./drain";
+import { readCloudFile } from "./cloud-file";
 import { sweepHostLosses } from "./lose-hosts";
 
 function main(argv: string[]): number {
@@ -19,22 +16,9 @@ function main(argv: string[]): number {
     return 2;
   }
   const [file, ...hosts] = args;
-  let doc: unknown;
-  try {
-    doc = parseJson(readFileSync(file, "utf8"));
-  } catch (e) {
-    process.stderr.write(`lose-hosts: ${file}: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const checked = validateCloud(doc);
-  if (!checked.ok) {
-    process.stderr.write(`lose-hosts: ${file}: ${checked.errors.join("; ")}\n`);
-    return 2;
-  }
-  const cloud = doc as Cloud;
-  const unknown = hosts.filter((h) => !cloud.hosts.some((x) => x.name === h));
-  if (unknown.length) {
-    process.stderr.write(`lose-hosts: no host ${unknown.map((h) => `"${h}"`).join(", ")} in ${file}\n`);
+  const cloud = readCloudFile(file, hosts);
+  if (typeof cloud === "string") {
+    process.stderr.write(`lose-hosts: ${cloud}\n`);
     return 2;
   }
   const sweep = sweepHostLosses(cloud, hosts.length ? hosts : undefined);
