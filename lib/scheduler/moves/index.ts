@@ -186,6 +186,8 @@ export function prepareMove(scenario: Scenario): { scenario: Scenario; move: Mov
   if (inst.image != null) request.image = inst.image;
   if (groups.length) request.server_group = groups[0].uuid || groups[0].name;
   const echo: MoveEcho = { operation: op, instance: uuid, source: source ? source.name : null };
+  // every answer to such a move, errors before scheduling included, is Nova's code unchecked
+  if (beyondReference) echo.not_checked = beyondReference;
   return {
     scenario: { ...scenario, request },
     move: {

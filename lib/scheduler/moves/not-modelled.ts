@@ -83,7 +83,6 @@ export function answerBeyondReference(
   scenario: Scenario,
   random: (() => number) | undefined,
 ): void {
-  move.echo.not_checked = move.beyondReference!;
   if (move.force) return forcedMove(move, s, run, scenario);
   if (move.operation === "live-migrate") return findDestination(move, s, run, scenario, random);
   // API.unshelve: a target host must be in the instance's availability zone
