@@ -4,7 +4,8 @@
  * (default 1,000) with INSTANCES instances each (default 20): every host
  * lost in turn, each instance evacuated and committed before the next.
  * Printed beside the Nova reference's time for one evacuation on the same
- * cloud (nova_reference.py, its engine_ms and its whole run).
+ * cloud (nova_reference.py, its engine_ms and its whole run). Run from the
+ * project root; npm run bench runs it as a bundle, in a process of its own.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -98,7 +99,7 @@ function main(): void {
     const out = JSON.parse(
       execFileSync(
         "/usr/bin/python3",
-        [path.resolve(__dirname, "../../shared/nova-reference/nova_reference.py"), "--brief", file],
+        [path.resolve(process.cwd(), "../shared/nova-reference/nova_reference.py"), "--brief", file],
         {
           encoding: "utf8",
           maxBuffer: 1 << 28,
@@ -116,4 +117,4 @@ function main(): void {
   }
 }
 
-if (process.argv[1]?.endsWith("lose-hosts.ts")) main();
+main();
