@@ -98,3 +98,13 @@ describe("losing a host", () => {
     expect(sweep.worst_by_zone.nova).toMatchObject({ host: "h1", stranded: 1, hosts: 3 });
   });
 });
+
+describe("losing hosts together", () => {
+  it("says how many hosts of a zone the cloud survives losing, and the first set it does not", async () => {
+    const { survivableLosses } = await import("./lose-hosts");
+    // three roomy hosts: any one lost is absorbed; two lost together leave 3 instances on one host of 32 GiB
+    const r = survivableLosses(cloud(), "nova", 3);
+    expect(r.survives).toBe(1);
+    expect(r.first_failure?.hosts).toEqual(["h1", "h2"]);
+  });
+});

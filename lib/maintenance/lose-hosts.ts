@@ -63,53 +63,99 @@ function withInstance(h: ScenarioHost, uuid: string, f: ScenarioFlavor, sign: 1 
 
 /** Evacuate every instance of `hostName` from `cloud` (frozen: not changed). */
 export function loseHost(cloud: Cloud, hostName: string, lookup = instanceLookup(cloud)): HostLoss {
+  return loseHosts(cloud, [hostName], lookup)[0];
+}
+
+/**
+ * Lose `hostNames` together: every one's service down first, then each
+ * one's instances evacuated in turn (host order, instance order), each
+ * move committed before the next. `cloud` (frozen) is not changed.
+ */
+export function loseHosts(cloud: Cloud, hostNames: string[], lookup = instanceLookup(cloud)): HostLoss[] {
   const { flavors: _f, images: _i, instances: _n, request: _r, ...base } = cloud;
   let hosts = cloud.hosts.slice();
-  const at = hosts.findIndex((h) => h.name === hostName);
-  if (at < 0) throw new Error(`no host "${hostName}" in the cloud`);
-  hosts[at] = { ...hosts[at], service: { ...(hosts[at].service ?? {}), up: false } };
-  const loss: HostLoss = {
-    host: hostName,
-    availability_zone: hostZone(cloud, hostName),
-    instances: (hosts[at].instances ?? []).length,
-    evacuated: 0,
-    stranded: [],
-  };
-  for (const uuid of [...(hosts[at].instances ?? [])]) {
-    const inst = lookup.get(uuid);
-    if (!inst) {
-      loss.stranded.push({
-        instance: uuid,
-        error: "UnknownInstance",
-        reason: "not in the cloud's instances",
-        last_filter: null,
-      });
-      continue;
+  const lost = hostNames.map((name) => {
+    const at = hosts.findIndex((h) => h.name === name);
+    if (at < 0) throw new Error(`no host "${name}" in the cloud`);
+    hosts[at] = { ...hosts[at], service: { ...(hosts[at].service ?? {}), up: false } };
+    return at;
+  });
+  return lost.map((at) => {
+    const hostName = hosts[at].name;
+    const loss: HostLoss = {
+      host: hostName,
+      availability_zone: hostZone(cloud, hostName),
+      instances: (hosts[at].instances ?? []).length,
+      evacuated: 0,
+      stranded: [],
+    };
+    for (const uuid of [...(hosts[at].instances ?? [])]) {
+      const inst = lookup.get(uuid);
+      if (!inst) {
+        loss.stranded.push({
+          instance: uuid,
+          error: "UnknownInstance",
+          reason: "not in the cloud's instances",
+          last_filter: null,
+        });
+        continue;
+      }
+      const request = {
+        operation: "evacuate",
+        instance: { uuid, host: hostName, flavor: inst.flavor, ...(inst.image ? { image: inst.image } : {}) },
+        ...(inst.projectId ? { project_id: inst.projectId } : {}),
+      } as unknown as Scenario["request"];
+      // The run itself, not its result document: materialising every weighed host costs more than scheduling.
+      const r = schedule({ ...base, hosts, request } as Scenario);
+      if (r.error || !r.selections.length) {
+        const d = diagnose(r);
+        loss.stranded.push({
+          instance: uuid,
+          error: r.error?.name ?? "",
+          reason: d?.summary ?? r.error?.message ?? "",
+          last_filter: d?.lastFilter ?? null,
+        });
+        continue;
+      }
+      const dest = hosts.findIndex((h) => h.name === r.selections[0].host.host);
+      hosts = hosts.slice();
+      hosts[at] = withInstance(hosts[at], uuid, inst.flavor, -1);
+      hosts[dest] = withInstance(hosts[dest], uuid, inst.flavor, 1);
+      loss.evacuated++;
     }
-    const request = {
-      operation: "evacuate",
-      instance: { uuid, host: hostName, flavor: inst.flavor, ...(inst.image ? { image: inst.image } : {}) },
-      ...(inst.projectId ? { project_id: inst.projectId } : {}),
-    } as unknown as Scenario["request"];
-    // The run itself, not its result document: materialising every weighed host costs more than scheduling.
-    const r = schedule({ ...base, hosts, request } as Scenario);
-    if (r.error || !r.selections.length) {
-      const d = diagnose(r);
-      loss.stranded.push({
-        instance: uuid,
-        error: r.error?.name ?? "",
-        reason: d?.summary ?? r.error?.message ?? "",
-        last_filter: d?.lastFilter ?? null,
-      });
-      continue;
+    return loss;
+  });
+}
+
+/**
+ * "This cloud survives the loss of any k hosts in zone Z": the largest k
+ * (up to `maxK`) such that losing any k of the zone's hosts together
+ * strands no instance, with the first set that strands one (k + 1 hosts).
+ * Every combination is tried: meant for zones of tens of hosts.
+ */
+export function survivableLosses(
+  input: Cloud,
+  zone: string,
+  maxK = 2,
+): { zone: string; survives: number; hosts: number; first_failure: { hosts: string[]; stranded: number } | null } {
+  const cloud = freezeScenario(structuredClone(input));
+  const lookup = instanceLookup(cloud);
+  const names = [...new Set(cloud.hosts.map((h) => h.name))].filter((h) => hostZone(cloud, h) === zone);
+  for (let k = 1; k <= Math.min(maxK, names.length); k++) {
+    for (const set of combinations(names, k)) {
+      const stranded = loseHosts(cloud, set, lookup).reduce((a, l) => a + l.stranded.length, 0);
+      if (stranded) return { zone, survives: k - 1, hosts: names.length, first_failure: { hosts: set, stranded } };
     }
-    const dest = hosts.findIndex((h) => h.name === r.selections[0].host.host);
-    hosts = hosts.slice();
-    hosts[at] = withInstance(hosts[at], uuid, inst.flavor, -1);
-    hosts[dest] = withInstance(hosts[dest], uuid, inst.flavor, 1);
-    loss.evacuated++;
   }
-  return loss;
+  return { zone, survives: Math.min(maxK, names.length), hosts: names.length, first_failure: null };
+}
+
+function* combinations<T>(xs: T[], k: number, from = 0): Generator<T[]> {
+  if (k === 0) {
+    yield [];
+    return;
+  }
+  for (let i = from; i <= xs.length - k; i++) for (const rest of combinations(xs, k - 1, i + 1)) yield [xs[i], ...rest];
 }
 
 interface InstanceFacts {
