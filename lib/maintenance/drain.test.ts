@@ -108,3 +108,12 @@ describe("losing hosts together", () => {
     expect(r.first_failure?.hosts).toEqual(["h1", "h2"]);
   });
 });
+
+describe("losing a host whose node has its own name", () => {
+  it("evacuates from that node", async () => {
+    const { sweepHostLosses } = await import("./lose-hosts");
+    const c = cloud();
+    c.hosts[0].node = "h1.example";
+    expect(sweepHostLosses(c, ["h1"]).losses[0]).toMatchObject({ evacuated: 2, stranded: [] });
+  });
+});

@@ -102,7 +102,13 @@ export function loseHosts(cloud: Cloud, hostNames: string[], lookup = instanceLo
       }
       const request = {
         operation: "evacuate",
-        instance: { uuid, host: hostName, flavor: inst.flavor, ...(inst.image ? { image: inst.image } : {}) },
+        instance: {
+          uuid,
+          host: hostName,
+          node: hosts[at].node ?? hostName,
+          flavor: inst.flavor,
+          ...(inst.image ? { image: inst.image } : {}),
+        },
         ...(inst.projectId ? { project_id: inst.projectId } : {}),
       } as unknown as Scenario["request"];
       // The run itself, not its result document: materialising every weighed host costs more than scheduling.
