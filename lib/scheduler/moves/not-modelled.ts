@@ -83,8 +83,14 @@ export function answerBeyondReference(
   scenario: Scenario,
   random: (() => number) | undefined,
 ): void {
-  if (move.force) return forcedMove(move, s, run, scenario);
-  if (move.operation === "live-migrate") return findDestination(move, s, run, scenario, random);
+  if (move.force) {
+    forcedMove(move, s, run, scenario);
+    return;
+  }
+  if (move.operation === "live-migrate") {
+    findDestination(move, s, run, scenario, random);
+    return;
+  }
   // API.unshelve: a target host must be in the instance's availability zone
   const az = scenario.request.availability_zone;
   if (move.target && az) {
