@@ -9,7 +9,6 @@
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
-import { stableUuid } from "./nova-uuid";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
@@ -19,7 +18,7 @@ import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceS
 import { applyMove, inCell } from "./moves/conductor";
 import { type Move, type MoveEcho, prepareMove, ScenarioError } from "./moves";
 import { answerBeyondReference } from "./moves/not-modelled";
-import { buildRequestSpec, type RequestSpec } from "./request-spec";
+import { buildRequestSpec, type RequestSpec, requestInstanceUuid } from "./request-spec";
 import type { Scenario } from "./scenario";
 import { orderByWeight } from "./weight-order";
 
@@ -746,7 +745,7 @@ export function selectDestinations(
   const { config, hosts, spec } = s;
   const instanceUuids = move
     ? [move.uuid]
-    : Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
+    : Array.from({ length: spec.numInstances }, (_, i) => requestInstanceUuid(i));
   const numAlts = move && !move.returnAlternates ? 0 : Math.max(config.maxAttempts - 1, 0);
   if (config.placement) {
     schedulePlacement(s, run, scenario, instanceUuids, numAlts, random, move);
