@@ -11,6 +11,7 @@
  * hosts' facts once for the whole sweep.
  */
 import { schedule } from "../scheduler/engine";
+import { hostAvailabilityZone } from "../scheduler/moves/not-modelled";
 import { diagnose } from "../scheduler/result";
 import { freezeScenario, type Scenario, type ScenarioFlavor, type ScenarioHost } from "../scheduler/scenario";
 import type { Cloud } from "./drain";
@@ -38,14 +39,6 @@ export interface LossSweep {
 }
 
 const n = (v: number | undefined) => Number(v ?? 0);
-
-function hostZone(cloud: Cloud, host: string): string {
-  for (const a of cloud.aggregates ?? []) {
-    const az = a.availability_zone ?? (a.metadata?.availability_zone as string | undefined);
-    if (az && (a.hosts ?? []).includes(host)) return String(az);
-  }
-  return cloud.config?.default_availability_zone ?? "nova";
-}
 
 /** A host's usage after an instance of flavor `f` left (sign -1) or arrived (+1). */
 function withInstance(h: ScenarioHost, uuid: string, f: ScenarioFlavor, sign: 1 | -1): ScenarioHost {
@@ -84,7 +77,7 @@ export function loseHosts(cloud: Cloud, hostNames: string[], lookup = instanceLo
     const hostName = hosts[at].name;
     const loss: HostLoss = {
       host: hostName,
-      availability_zone: hostZone(cloud, hostName),
+      availability_zone: hostAvailabilityZone(cloud, hostName),
       instances: (hosts[at].instances ?? []).length,
       evacuated: 0,
       stranded: [],
@@ -146,7 +139,7 @@ export function survivableLosses(
 ): { zone: string; survives: number; hosts: number; first_failure: { hosts: string[]; stranded: number } | null } {
   const cloud = freezeScenario(structuredClone(input));
   const lookup = instanceLookup(cloud);
-  const names = [...new Set(cloud.hosts.map((h) => h.name))].filter((h) => hostZone(cloud, h) === zone);
+  const names = [...new Set(cloud.hosts.map((h) => h.name))].filter((h) => hostAvailabilityZone(cloud, h) === zone);
   for (let k = 1; k <= Math.min(maxK, names.length); k++) {
     for (const set of combinations(names, k)) {
       const stranded = loseHosts(cloud, set, lookup).reduce((a, l) => a + l.stranded.length, 0);

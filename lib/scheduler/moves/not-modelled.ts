@@ -56,8 +56,8 @@ function pciRefusal(move: Move): { name: string; message: string } | null {
   };
 }
 
-function hostAvailabilityZone(scenario: Scenario, host: string): string {
-  // availability_zones.get_host_availability_zone: the first aggregate of the host with an AZ
+/** availability_zones.get_host_availability_zone: the first aggregate of the host with an AZ, else the default zone. */
+export function hostAvailabilityZone(scenario: Pick<Scenario, "aggregates" | "config">, host: string): string {
   for (const a of scenario.aggregates ?? []) {
     const az = a.availability_zone ?? (a.metadata?.availability_zone as string | undefined);
     if (az && (a.hosts ?? []).includes(host)) return String(az);
