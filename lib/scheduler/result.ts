@@ -6,6 +6,7 @@
  */
 import { REASON_LABELS } from "./reasons";
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
+import type { MoveEcho } from "./moves";
 import type { Placement } from "./numa/consume";
 import { byName } from "./placement/trees";
 
@@ -93,6 +94,14 @@ export interface ScheduleResult {
   requests: RequestResult[];
   diagnosis?: Diagnosis;
   placement?: PlacementResult;
+  /** A move (SCENARIO.md "Moves"): the instance, its source and the RequestSpec Nova prepared. */
+  move?: MoveEcho;
+  /**
+   * Set when the answer follows Nova's code where the Nova reference gives
+   * none (e.g. a forced evacuation): "modelled from Nova's code, not checked
+   * against it: …".
+   */
+  not_checked?: string;
   timing: { engine_ms: number };
 }
 
@@ -263,6 +272,11 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
     };
     if (p.fallbackQuery !== undefined) result.placement.fallback_query = p.fallbackQuery;
     if (p.requests && !brief) result.placement.allocation_requests = p.requests.map(byName);
+  }
+  if (run.move) {
+    result.move = run.move;
+    if (run.move.not_checked)
+      result.not_checked = `modelled from Nova's code, not checked against it: ${run.move.not_checked}`;
   }
   const d = diagnose(run);
   if (d) result.diagnosis = d;

@@ -28,6 +28,22 @@ function canon(v: unknown): string {
 
 export function firstDisagreement(exp: Json, act: Json): string | null {
   if ((exp.error ?? null) !== (act.error ?? null)) return `error: nova ${exp.error}, project ${act.error}`;
+  if ("move" in exp) {
+    // A move: the RequestSpec Nova prepared and where the source allocation went, whatever the outcome.
+    const em: Json = exp.move ?? {};
+    const am: Json = act.move ?? {};
+    for (const key of [
+      "operation",
+      "instance",
+      "source",
+      "target_host",
+      "force",
+      "request_spec",
+      "source_allocation",
+    ]) {
+      if ((key in em || key in am) && canon(em[key]) !== canon(am[key])) return `move ${key}`;
+    }
+  }
   if (exp.error !== null && exp.error !== undefined && exp.error !== "NoValidHost") return null;
   if ("placement" in exp) {
     // The Placement path: what Nova asked, got and claimed, exactly.

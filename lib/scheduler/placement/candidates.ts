@@ -133,7 +133,7 @@ function groupOrder(rr: ResourceRequest, q: CompiledRequest): Array<{ g: Request
 
 const UNIT = "outside min_unit/max_unit/step_size";
 
-function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
+export function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
   if (amount < inv.minUnit)
     return {
       code: "RESOURCE_UNIT",

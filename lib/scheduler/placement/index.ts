@@ -11,12 +11,12 @@ import type { Reason } from "../plugin";
 import type { RequestSpec } from "../request-spec";
 import type { Scenario } from "../scenario";
 import { type AggregateLabel, allocationCandidates } from "./candidates";
-import { buildPlacementCloud, type Provider } from "./providers";
+import { buildPlacementCloud, type PlacementCloud, type Provider } from "./providers";
 import type { AllocationRequest } from "./trees";
 import { aggregateRows, processRequestSpec, type RequestFilterTrace } from "./request-filters";
 import { buildResourceRequest, toQuerystring } from "./resource-request";
 
-export { claim } from "./candidates";
+export { claim, shortReason, unitReason } from "./candidates";
 export { type AllocationRequest, byName, claimRequest } from "./trees";
 export type { Provider } from "./providers";
 
@@ -49,13 +49,18 @@ export interface PlacementOutcome {
   providers: Provider[];
 }
 
-/** HostManager.get_compute_nodes_by_host_or_node as SQL "=" answers it. */
+/**
+ * resources_from_request_spec: the target host/node (a move's
+ * requested_destination first, then force_hosts/force_nodes) looked up by
+ * HostManager.get_compute_nodes_by_host_or_node, as SQL "=" answers it.
+ */
 function forcedNodes(
   spec: RequestSpec,
   providers: Provider[],
 ): { uuids: string[]; host: string | null; node: string | null } | null {
-  const host = spec.forceHosts[0] ?? null;
-  const node = spec.forceNodes[0] ?? null;
+  const dest = spec.requestedDestination;
+  const host = dest?.host || spec.forceHosts[0] || null;
+  const node = dest?.node || spec.forceNodes[0] || null;
   if (!host && !node) return null;
   let found: Provider[];
   if (host && node) found = providers.filter((p) => p.host.host === host && p.host.nodename === node).slice(0, 1);
@@ -69,8 +74,11 @@ export function askPlacement(
   scenario: Scenario,
   hosts: HostState[],
   spec: RequestSpec,
+  /** What happens in Placement before select_destinations (a move's source allocation). */
+  beforeScheduling?: (cloud: PlacementCloud) => void,
 ): PlacementOutcome {
   const cloud = buildPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
+  beforeScheduling?.(cloud);
   const out: PlacementOutcome = {
     query: null,
     matched: 0,
