@@ -264,8 +264,13 @@ export const DEMO_ENABLED_FILTERS = [
   "IoOpsFilter",
 ];
 
-/** The "default" profile: the filters above, every weigher, Nova's default multipliers and options. */
+/**
+ * The "default" profile: Nova's Placement path (every Nova since Stein asks
+ * Placement first), the filters above, every weigher, Nova's default
+ * multipliers and options.
+ */
 export const DEFAULT_PROFILE_CONFIG: ScenarioConfig = {
+  placement: true,
   enabled_filters: DEMO_ENABLED_FILTERS,
   weighers: "all",
   ram_weight_multiplier: 1.0,
@@ -298,13 +303,15 @@ export const DEFAULT_PROFILE_CONFIG: ScenarioConfig = {
 /** "stacking": pack hosts by RAM instead of spreading. */
 export const STACKING_PROFILE_CONFIG: ScenarioConfig = { ...DEFAULT_PROFILE_CONFIG, ram_weight_multiplier: -1.0 };
 
-/** "placement": the default profile on Nova's real Placement path, AZ and tenant aggregates asked of Placement. */
+/** "placement": the default profile with the AZ and tenant aggregates asked of Placement. */
 export const PLACEMENT_PROFILE_CONFIG: ScenarioConfig = {
   ...DEFAULT_PROFILE_CONFIG,
-  placement: true,
   query_placement_for_availability_zone: true,
   limit_tenants_to_placement_aggregate: true,
 } as ScenarioConfig;
+
+/** "filters-only": the default profile without Placement; nothing checks RAM, CPU or disk. */
+export const FILTERS_ONLY_PROFILE_CONFIG: ScenarioConfig = { ...DEFAULT_PROFILE_CONFIG, placement: false };
 
 /** "nfv": the default profile plus NUMATopologyFilter and PciPassthroughFilter (pinned CPUs, huge pages, PCI). */
 export const NFV_PROFILE_CONFIG: ScenarioConfig = {
@@ -316,7 +323,7 @@ export const DEMO_PROFILES: { name: string; description: string; config: Scenari
   {
     name: "default",
     description:
-      "Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers",
+      "Nova's Placement path, Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers",
     config: DEFAULT_PROFILE_CONFIG,
     active: true,
   },
@@ -329,8 +336,14 @@ export const DEMO_PROFILES: { name: string; description: string; config: Scenari
   {
     name: "placement",
     description:
-      "As default, on Nova's Placement path: allocation candidates first (resources, traits, disabled hosts), the AZ and tenant aggregates asked of Placement",
+      "As default, with the AZ and tenant aggregates asked of Placement (limit_tenants_to_placement_aggregate)",
     config: PLACEMENT_PROFILE_CONFIG,
+    active: false,
+  },
+  {
+    name: "filters-only",
+    description: "As default, but filters only: no Placement, nothing checks RAM, CPU or disk",
+    config: FILTERS_ONLY_PROFILE_CONFIG,
     active: false,
   },
   {

@@ -91,6 +91,49 @@ describe("the numa_pci_placement migration rewrites stored profiles", () => {
   });
 });
 
+describe("the default_profile_placement migration", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-mig-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("puts the default profile on Placement and leaves the others as they are", () => {
+    const all = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((d) => /^\d+_/.test(d))
+      .sort();
+    const mine = all.findIndex((d) => d.endsWith("_default_profile_placement"));
+    expect(mine).toBeGreaterThan(0);
+    const before = path.join(dir, "before");
+    fs.mkdirSync(before);
+    for (const d of all.slice(0, mine))
+      fs.cpSync(path.join(MIGRATIONS_DIR, d), path.join(before, d), { recursive: true });
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(before, "migration_lock.toml"));
+    const file = path.join(dir, "old.db");
+    migrateDatabase(`file:${file}`, { migrationsDir: before });
+    const db = new Database(file);
+    const insert = db.prepare(
+      `INSERT INTO "SchedulerProfile" ("name", "config", "active", "updatedAt") VALUES (?, ?, 0, CURRENT_TIMESTAMP)`,
+    );
+    insert.run("default", JSON.stringify({ enabled_filters: F, ram_weight_multiplier: 2 }));
+    insert.run("mine", JSON.stringify({ enabled_filters: F }));
+    insert.run("off", JSON.stringify({ enabled_filters: F, placement: false }));
+    db.close();
+
+    migrateDatabase(`file:${file}`);
+    const after = new Database(file);
+    const rows = after.prepare(`SELECT "name", "config" FROM "SchedulerProfile"`).all() as {
+      name: string;
+      config: string;
+    }[];
+    after.close();
+    const got = Object.fromEntries(rows.map((row) => [row.name, JSON.parse(row.config)]));
+    expect(got).toEqual({
+      default: { enabled_filters: F, ram_weight_multiplier: 2, placement: true },
+      mine: { enabled_filters: F },
+      off: { enabled_filters: F, placement: false },
+    });
+  });
+});
+
 describe("importing an old scenario config", () => {
   it("stores the profile with the new keys", async () => {
     const t = await createTestDatabase();

@@ -139,7 +139,7 @@ describe("seedDemoCloud (200 hosts)", () => {
     expect(result.requests[0].weighed.length).toBeGreaterThanOrEqual(3);
     expect(result.selections[0].alternates).toHaveLength(2);
     expect(result.selections[0].host).toMatch(/^cmp-a1-/);
-  });
+  }, 180_000);
 
   it("has NFV and GPU hosts whose NUMA cells and PCI pools match their instances", () => {
     const nfv = cloud.hosts.filter((h) => (h as any).pcpus > 0) as any[];
@@ -172,18 +172,22 @@ describe("seedDemoCloud (200 hosts)", () => {
     ["c1.xlarge", "pinned CPUs"],
     ["n1.dpdk", "pinned CPUs, 2 MiB pages and a VF"],
     ["gpu.xlarge", "pinned CPUs and two A40s"],
-  ])("under the nfv profile, %s (%s) fits some hosts and not others (answered by Nova)", async (flavor) => {
-    assertNovaReferenceAvailable();
-    const request = await requestFromDb(t.prisma, { flavor, image: "rhel-9.2" });
-    const result = runNovaReference(await exportCloud(t.prisma, { request, profileName: "nfv" })) as {
-      error: string | null;
-      selections: { host: string; numa?: { host_cell: number; pcpuset: number[] }[] | null }[];
-      requests: { funnel: { filter: string; in: number; out: number }[] }[];
-    };
-    expect(result.error).toBeNull();
-    const numa = result.requests[0].funnel.find((f) => f.filter === "NUMATopologyFilter")!;
-    expect(numa.out).toBeGreaterThan(0);
-    expect(numa.out).toBeLessThan(numa.in);
-    expect(result.selections[0].numa![0].pcpuset.length).toBeGreaterThan(0);
-  });
+  ])(
+    "under the nfv profile, %s (%s) fits some hosts and not others (answered by Nova)",
+    async (flavor) => {
+      assertNovaReferenceAvailable();
+      const request = await requestFromDb(t.prisma, { flavor, image: "rhel-9.2" });
+      const result = runNovaReference(await exportCloud(t.prisma, { request, profileName: "nfv" })) as {
+        error: string | null;
+        selections: { host: string; numa?: { host_cell: number; pcpuset: number[] }[] | null }[];
+        requests: { funnel: { filter: string; in: number; out: number }[] }[];
+      };
+      expect(result.error).toBeNull();
+      const numa = result.requests[0].funnel.find((f) => f.filter === "NUMATopologyFilter")!;
+      expect(numa.out).toBeGreaterThan(0);
+      expect(numa.out).toBeLessThan(numa.in);
+      expect(result.selections[0].numa![0].pcpuset.length).toBeGreaterThan(0);
+    },
+    180_000,
+  );
 });

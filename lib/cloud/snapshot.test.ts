@@ -139,7 +139,13 @@ describe.each(PROVIDERS)("read functions on a small cloud (%s)", (provider) => {
     const inst = await q.listInstances(t.prisma, { host: "cmp-a1-001", pageSize: 2 });
     expect(inst.rows.every((i) => i.host === "cmp-a1-001")).toBe(true);
     expect((await q.getActiveProfile(t.prisma))!.name).toBe("default");
-    expect((await q.listProfiles(t.prisma)).map((p) => p.name)).toEqual(["default", "nfv", "placement", "stacking"]);
+    expect((await q.listProfiles(t.prisma)).map((p) => p.name)).toEqual([
+      "default",
+      "filters-only",
+      "nfv",
+      "placement",
+      "stacking",
+    ]);
     expect((await runs.listRuns(t.prisma)).total).toBe(0);
     expect(await runs.getRun(t.prisma, 1)).toBeNull();
     expect((await q.cloudCounts(t.prisma)).hosts).toBe(60);

@@ -220,6 +220,8 @@ describe("modern bundle (OSC 6, microversion 2.88+, compute-nodes.json, nova.con
         { name: "a100", vendor_id: "10de", product_id: "20b5", device_type: "type-PCI", numa_policy: "preferred" },
         { name: "t4", vendor_id: "10de", product_id: "1eb8" },
       ],
+      // a real scheduler asks Placement first
+      placement: true,
     });
     expect(p.novaConf?.unknown).toEqual(["[filter_scheduler] use_baremetal_filters"]);
     expect(p.novaConf?.notModelled).toEqual([

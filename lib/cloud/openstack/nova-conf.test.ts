@@ -53,7 +53,14 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
   ])("%s", (_name, text, config) => {
     const r = importNovaConf(text);
     expect(r.errors).toEqual([]);
-    expect(r.config).toEqual(config);
+    expect(r.config).toEqual({ ...config, placement: true });
+  });
+
+  it.each<[string, string, boolean]>([
+    ["a real nova.conf schedules through Placement", "[filter_scheduler]\nhost_subset_size = 2\n", true],
+    ["[schedscope] placement = false keeps filters only", "[schedscope]\nplacement = false\n", false],
+  ])("%s", (_name, text, placement) => {
+    expect(importNovaConf(text).config.placement).toBe(placement);
   });
 
   it.each([
@@ -152,6 +159,7 @@ describe("profile -> nova.conf -> profile", () => {
         "[metrics]",
         "weight_multiplier = 2.0",
         "[schedscope]",
+        "placement = false",
         'placement_prefilters = ["traits"]',
       ].join("\n"),
     );

@@ -287,6 +287,9 @@ export function importNovaConf(text: string): NovaConfImport {
       else unknown.push(`[${section}] ${key}`);
     } else other.add(section);
   }
+  // A real scheduler asks Placement (every Nova since Stein): the path without
+  // it is only taken when the file's [schedscope] section says so.
+  if (config.placement === undefined) config.placement = true;
   // a profile keeps the order Nova's options are documented in
   const ordered: Record<string, unknown> = {};
   for (const o of NOVA_CONF_OPTIONS) if (o.key in config) ordered[o.key] = config[o.key];
@@ -360,7 +363,9 @@ export function exportNovaConf(config: Record<string, unknown>, profileName?: st
     if (isDefault(o, value)) continue;
     for (const v of render(o, value)) add(o.section, `${o.option} = ${v}`);
   }
-  const extra = Object.keys(config).filter((k) => !mapped.has(k) && config[k] !== undefined);
+  const extra = Object.keys(config).filter((k) => !mapped.has(k) && k !== "placement" && config[k] !== undefined);
+  // Imports take a file without the key as Placement on: only "filters only" needs saying.
+  if (config.placement !== true) add(SCHEDSCOPE_SECTION, "placement = false");
   for (const k of extra) add(SCHEDSCOPE_SECTION, `${k} = ${JSON.stringify(config[k])}`);
 
   const out: string[] = [
@@ -391,7 +396,8 @@ export function exportNovaConf(config: Record<string, unknown>, profileName?: st
  * would run the same way compare equal.
  */
 export function effectiveConfig(config: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...config };
+  // the engine's own default: a config without the key schedules without Placement
+  const out: Record<string, unknown> = { ...config, placement: config.placement === true };
   for (const o of NOVA_CONF_OPTIONS) {
     const v = config[o.key];
     if (v === undefined) out[o.key] = o.default;
