@@ -433,7 +433,34 @@ function gpuCell(socket: number): NumaCell {
   };
 }
 
+/**
+ * Highmem cell: 24 cores x 2 threads per socket (cpuset == pcpuset, no CPU
+ * sets configured), 512 x 1 GiB pages for the large-page flavors.
+ */
+function highmemCell(socket: number): NumaCell {
+  const threads = [...range(socket * 24, 24), ...range(48 + socket * 24, 24)];
+  const memory = 786432;
+  const huge1g = 512;
+  return {
+    id: socket,
+    cpuset: threads,
+    pcpuset: [...threads],
+    memory,
+    cpu_usage: 0,
+    memory_usage: 0,
+    pinned_cpus: [],
+    siblings: range(0, 24).map((c) => [socket * 24 + c, 48 + socket * 24 + c]),
+    mempages: [
+      { size_kb: 4, total: (memory - huge1g * 1024) * 256, used: 0, reserved: 0 },
+      { size_kb: 1048576, total: huge1g, used: 0, reserved: 0 },
+    ],
+    socket,
+  };
+}
+
+/** hw:mem_page_size in KiB; "large" is -1 (the largest page a cell has room in, as Nova picks it). */
 function pageSizeKb(spec: string | undefined): number | null {
+  if (spec === "large") return -1;
   if (spec === undefined || spec === "small") return null;
   const m = /^(\d+)(MB|GB)?$/.exec(spec);
   if (!m) return null;
@@ -480,9 +507,15 @@ function consumeNumaAndPci(h: Host, f: ScenarioFlavorInput): boolean {
     return true;
   }
   for (const cell of cells) {
-    const pages = page !== null ? cell.mempages.find((m) => m.size_kb === page) : null;
-    const need = page !== null ? (f.memory_mb * 1024) / page : 0;
-    if (page !== null && (!pages || pages.total - pages.used - pages.reserved < need)) continue;
+    const fits = (m: NumaCell["mempages"][number]) => m.total - m.used - m.reserved >= (f.memory_mb * 1024) / m.size_kb;
+    const pages =
+      page === -1
+        ? ([...cell.mempages].sort((a, b) => b.size_kb - a.size_kb).find((m) => m.size_kb > 4 && fits(m)) ?? null)
+        : page !== null
+          ? (cell.mempages.find((m) => m.size_kb === page) ?? null)
+          : null;
+    const need = pages ? (f.memory_mb * 1024) / pages.size_kb : 0;
+    if (page !== null && (!pages || !fits(pages))) continue;
     if (cell.memory - cell.memory_usage < f.memory_mb) continue;
     const pool = product
       ? pools.find((p) => p.product_id === product && p.numa_node === cell.id && p.count >= aliasCount)
@@ -775,6 +808,8 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
             tags: { ...SRIOV_TAGS, dev_type: "type-PF" },
           },
         ]);
+      } else if (cls === "highmem") {
+        host.numa_topology = { cells: [0, 1].map((socket) => highmemCell(socket)) };
       } else if (cls === "gpu") {
         host.numa_topology = { cells: [0, 1].map((socket) => gpuCell(socket)) };
         host.pci_device_pools = [0, 1].map((node) => ({
@@ -866,13 +901,16 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
   const place = (p: Placement, flavorName: string, imageName: string, project: string): string | null => {
     const f = flavorByName.get(flavorName)!;
     const disk = (f.root_gb ?? 0) + (f.ephemeral_gb ?? 0);
-    if (f.vcpus > p.freeVcpus || f.memory_mb > p.freeRam || disk > p.freeDisk) return null;
+    // Pinned CPUs come out of the PCPU inventory where the host reports one
+    // (consumeNumaAndPci counts them); elsewhere Placement falls back to VCPU.
+    const vcpus = f.extra_specs?.["hw:cpu_policy"] === "dedicated" && (p.host.pcpus ?? 0) > 0 ? 0 : f.vcpus;
+    if (vcpus > p.freeVcpus || f.memory_mb > p.freeRam || disk > p.freeDisk) return null;
     if (!consumeNumaAndPci(p.host, f)) return null;
-    p.freeVcpus -= f.vcpus;
+    p.freeVcpus -= vcpus;
     p.freeRam -= f.memory_mb;
     p.freeDisk -= disk;
     const h = p.host;
-    h.vcpus_used! += f.vcpus;
+    h.vcpus_used! += vcpus;
     h.memory_mb_used! += f.memory_mb;
     h.local_gb_used! += disk;
     h.num_instances! += 1;
@@ -894,8 +932,8 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     ["m1.small", 3],
     ["m1.medium", 4],
     ["m1.large", 4],
-    ["m1.xlarge", 3],
-    ["m1.2xlarge", 1],
+    // no m1.2xlarge: its large pages need a NUMA host with huge pages (highmem)
+    ["m1.xlarge", 4],
     ["w1.large", 1],
   ] as const;
   const linuxImages = ["ubuntu-22.04", "ubuntu-22.04-arm64", "rhel-9.2", "cirros-0.6.2"] as const;
