@@ -286,6 +286,31 @@ export const InventorySchema = z
     }
   });
 
+const resourceClassKey = () =>
+  z.string().regex(RESOURCE_CLASS, { error: rule("must be a resource class name (A-Z, 0-9, _)") });
+
+/**
+ * A resource provider under a compute node (SCENARIO.md "Nested providers"):
+ * a vGPU type per physical GPU, an SR-IOV physical function, ... `parent`
+ * null is the compute node itself, else another child's name.
+ */
+export const ChildProviderSchema = z.looseObject(
+  {
+    name: nonEmptyString(),
+    parent: nonEmptyString().nullable().optional(),
+    inventories: z
+      .record(resourceClassKey(), InventorySchema, { error: rule("must be an object of resource class -> inventory") })
+      .optional(),
+    usages: z
+      .record(resourceClassKey(), nonNegInt(), { error: rule("must be an object of resource class -> amount in use") })
+      .optional(),
+    traits: z.array(traitName(), { error: rule("must be a list of trait names") }).optional(),
+    uuid: nonEmptyString().optional(),
+  },
+  { error: rule("must be an object {name, parent, inventories, usages, traits, uuid}") },
+);
+
+export type ChildProviderInput = z.output<typeof ChildProviderSchema>;
 export type NumaCellInput = z.output<typeof NumaCellSchema>;
 export type NumaTopologyInput = z.output<typeof NumaTopologySchema>;
 export type PciDevicePoolInput = z.output<typeof PciDevicePoolSchema>;
@@ -346,6 +371,8 @@ export const HostSchema = z.looseObject(
         { error: rule("must be an object of resource class -> inventory") },
       )
       .optional(),
+    // Nested providers (SCENARIO.md "Nested providers")
+    child_providers: z.array(ChildProviderSchema, { error: rule("must be a list of resource providers") }).optional(),
   },
   { error: rule("must be an object") },
 );
@@ -734,13 +761,53 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
 
   // hosts
   const hostIndex = new Map<string, number>();
+  const nodeIndex = new Map<string, number>();
+  const providerIndex = new Map<string, string>();
+  const secondNodes: [number, string][] = [];
   const uuidIndex = new Map<string, number>();
   const instanceHost = new Map<string, string>(); // instance uuid -> "hosts[i]"
   doc.hosts.forEach((h, i) => {
     const where = `hosts[${i}]`;
+    // several compute nodes of one service host (Ironic): same name, each its own node
     const first = hostIndex.get(h.name);
-    if (first !== undefined) errors.push(`${where}.name: duplicate host name "${h.name}" (also hosts[${first}])`);
-    else hostIndex.set(h.name, i);
+    const node = h.node ?? h.name;
+    const sameNode = nodeIndex.get(`${h.name}\u0000${node}`);
+    if (sameNode !== undefined)
+      errors.push(
+        `${where}.${h.node === undefined ? "name" : "node"}: duplicate compute node "${node}" of host "${h.name}" (also hosts[${sameNode}]; several nodes of one host need different nodes)`,
+      );
+    else nodeIndex.set(`${h.name}\u0000${node}`, i);
+    if (first === undefined) hostIndex.set(h.name, i);
+    else {
+      // a second node is stored under its node's name, which no other host may have
+      secondNodes.push([i, node]);
+    }
+    (h.child_providers ?? []).forEach((c, j) => {
+      const other = providerIndex.get(c.name);
+      if (other !== undefined)
+        errors.push(`${where}.child_providers[${j}].name: duplicate provider name "${c.name}" (also ${other})`);
+      else providerIndex.set(c.name, `${where}.child_providers[${j}]`);
+      if (c.name === node)
+        errors.push(`${where}.child_providers[${j}].name: "${c.name}" is the compute node's own name`);
+    });
+    const children = new Map((h.child_providers ?? []).map((c) => [c.name, c.parent ?? null]));
+    (h.child_providers ?? []).forEach((c, j) => {
+      if (c.parent !== null && c.parent !== undefined && !children.has(c.parent)) {
+        errors.push(
+          `${where}.child_providers[${j}].parent: "${c.parent}" is no child provider of this host (null: the compute node)`,
+        );
+        return;
+      }
+      // a parent chain must end at the compute node
+      const seen = new Set<string>([c.name]);
+      for (let p = c.parent ?? null; p !== null; p = children.get(p) ?? null) {
+        if (seen.has(p)) {
+          errors.push(`${where}.child_providers[${j}].parent: "${c.name}" is its own ancestor (a cycle)`);
+          break;
+        }
+        seen.add(p);
+      }
+    });
     if (h.uuid !== undefined) {
       const u = uuidIndex.get(h.uuid);
       if (u !== undefined) errors.push(`${where}.uuid: duplicate host uuid "${h.uuid}" (also hosts[${u}])`);
@@ -768,6 +835,16 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
       if (h.service) unknownKeys(h.service, SERVICE_KEYS, `${where}.service`, warnings, ignored);
     }
   });
+
+  const rowNames = new Map([...hostIndex].map(([name, i]) => [name, `hosts[${i}]`]));
+  for (const [i, node] of secondNodes) {
+    const other = rowNames.get(node);
+    if (other !== undefined)
+      errors.push(
+        `hosts[${i}].node: "${node}" is also the name of ${other} (a second node of a host is kept under its node's name)`,
+      );
+    else rowNames.set(node, `hosts[${i}]`);
+  }
 
   // aggregates
   const aggIndex = new Map<string, number>();

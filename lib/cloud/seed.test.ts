@@ -108,17 +108,22 @@ describe("seedDemoCloud (200 hosts)", () => {
       const dedicated = (f: F) => f.extra_specs["hw:cpu_policy"] === "dedicated";
       const onPcpu = (f: F) => dedicated(f) && (h.pcpus ?? 0) > 0;
       const sum = (list: F[], v: (f: F) => number) => list.reduce((s, f) => s + v(f), 0);
+      // resources:VCPU=0 and the like (a bare-metal flavor) replace the flavor's own amounts
+      const amount = (f: F, rc: string, own: number) =>
+        f.extra_specs[`resources:${rc}`] !== undefined ? Number(f.extra_specs[`resources:${rc}`]) : own;
       // Placement: VCPU, PCPU, MEMORY_MB, DISK_GB usages (memory and disk _used include the reservation)
       expect(h.vcpus_used, `${h.name} VCPU`).toBe(
         sum(
           fl.filter((f) => !onPcpu(f)),
-          (f) => f.vcpus,
+          (f) => amount(f, "VCPU", f.vcpus),
         ),
       );
       expect(h.pcpus_used ?? 0, `${h.name} PCPU`).toBe(sum(fl.filter(onPcpu), (f) => f.vcpus));
-      expect(h.memory_mb_used, `${h.name} MEMORY_MB`).toBe(h.reserved_memory_mb + sum(fl, (f) => f.memory_mb));
+      expect(h.memory_mb_used, `${h.name} MEMORY_MB`).toBe(
+        h.reserved_memory_mb + sum(fl, (f) => amount(f, "MEMORY_MB", f.memory_mb)),
+      );
       expect(h.local_gb_used, `${h.name} DISK_GB`).toBe(
-        h.reserved_disk_gb + sum(fl, (f) => f.root_gb + f.ephemeral_gb),
+        h.reserved_disk_gb + sum(fl, (f) => amount(f, "DISK_GB", f.root_gb + f.ephemeral_gb)),
       );
       expect(h.num_instances, h.name).toBe(fl.length);
       expect(h.vcpus_used).toBeLessThanOrEqual((h.vcpus - h.reserved_vcpus) * h.cpu_allocation_ratio);
@@ -134,10 +139,10 @@ describe("seedDemoCloud (200 hosts)", () => {
         }
       const used = new Map<string, number>();
       for (const [rc, inv] of Object.entries((h.inventories ?? {}) as Record<string, { used?: number }>))
-        used.set(rc, (used.get(rc) ?? 0) + (inv.used ?? 0));
+        if (inv.used) used.set(rc, (used.get(rc) ?? 0) + inv.used);
       for (const c of h.child_providers ?? [])
         for (const [rc, n] of Object.entries((c.usages ?? {}) as Record<string, number>))
-          used.set(rc, (used.get(rc) ?? 0) + n);
+          if (n) used.set(rc, (used.get(rc) ?? 0) + n);
       expect(Object.fromEntries(used), `${h.name} custom usages`).toEqual(Object.fromEntries(custom));
       // NUMA cells: pinned CPUs, shared CPU usage, memory and huge pages of the instances with a guest topology
       const numa = fl.filter(
@@ -192,6 +197,8 @@ describe("seedDemoCloud (200 hosts)", () => {
     // the classes with NUMA, PCI and pinned CPUs are exercised
     expect(cloud.hosts.some((h: any) => (h.pcpus_used ?? 0) > 0)).toBe(true);
     expect(cloud.instances.some((i) => i.flavor === "gpu.large" || i.flavor === "gpu.xlarge")).toBe(true);
+    expect(cloud.instances.some((i) => i.flavor === "vgpu.small")).toBe(true);
+    expect(cloud.instances.filter((i) => i.flavor === "bm.large")).toHaveLength(1);
   });
 
   it("places server group members as their policy says", () => {

@@ -57,6 +57,7 @@ const HOST_OPTIONAL: ReadonlyArray<[string, string, boolean]> = [
   ["numa_topology", "numaTopology", true],
   ["pci_device_pools", "pciDevicePools", true],
   ["inventories", "inventories", true],
+  ["child_providers", "childProviders", true],
 ];
 
 /**
@@ -78,7 +79,8 @@ export function hostsSql(d: SqlDialect, where: string): string {
     ]);
   const host = d.objectOmittingNulls(
     [
-      ["name", h("name")],
+      // a second node of a service host is stored under its node's name
+      ["name", `COALESCE(${h("serviceHost")}, ${h("name")})`],
       ["node", h("hypervisorHostname")],
       ["cell", `c."name"`],
       ["vcpus", h("vcpus")],
@@ -141,7 +143,8 @@ function groupsSql(d: SqlDialect) {
         [
           "hosts",
           d.sub(`SELECT ${d.arrayAgg(`h."name"`, `ah."id"`)} FROM "AggregateHost" ah
-                   JOIN "ComputeHost" h ON h."id" = ah."hostId" WHERE ah."aggregateId" = a."id"`),
+                   JOIN "ComputeHost" h ON h."id" = ah."hostId"
+                   WHERE ah."aggregateId" = a."id" AND h."serviceHost" IS NULL`),
         ],
         [
           "metadata",
