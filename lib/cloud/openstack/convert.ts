@@ -564,12 +564,7 @@ export function readComputeNodes(v: unknown, is: Issues): Map<string, ComputeNod
 // ---------------------------------------------------------------------------
 // aggregate-show.json
 
-export function readAggregates(
-  v: unknown,
-  hosts: Set<string>,
-  is: Issues,
-  leftOut: Set<string> = new Set(),
-): Row[] {
+export function readAggregates(v: unknown, hosts: Set<string>, is: Issues, leftOut: Set<string> = new Set()): Row[] {
   const file = "aggregate-show.json";
   const noHosts: string[] = [];
   const out = rowsOf(file, v, is).flatMap((r, i) => {

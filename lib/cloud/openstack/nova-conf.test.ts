@@ -56,6 +56,43 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
     expect(r.config).toEqual({ ...config, placement: true });
   });
 
+  it("reports every option: kept into which key, ignored with why, unknown", () => {
+    const r = importNovaConf(
+      [
+        "[DEFAULT]",
+        "debug = true",
+        "scheduler_default_filters = RamFilter,ComputeFilter",
+        "ram_weight_multiplier = -1.0",
+        'pci_alias = {"name": "a", "product_id": "1"}',
+        "[filter_scheduler]",
+        "host_subset_size = 2",
+        "track_instance_changes = false",
+        "shard_filter_size = 3",
+        "[database]",
+        "connection = x",
+        "",
+      ].join("\n"),
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.report.map((x) => [x.option, x.line, x.status])).toEqual([
+      ["[DEFAULT] (1 option)", 2, "ignored"],
+      ["[DEFAULT] scheduler_default_filters", 3, "ignored"],
+      ["[DEFAULT] ram_weight_multiplier", 4, "ignored"],
+      ["[DEFAULT] pci_alias", 5, "kept"],
+      ["[filter_scheduler] host_subset_size", 7, "kept"],
+      ["[filter_scheduler] track_instance_changes", 8, "ignored"],
+      ["[filter_scheduler] shard_filter_size", 9, "unknown"],
+      ["[database] (1 option)", 11, "ignored"],
+    ]);
+    // a Zed scheduler does not read the pre-Pike [DEFAULT] names: neither does the profile
+    expect(r.config.enabled_filters).toBeUndefined();
+    expect(r.config.ram_weight_multiplier).toBeUndefined();
+    expect(r.report[1].detail).toMatch(
+      /Nova Zed and later no longer read it \(set \[filter_scheduler\] enabled_filters\)/,
+    );
+    expect(r.report[3].detail).toBe("pci_alias (deprecated name of [pci] alias, which Nova Zed still reads)");
+  });
+
   it.each<[string, string, boolean]>([
     ["a real nova.conf schedules through Placement", "[filter_scheduler]\nhost_subset_size = 2\n", true],
     ["[schedscope] placement = false keeps filters only", "[schedscope]\nplacement = false\n", false],
