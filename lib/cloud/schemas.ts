@@ -18,6 +18,8 @@
  * `checkCloudReferences` reports them as warnings where the database cannot
  * store them.
  */
+import { OPTION_DOCS } from "@/lib/scheduler/config";
+import { PLACEMENT_OPTION_DOCS } from "./placement-options";
 import { z } from "zod";
 import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
@@ -598,34 +600,50 @@ export const ConfigSchema = z.looseObject(
   { error: rule("must be an object") },
 );
 
-/** The PCI alias JSON schema of Nova's [pci] alias option (nova/pci/request.py). */
+/**
+ * The PCI alias JSON schema of Nova's [pci] alias option (nova/pci/request.py
+ * _ALIAS_SCHEMA): in Zed only `name` is required (an alias without vendor_id
+ * matches any vendor's device, as Nova does); additional properties are
+ * refused. 2023.1 added `resource_class` and `traits` (PCI in Placement).
+ */
 export const PCI_DEVICE_TYPES = ["type-PCI", "type-PF", "type-VF"] as const;
 export const PCI_NUMA_POLICIES = ["legacy", "preferred", "required", "socket"] as const;
-export const PciAliasSchema = z.strictObject(
+const pciAliasShape = {
+  name: z
+    .string({ error: rule("must be a non-empty string") })
+    .min(1, { error: rule("must be a non-empty string") })
+    .max(256, { error: rule("must be at most 256 characters") }),
+  capability_type: z.literal("pci", { error: rule('must be "pci"') }).optional(),
+  vendor_id: z
+    .string({ error: rule("must be 4 hex digits (e.g. 10de)") })
+    .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 10de)") })
+    .optional(),
+  product_id: z
+    .string({ error: rule("must be 4 hex digits") })
+    .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 20b5)") })
+    .optional(),
+  device_type: z.enum(PCI_DEVICE_TYPES, { error: rule(`must be one of ${PCI_DEVICE_TYPES.join(", ")}`) }).optional(),
+  numa_policy: z.enum(PCI_NUMA_POLICIES, { error: rule(`must be one of ${PCI_NUMA_POLICIES.join(", ")}`) }).optional(),
+};
+export const PciAliasSchema = z.strictObject(pciAliasShape, { error: rule("must be an object") });
+/** 2023.1 and later: an alias may name the Placement resource class and traits of its devices. */
+const PciAliasSchema2023 = z.strictObject(
   {
-    name: z
-      .string({ error: rule("must be a non-empty string") })
-      .min(1, { error: rule("must be a non-empty string") })
-      .max(256, { error: rule("must be at most 256 characters") }),
-    capability_type: z.literal("pci", { error: rule('must be "pci"') }).optional(),
-    // Nova accepts an alias without vendor_id (it then matches any vendor's
-    // device): a stored profile must name the vendor, so an alias cannot
-    // silently take every device on a host.
-    vendor_id: z
-      .string({ error: rule("is required (4 hex digits, e.g. 10de)") })
-      .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 10de)") }),
-    product_id: z
-      .string({ error: rule("must be 4 hex digits") })
-      .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 20b5)") })
+    ...pciAliasShape,
+    resource_class: z
+      .string({ error: rule("must be a resource class name") })
+      .min(1)
       .optional(),
-    device_type: z.enum(PCI_DEVICE_TYPES, { error: rule(`must be one of ${PCI_DEVICE_TYPES.join(", ")}`) }).optional(),
-    numa_policy: z
-      .enum(PCI_NUMA_POLICIES, { error: rule(`must be one of ${PCI_NUMA_POLICIES.join(", ")}`) })
-      .optional(),
+    traits: z.string({ error: rule("must be a comma separated list of trait names") }).optional(),
   },
   { error: rule("must be an object") },
 );
 export type PciAliasInput = z.output<typeof PciAliasSchema>;
+
+/** The alias schema the given Nova release validates [pci] alias with. */
+export function pciAliasSchemaFor(release: unknown) {
+  return typeof release === "string" && release !== "zed" ? PciAliasSchema2023 : PciAliasSchema;
+}
 
 // ---------------------------------------------------------------------------
 // Request
@@ -1035,6 +1053,12 @@ export function checkProfileConfig(cfg: Record<string, unknown>, prefix = "confi
       );
     }
   }
+  // ranges Nova's options declare (min=...): a value below makes every request fail
+  for (const doc of [...OPTION_DOCS, ...PLACEMENT_OPTION_DOCS]) {
+    const v = cfg[doc.key];
+    if (typeof v === "number" && doc.min !== undefined && v < doc.min)
+      errors.push(`${prefix}${doc.key}: must be >= ${doc.min}, got ${v}`);
+  }
   const aliases = cfg.pci_alias;
   if (Array.isArray(aliases)) {
     const byName = new Map<string, { device_type?: string; numa_policy?: string; index: number }>();
@@ -1049,10 +1073,21 @@ export function checkProfileConfig(cfg: Record<string, unknown>, prefix = "confi
           return;
         }
       }
-      const r = PciAliasSchema.safeParse(spec);
+      const release = typeof cfg.nova_release === "string" ? cfg.nova_release : "zed";
+      const r = pciAliasSchemaFor(release).safeParse(spec);
       if (!r.success) {
-        for (const m of formatZodError(r.error))
-          errors.push(m === "(document): " ? where : `${where}.${m}`.replace(".(document)", ""));
+        for (const m of formatZodError(r.error)) {
+          const extra = /^\(document\): unknown key\(s\) (.+)$/.exec(m);
+          if (extra) {
+            // Nova: "Additional properties are not allowed"; name each key, and the release that accepts it
+            for (const k of extra[1].split(", "))
+              errors.push(
+                release === "zed" && (k === "resource_class" || k === "traits")
+                  ? `${where}.${k}: not in Nova zed's [pci] alias schema (2023.1 and later accept it)`
+                  : `${where}.${k}: not a [pci] alias field of Nova ${release} (additional properties are not allowed)`,
+              );
+          } else errors.push(m === "(document): " ? where : `${where}.${m}`.replace(".(document)", ""));
+        }
         return;
       }
       // Nova: aliases sharing a name must agree on device type and NUMA policy (PciInvalidAlias)

@@ -15,6 +15,7 @@
  * (Schedscope's own, e.g. `placement_prefilters`) travel in a
  * `[schedscope]` section, which Nova ignores.
  */
+import { checkProfileConfig } from "@/lib/cloud/schemas";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 
 type OptType = "int" | "float" | "bool" | "str" | "strOrNone" | "list" | "weighers" | "multiAlias" | "metricsSetting";
@@ -387,6 +388,14 @@ export function importNovaConf(text: string): NovaConfImport {
   // A real scheduler asks Placement (every Nova since Stein): the path without
   // it is only taken when the file's [schedscope] section says so.
   if (config.placement === undefined) config.placement = true;
+  // the same rules as the profile editor (checkProfileConfig), named by the file's option and line
+  for (const e of checkProfileConfig(config, "")) {
+    const key = /^[a-z_]+/.exec(e)?.[0] ?? "";
+    const o = NOVA_CONF_OPTIONS.find((x) => x.key === key);
+    const at = o ? bySlot.get(`${o.section}.${o.option}`)?.line : undefined;
+    const hint = /2023\.1 and later/.test(e) ? ' (a 2023.1+ cloud: add [schedscope] nova_release = "2023.1")' : "";
+    errors.push(o ? `[${o.section}] ${o.option}${at ? ` (line ${at})` : ""}${e.slice(key.length)}${hint}` : e + hint);
+  }
   // a profile keeps the order Nova's options are documented in
   const ordered: Record<string, unknown> = {};
   for (const o of NOVA_CONF_OPTIONS) if (o.key in config) ordered[o.key] = config[o.key];
