@@ -469,6 +469,8 @@ export function pickRequest(input: unknown): ScenarioRequest {
 export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}): Promise<ExportedCloud> {
   const request = opts.request !== undefined ? pickRequest(opts.request) : undefined;
   const { scenario } = await loadSnapshot(prisma, { profileName: opts.profileName });
+  // the engine-side pass of unsimulated classes is not part of the profile
+  if (scenario.config) delete (scenario.config as { not_simulated?: unknown }).not_simulated;
   const d = sqlFor(prisma);
   const [flavors, images, instanceRows] = await prisma.$transaction([
     prisma.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: { orderBy: { key: "asc" } } } }),

@@ -584,6 +584,8 @@ export const ConfigSchema = z.looseObject(
     packing_host_numa_cells_allocation_strategy: bool().optional(),
     // Placement: Nova's real path and the [scheduler] / [workarounds] options
     placement: bool().optional(),
+    // Schedscope: filters and weighers it does not simulate pass every host / weigh 0 (stored profiles)
+    not_simulated: z.literal("pass", { error: rule('must be "pass"') }).optional(),
     query_placement_for_availability_zone: bool().optional(),
     limit_tenants_to_placement_aggregate: bool().optional(),
     placement_aggregate_required_for_tenants: bool().optional(),
