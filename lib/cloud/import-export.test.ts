@@ -175,7 +175,16 @@ describe.each(PROVIDERS)("import (%s)", (provider) => {
       (d) => d.aggregates[0].hosts.push("cmp-999"),
       'aggregates[0].hosts[2]: unknown host "cmp-999"',
     ],
-    ["duplicate host names", (d) => (d.hosts[1].name = d.hosts[0].name), 'hosts[1].name: duplicate host name "c1"'],
+    [
+      // the same name with another node is a second compute node of that host (Ironic): allowed
+      "duplicate compute nodes",
+      (d) => {
+        d.hosts[1].name = d.hosts[0].name;
+        d.hosts[0].node = "n1";
+        d.hosts[1].node = "n1";
+      },
+      'hosts[1].node: duplicate compute node "n1" of host "c1"',
+    ],
     [
       "duplicate aggregate names",
       (d) => (d.aggregates[1].name = d.aggregates[0].name),
