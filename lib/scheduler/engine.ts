@@ -11,7 +11,7 @@ import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
-import { askPlacement, claim, type PlacementOutcome } from "./placement";
+import { type AllocationRequest, askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
@@ -116,8 +116,16 @@ export interface PlacementRun {
   fallbackQuery?: string;
   matched: number;
   candidates: number;
-  claims: Array<{ index: number; tried: HostState[]; claimed: HostState | null }>;
+  claims: Array<{
+    index: number;
+    tried: HostState[];
+    claimed: HostState | null;
+    /** With child providers: the allocation request claimed (null when none). */
+    allocations?: AllocationRequest | null;
+  }>;
   requestFilters: PlacementOutcome["requestFilters"];
+  /** With child providers: every allocation request Placement returned, both queries in order. */
+  requests?: AllocationRequest[];
 }
 
 export interface ScheduleRun {
@@ -869,6 +877,8 @@ function schedulePlacement(
     requestFilters: outcome.requestFilters,
   };
   if (outcome.fallbackQuery !== undefined) placement.fallbackQuery = outcome.fallbackQuery;
+  const firstRequest = outcome.firstRequest;
+  if (outcome.requests) placement.requests = outcome.requests;
   run.placement = placement;
   const noValidHost = { name: "NoValidHost", message: "No valid host was found." };
   if (outcome.failedBeforeQuery) {
@@ -902,13 +912,25 @@ function schedulePlacement(
     const ordered = inOrder(passed, order);
     if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
     pool = ordered;
-    const attempt = { index, tried: [] as HostState[], claimed: null as HostState | null };
+    const attempt: PlacementRun["claims"][number] = { index, tried: [], claimed: null };
+    if (firstRequest) attempt.allocations = null;
     for (let i = 0; i < ordered.length; i++) {
       const host = ordered[i];
       const p = providerOf.get(host);
-      const amounts = p && outcome.allocations.get(p);
-      if (!p || !amounts) continue;
-      if (claim(p, amounts) === null) {
+      if (!p) continue;
+      let claimed: boolean;
+      if (firstRequest) {
+        // Nova claims a host's first allocation request, never its others.
+        const areq = firstRequest.get(p);
+        if (!areq) continue;
+        claimed = claimRequest(areq) === null;
+        if (claimed) attempt.allocations = areq;
+      } else {
+        const amounts = outcome.allocations.get(p);
+        if (!amounts) continue;
+        claimed = claim(p, amounts) === null;
+      }
+      if (claimed) {
         // The next instance's pool holds the copy the consume step changes.
         attempt.claimed = ordered[i] = host.ownCopy();
         providerOf.set(attempt.claimed, p);
@@ -929,7 +951,7 @@ function schedulePlacement(
   }
   const hasAllocation = (h: HostState) => {
     const p = providerOf.get(h);
-    return !!p && outcome.allocations.has(p);
+    return !!p && (firstRequest ? firstRequest.has(p) : outcome.allocations.has(p));
   };
   run.selections = withAlternates(s, pool, index, numAlts, selected, placed, hasAllocation);
 }

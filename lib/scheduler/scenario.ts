@@ -65,6 +65,22 @@ export interface ScenarioHost {
   pcpus?: number;
   pcpus_used?: number;
   inventories?: Record<string, ScenarioInventory>;
+  /** Resource providers under the compute node (SCENARIO.md "Nested providers"). */
+  child_providers?: ScenarioChildProvider[];
+}
+
+/** A provider a virt driver nests under its compute node (a physical GPU, an SR-IOV PF, ...). */
+export interface ScenarioChildProvider {
+  /** Unique in Placement. */
+  name: string;
+  /** Another child's name; null or absent: the compute node. */
+  parent?: string | null;
+  inventories?: Record<string, ScenarioInventory>;
+  /** In use per resource class (or an inventory's `used`). */
+  usages?: Record<string, number>;
+  traits?: string[];
+  /** Default uuid5(NS, "rp-" + name). */
+  uuid?: string;
 }
 
 /** One inventory record of a provider; an entry replaces the derived record of its class. */

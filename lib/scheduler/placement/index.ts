@@ -12,10 +12,12 @@ import type { RequestSpec } from "../request-spec";
 import type { Scenario } from "../scenario";
 import { type AggregateLabel, allocationCandidates } from "./candidates";
 import { buildPlacementCloud, type Provider } from "./providers";
+import type { AllocationRequest } from "./trees";
 import { aggregateRows, processRequestSpec, type RequestFilterTrace } from "./request-filters";
 import { buildResourceRequest, toQuerystring } from "./resource-request";
 
 export { claim } from "./candidates";
+export { type AllocationRequest, byName, claimRequest } from "./trees";
 export type { Provider } from "./providers";
 
 export interface PlacementOutcome {
@@ -32,8 +34,15 @@ export interface PlacementOutcome {
   typeError: boolean;
   /** The providers Placement returned (union of the queries), scenario order. */
   returned: Provider[];
-  /** Allocation request per returned provider (the first query's when both matched). */
+  /** Allocation request per returned provider (the first query's when both matched); without trees. */
   allocations: Map<Provider, Map<string, number>>;
+  /**
+   * With trees (some host has child providers): every allocation request Nova
+   * got, both queries in order, and per compute node the first one that
+   * allocates from it, the one Nova claims. Null without trees.
+   */
+  requests: AllocationRequest[] | null;
+  firstRequest: Map<Provider, AllocationRequest> | null;
   /** Why each host is not among the returned ones, by host index (null: returned). */
   reasons: (Reason | null)[];
   requestFilters: RequestFilterTrace[];
@@ -70,6 +79,8 @@ export function askPlacement(
     typeError: false,
     returned: [],
     allocations: new Map(),
+    requests: cloud.hasTrees ? [] : null,
+    firstRequest: cloud.hasTrees ? new Map() : null,
     reasons: [],
     requestFilters: [],
     providers: cloud.providers,
@@ -121,6 +132,17 @@ export function askPlacement(
   }
   const returned = new Uint8Array(cloud.providers.length);
   for (const q of queries) {
+    if (q.requests) {
+      if (!q.refused) out.matched += q.matchedRequests ?? 0;
+      out.candidates += q.requests.length;
+      for (const areq of q.requests) {
+        out.requests!.push(areq);
+        if (areq.allocations.has(areq.root) && !out.firstRequest!.has(areq.root))
+          out.firstRequest!.set(areq.root, areq);
+      }
+      for (const p of q.returned) returned[p.index] = 1;
+      continue;
+    }
     if (!q.refused) out.matched += q.matched.length;
     out.candidates += q.returned.length;
     for (const p of q.returned) {
