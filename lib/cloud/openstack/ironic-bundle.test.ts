@@ -14,6 +14,9 @@ import { assertNovaReferenceAvailable, runNovaReference } from "@/lib/testing/cl
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { applyImport, prepareImport } from "./import";
 import { readBundleDir } from "./read-bundle";
+import { schedule } from "@/lib/scheduler/engine";
+import { toResult } from "@/lib/scheduler/result";
+import type { Scenario } from "@/lib/scheduler/scenario";
 
 type Row = Record<string, unknown>;
 const BUNDLE = path.join(__dirname, "fixtures", "ironic");
@@ -83,6 +86,10 @@ describe("an Ironic and vGPU bundle", () => {
       const r = runNovaReference(doc) as { error: string | null; selections: { host: string }[] };
       expect(r.error).toBeNull();
       expect(r.selections[0].host).toBe(host);
+      // and the engine answers as Nova does (host, node, alternates)
+      const ours = toResult(schedule(doc as unknown as Scenario));
+      expect(ours.error).toBeNull();
+      expect(ours.selections).toEqual(r.selections);
     },
     120_000,
   );
