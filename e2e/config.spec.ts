@@ -155,23 +155,25 @@ test.describe("Scheduler configuration", () => {
     const editor = form(page, `Edit profile ${name}`);
     await expect(editor.getByLabel("max_placement_results")).toHaveAccessibleDescription(/Nova default: 1000/);
 
-    // max_placement_results 0 and an alias without vendor id: refused, nothing written
+    // max_placement_results 0 and an alias with a bad product id: refused, nothing written
+    // (an alias without vendor id is valid: Zed requires only its name)
     await editor.getByLabel("max_placement_results").fill("0");
     await editor.getByRole("button", { name: "Add PCI alias" }).click();
     await editor.getByLabel("Alias 4 name").fill("t4");
-    await editor.getByLabel("Alias 4 product id").fill("1eb8");
+    await editor.getByLabel("Alias 4 product id").fill("1eb");
     await editor.getByRole("button", { name: "Save profile" }).click();
     await expectFieldError(
       editor.getByLabel("max_placement_results"),
       'max_placement_results: must be a whole number >= 1, got "0"',
     );
     await expect(editor.getByRole("alert", { name: "PCI alias errors" })).toContainText(
-      "pci_alias[3].vendor_id: is required",
+      "pci_alias[3].product_id: must be 4 hex digits (e.g. 20b5)",
     );
     expect(configOf(name)).toEqual(before);
 
     // fixed: saved with the release
     await editor.getByLabel("max_placement_results").fill("5");
+    await editor.getByLabel("Alias 4 product id").fill("1eb8");
     await editor.getByLabel("Alias 4 vendor id").fill("10de");
     await editor.getByLabel("Alias 4 device type").selectOption("type-PCI");
     await editor.getByLabel("placement", { exact: true }).selectOption("true");

@@ -106,7 +106,10 @@ test("upload a bundle, read the preview, confirm, see the hosts", async ({ page 
   await expect(changesRow(page, "server groups").getByRole("cell").first()).toHaveText("1");
   await expect(page.getByText(/nova.conf becomes the scheduler profile nova.conf \(new\)/)).toBeVisible();
   await expect(page.getByText(/have no row in compute-nodes.json \(cmp-002.cloud.example\)/)).toBeVisible();
-  await expect(page.getByText("[filter_scheduler] use_baremetal_filters: not a Nova Zed option")).toBeVisible();
+  // every option of its nova.conf, kept into which key, ignored (why) or unknown
+  const report = page.getByRole("table", { name: "nova.conf, option by option" });
+  await expect(report.getByRole("row", { name: /\[filter_scheduler\] use_baremetal_filters .*unknown/ })).toBeVisible();
+  await expect(report.getByRole("row", { name: /\[filter_scheduler\] host_subset_size .*kept/ })).toBeVisible();
   expect(hostCount()).toBe(before); // a preview writes nothing
 
   await page.getByRole("button", { name: "Replace the cloud" }).click();
@@ -116,6 +119,42 @@ test("upload a bundle, read the preview, confirm, see the hosts", async ({ page 
   }
   expect(hostCount()).toBe(3);
   expect(query<{ name: string }>(`SELECT name FROM "SchedulerProfile" WHERE active = 1`)[0].name).toBe("nova.conf");
+});
+
+test("an Ironic bundle: its nodes come in under their service host, and a bare-metal flavor lands on a free node", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await upload(page, tarball("ironic"));
+  await expect(page.getByRole("heading", { name: "2. What changes" })).toBeVisible({ timeout: 60_000 });
+  await expect(changesRow(page, "hosts").getByRole("cell").first()).toHaveText("4");
+  await page.getByRole("button", { name: "Replace the cloud" }).click();
+  await expect(page).toHaveURL(/\/hosts$/, { timeout: 60_000 });
+  expect(query<{ name: string }>(`SELECT name FROM "ComputeHost" ORDER BY position`).map((h) => h.name)).toEqual([
+    "gpu-01",
+    "ironic-conductor-1",
+    "4a7b8c9d-0001-4e2f-9a3b-5c6d7e8f9a02",
+    "4a7b8c9d-0001-4e2f-9a3b-5c6d7e8f9a03",
+  ]);
+
+  // the vGPU host's page lists its child provider
+  await page.goto(`${base}/hosts/gpu-01`);
+  await expect(
+    page
+      .getByRole("table", { name: /Resource providers under gpu-01.cloud.example/ })
+      .getByRole("row", { name: /gpu-01.cloud.example_pci_0000_81_00_0 .*VGPU 16 1/ }),
+  ).toBeVisible();
+
+  // bm.gold on the default profile (Placement): the free gold node of the Ironic host
+  await page.goto(`${base}/schedule`);
+  await page.getByLabel("Flavor").selectOption("bm.gold");
+  await page.getByLabel("Image").selectOption("");
+  await page.getByLabel("Scheduler profile").selectOption("default");
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Run #\d+/ })).toBeVisible({ timeout: 60_000 });
+  // the chosen host, as the result lists it
+  await expect(page.getByRole("list", { name: "Placement" })).toContainText("ironic-conductor-1");
+  await expect(page.getByText(/filters only: no Placement/)).toHaveCount(0);
 });
 
 test("bad bundles: a clear message each, nothing written", async ({ page }) => {

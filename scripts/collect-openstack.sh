@@ -115,9 +115,16 @@ if [ $no_nova_conf -eq 0 ]; then
                 s == "compute" || s == "workarounds" || s == "DEFAULT")
         if (keep) print; next
       }
-      keep && s == "DEFAULT" && !/^[[:space:]]*(default_availability_zone|pci_alias)[[:space:]]*[=:]/ { next }
-      keep && s == "compute" && !/^[[:space:]]*packing_host_numa_cells_allocation_strategy[[:space:]]*[=:]/ { next }
-      keep && s == "workarounds" && !/^[[:space:]]*disable_fallback_pcpu_query[[:space:]]*[=:]/ { next }
+      # in these sections only the scheduler options, with their continuation lines; in [DEFAULT] also
+      # the names the scheduler options had there before Pike (Schedscope reports them)
+      keep && (s == "DEFAULT" || s == "compute" || s == "workarounds") {
+        if (/^[ \t]+[^ \t]/) { if (cont) print; next }
+        cont = (s == "DEFAULT" && /^[[:space:]]*(default_availability_zone|pci_alias|scheduler_[a-z_]+|[a-z_]*weight_multiplier|max_io_ops_per_host|max_instances_per_host|isolated_images|isolated_hosts|restrict_isolated_hosts_to_isolated_images|aggregate_image_properties_isolation_(namespace|separator)|baremetal_scheduler_default_filters)[[:space:]]*[=:]/) ||
+               (s == "compute" && /^[[:space:]]*packing_host_numa_cells_allocation_strategy[[:space:]]*[=:]/) ||
+               (s == "workarounds" && /^[[:space:]]*disable_fallback_pcpu_query[[:space:]]*[=:]/)
+        if (cont) print
+        next
+      }
       keep { print }
     ' "$nova_conf" >"$out/nova.conf"
     log "nova.conf: scheduler sections of $nova_conf"

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { NovaConfReport, parseReportParam } from "@/components/config/nova-conf-report";
 import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import {
@@ -49,9 +50,12 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
       {typeof sp.deleted === "string" ? <Notice tone="ok">Profile {sp.deleted} deleted.</Notice> : null}
       {sp.imported && selected ? (
         <Notice tone="ok">
-          nova.conf imported as profile {selected.name}.
-          {typeof sp.unknown === "string" ? ` Not Nova Zed options (ignored): ${sp.unknown}.` : ""}
+          nova.conf imported as profile {selected.name}
+          {typeof sp.kept === "string" ? `: ${sp.kept} option(s) kept` : ""}.
         </Notice>
+      ) : null}
+      {sp.imported && parseReportParam(sp.report).length ? (
+        <NovaConfReport report={parseReportParam(sp.report)} caption="nova.conf options not kept, and why" />
       ) : null}
       {sp.created && selected ? <Notice tone="ok">Profile {selected.name} created.</Notice> : null}
       <div className="grid-2 wide-right">

@@ -25,6 +25,7 @@ import { BOOL_OPTIONS, INT_OPTIONS, LIST_OPTIONS } from "@/lib/cloud/form-schema
 import {
   NOVA_RELEASE_HELP,
   NOVA_RELEASES,
+  FILTERS_ONLY,
   PLACEMENT_OPTION_DOCS,
   type ProfileOptionDoc,
 } from "@/lib/cloud/placement-options";
@@ -122,6 +123,21 @@ function PlacementOptionField({ doc, form, value }: { doc: ProfileOptionDoc; for
       {doc.section} {doc.help} <span className="default">Nova default: {String(doc.default)}</span>
     </>
   );
+  if (doc.key === "placement") {
+    // Not a Nova option: Nova always asks Placement. The path without it is an explicit choice.
+    return (
+      <SelectField
+        form={form}
+        name="placement"
+        label="placement"
+        hint="Nova asks Placement before any filter (every release since Stein)."
+        defaultValue={value === true ? "true" : "false"}
+      >
+        <option value="true">Placement (as Nova): resources, traits and aggregates checked first</option>
+        <option value="false">{FILTERS_ONLY}</option>
+      </SelectField>
+    );
+  }
   if (doc.kind === "bool") {
     return (
       <BoolOptionField

@@ -6,6 +6,7 @@
  * cloud only when the operator confirms (the same file is sent again with
  * the sha256 the preview returned).
  */
+import { NovaConfReport } from "@/components/config/nova-conf-report";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import type { UploadAnswer } from "@/lib/cloud/openstack/upload";
@@ -235,19 +236,7 @@ function PreviewView({
           </ul>
         </div>
       ) : null}
-      {p.novaConf && (p.novaConf.unknown.length || p.novaConf.notModelled.length) ? (
-        <div>
-          <h3>nova.conf options not taken</h3>
-          <ul className="small">
-            {p.novaConf.unknown.map((u) => (
-              <li key={u}>{u}: not a Nova Zed option</li>
-            ))}
-            {p.novaConf.notModelled.map((u) => (
-              <li key={u}>{u}: does not change the scheduler&apos;s decision</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {p.novaConf?.report.length ? <NovaConfReport report={p.novaConf.report} /> : null}
       {p.warnings.length ? (
         <details>
           <summary>Warnings ({p.warnings.length})</summary>

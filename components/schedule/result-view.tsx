@@ -5,6 +5,7 @@ import { memo, useId, useRef, useState, type KeyboardEvent } from "react";
 import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
 import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
+import { FILTERS_ONLY } from "@/lib/cloud/placement-options";
 import { FunnelChart } from "./funnel-chart";
 import { CommitButton, ReleaseRerunForm, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";
@@ -60,20 +61,32 @@ function FunnelTable({ summary }: { summary: InstanceSummary }) {
   );
 }
 
+/** A result computed on a profile without Placement says so beside its funnel. */
+export function FiltersOnlyNote() {
+  return (
+    <p className="notice" role="note">
+      Computed {FILTERS_ONLY}.
+    </p>
+  );
+}
+
 function InstancePanel({
   runId,
   summary,
   detail0,
+  filtersOnly,
 }: {
   runId: number;
   summary: InstanceSummary;
   detail0: InstanceDetail | null;
+  filtersOnly: boolean;
 }) {
   const { data: detail, isLoading, error } = useInstanceDetail(runId, summary.index, detail0);
   const n = summary.index + 1;
   return (
     <div className="sc-section">
       <h3>Funnel</h3>
+      {filtersOnly ? <FiltersOnlyNote /> : null}
       <p className="sc-help">
         {fmtCount(summary.hostsIn)} hosts entered, {fmtCount(summary.survivors)} survived every filter.
       </p>
@@ -482,6 +495,7 @@ export const ResultView = memo(function ResultView({
       <Outcome meta={meta} view={view} />
 
       {view.placement ? <PlacementPanel meta={meta} placement={view.placement} /> : null}
+      {view.filtersOnly && count === 0 ? <FiltersOnlyNote /> : null}
 
       {count > 0 && (
         <section className="sc-panel" aria-label="Why not host">
@@ -500,7 +514,13 @@ export const ResultView = memo(function ResultView({
             aria-labelledby={count > 1 && count <= 12 ? `${baseId}-tab-${index}` : undefined}
             aria-label={count > 1 && count <= 12 ? undefined : `Instance ${index + 1}`}
           >
-            <InstancePanel key={summary.index} runId={meta.id} summary={summary} detail0={view.detail0} />
+            <InstancePanel
+              key={summary.index}
+              runId={meta.id}
+              summary={summary}
+              detail0={view.detail0}
+              filtersOnly={view.filtersOnly}
+            />
           </div>
         </>
       )}

@@ -185,6 +185,34 @@ export const DEMO_FLAVORS: ScenarioFlavorInput[] = [
       "pci_passthrough:alias": "vf:1",
     },
   },
+  {
+    // one vGPU of a physical GPU's type, from a child resource provider of the compute node
+    name: "vgpu.small",
+    id: "vgpu-s",
+    vcpus: 4,
+    memory_mb: 16384,
+    root_gb: 40,
+    ephemeral_gb: 0,
+    swap: 0,
+    extra_specs: { "resources:VGPU": "1" },
+  },
+  {
+    // a whole Ironic node: its custom resource class, the standard classes zeroed
+    name: "bm.large",
+    id: "bm-l",
+    vcpus: 32,
+    memory_mb: 262144,
+    root_gb: 800,
+    ephemeral_gb: 0,
+    swap: 0,
+    extra_specs: {
+      "resources:CUSTOM_BAREMETAL_LARGE": "1",
+      "resources:VCPU": "0",
+      "resources:MEMORY_MB": "0",
+      "resources:DISK_GB": "0",
+      "aggregate_instance_extra_specs:baremetal": "true",
+    },
+  },
 ];
 
 /** PCI aliases of the demo's [pci] config: the GPU hosts' A40s and the NFV hosts' SR-IOV NICs. */
@@ -241,6 +269,10 @@ const IMAGE_DEFS = [
       os_secure_boot: "required",
     },
   },
+  {
+    name: "ubuntu-22.04-baremetal",
+    properties: { hw_architecture: "x86_64", img_hv_type: "baremetal", hw_vm_mode: "hvm", os_distro: "ubuntu" },
+  },
   { name: "cirros-0.6.2", properties: { hw_architecture: "x86_64", hw_vm_mode: "hvm", os_distro: "cirros" } },
 ] as const;
 
@@ -264,8 +296,13 @@ export const DEMO_ENABLED_FILTERS = [
   "IoOpsFilter",
 ];
 
-/** The "default" profile: the filters above, every weigher, Nova's default multipliers and options. */
+/**
+ * The "default" profile: Nova's Placement path (every Nova since Stein asks
+ * Placement first), the filters above, every weigher, Nova's default
+ * multipliers and options.
+ */
 export const DEFAULT_PROFILE_CONFIG: ScenarioConfig = {
+  placement: true,
   enabled_filters: DEMO_ENABLED_FILTERS,
   weighers: "all",
   ram_weight_multiplier: 1.0,
@@ -298,13 +335,15 @@ export const DEFAULT_PROFILE_CONFIG: ScenarioConfig = {
 /** "stacking": pack hosts by RAM instead of spreading. */
 export const STACKING_PROFILE_CONFIG: ScenarioConfig = { ...DEFAULT_PROFILE_CONFIG, ram_weight_multiplier: -1.0 };
 
-/** "placement": the default profile on Nova's real Placement path, AZ and tenant aggregates asked of Placement. */
+/** "placement": the default profile with the AZ and tenant aggregates asked of Placement. */
 export const PLACEMENT_PROFILE_CONFIG: ScenarioConfig = {
   ...DEFAULT_PROFILE_CONFIG,
-  placement: true,
   query_placement_for_availability_zone: true,
   limit_tenants_to_placement_aggregate: true,
 } as ScenarioConfig;
+
+/** "filters-only": the default profile without Placement; nothing checks RAM, CPU or disk. */
+export const FILTERS_ONLY_PROFILE_CONFIG: ScenarioConfig = { ...DEFAULT_PROFILE_CONFIG, placement: false };
 
 /** "nfv": the default profile plus NUMATopologyFilter and PciPassthroughFilter (pinned CPUs, huge pages, PCI). */
 export const NFV_PROFILE_CONFIG: ScenarioConfig = {
@@ -316,7 +355,7 @@ export const DEMO_PROFILES: { name: string; description: string; config: Scenari
   {
     name: "default",
     description:
-      "Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers",
+      "Nova's Placement path, Nova's default filters (+ AZ, aggregate extra specs, instance and I/O limits), every weigher, Nova's default multipliers",
     config: DEFAULT_PROFILE_CONFIG,
     active: true,
   },
@@ -329,8 +368,14 @@ export const DEMO_PROFILES: { name: string; description: string; config: Scenari
   {
     name: "placement",
     description:
-      "As default, on Nova's Placement path: allocation candidates first (resources, traits, disabled hosts), the AZ and tenant aggregates asked of Placement",
+      "As default, with the AZ and tenant aggregates asked of Placement (limit_tenants_to_placement_aggregate)",
     config: PLACEMENT_PROFILE_CONFIG,
+    active: false,
+  },
+  {
+    name: "filters-only",
+    description: "As default, but filters only: no Placement, nothing checks RAM, CPU or disk",
+    config: FILTERS_ONLY_PROFILE_CONFIG,
     active: false,
   },
   {
@@ -420,7 +465,34 @@ function gpuCell(socket: number): NumaCell {
   };
 }
 
+/**
+ * Highmem cell: 24 cores x 2 threads per socket (cpuset == pcpuset, no CPU
+ * sets configured), 512 x 1 GiB pages for the large-page flavors.
+ */
+function highmemCell(socket: number): NumaCell {
+  const threads = [...range(socket * 24, 24), ...range(48 + socket * 24, 24)];
+  const memory = 786432;
+  const huge1g = 512;
+  return {
+    id: socket,
+    cpuset: threads,
+    pcpuset: [...threads],
+    memory,
+    cpu_usage: 0,
+    memory_usage: 0,
+    pinned_cpus: [],
+    siblings: range(0, 24).map((c) => [socket * 24 + c, 48 + socket * 24 + c]),
+    mempages: [
+      { size_kb: 4, total: (memory - huge1g * 1024) * 256, used: 0, reserved: 0 },
+      { size_kb: 1048576, total: huge1g, used: 0, reserved: 0 },
+    ],
+    socket,
+  };
+}
+
+/** hw:mem_page_size in KiB; "large" is -1 (the largest page a cell has room in, as Nova picks it). */
 function pageSizeKb(spec: string | undefined): number | null {
+  if (spec === "large") return -1;
   if (spec === undefined || spec === "small") return null;
   const m = /^(\d+)(MB|GB)?$/.exec(spec);
   if (!m) return null;
@@ -467,9 +539,15 @@ function consumeNumaAndPci(h: Host, f: ScenarioFlavorInput): boolean {
     return true;
   }
   for (const cell of cells) {
-    const pages = page !== null ? cell.mempages.find((m) => m.size_kb === page) : null;
-    const need = page !== null ? (f.memory_mb * 1024) / page : 0;
-    if (page !== null && (!pages || pages.total - pages.used - pages.reserved < need)) continue;
+    const fits = (m: NumaCell["mempages"][number]) => m.total - m.used - m.reserved >= (f.memory_mb * 1024) / m.size_kb;
+    const pages =
+      page === -1
+        ? ([...cell.mempages].sort((a, b) => b.size_kb - a.size_kb).find((m) => m.size_kb > 4 && fits(m)) ?? null)
+        : page !== null
+          ? (cell.mempages.find((m) => m.size_kb === page) ?? null)
+          : null;
+    const need = pages ? (f.memory_mb * 1024) / pages.size_kb : 0;
+    if (page !== null && (!pages || !fits(pages))) continue;
     if (cell.memory - cell.memory_usage < f.memory_mb) continue;
     const pool = product
       ? pools.find((p) => p.product_id === product && p.numa_node === cell.id && p.count >= aliasCount)
@@ -496,10 +574,49 @@ function consumeNumaAndPci(h: Host, f: ScenarioFlavorInput): boolean {
   return false;
 }
 
+/** Custom resource classes a flavor asks for (resources[N]:RC, not the standard four), with amounts. */
+function customResources(f: ScenarioFlavorInput): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [k, v] of Object.entries(f.extra_specs ?? {})) {
+    const m = /^resources\d*:(.+)$/.exec(k);
+    if (m && !["VCPU", "PCPU", "MEMORY_MB", "DISK_GB"].includes(m[1]) && Number(v) > 0) out.push([m[1], Number(v)]);
+  }
+  return out;
+}
+
+/**
+ * Take an existing instance's custom resources (VGPU, ...) from the first
+ * provider of the host's tree with room: the compute node's own inventories,
+ * then its child providers. false when one does not fit.
+ */
+function consumeCustom(h: Host, f: ScenarioFlavorInput): boolean {
+  const want = customResources(f);
+  const take: (() => void)[] = [];
+  for (const [rc, n] of want) {
+    const own = h.inventories?.[rc];
+    if (own && own.total - (own.reserved ?? 0) - (own.used ?? 0) >= n) {
+      take.push(() => {
+        own.used = (own.used ?? 0) + n;
+      });
+      continue;
+    }
+    const child = (h.child_providers ?? []).find((c) => {
+      const inv = c.inventories?.[rc];
+      return inv && inv.total - (inv.reserved ?? 0) - (c.usages?.[rc] ?? 0) >= n;
+    });
+    if (!child) return false;
+    take.push(() => {
+      child.usages = { ...child.usages, [rc]: (child.usages?.[rc] ?? 0) + n };
+    });
+  }
+  for (const t of take) t();
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 // Hosts
 
-type HwClass = "general" | "general-large" | "highmem" | "ssd" | "gpu" | "nfv" | "arm";
+type HwClass = "general" | "general-large" | "highmem" | "ssd" | "gpu" | "vgpu" | "nfv" | "arm";
 
 const HW: Record<
   HwClass,
@@ -564,6 +681,17 @@ const HW: Record<
     vendor: "AMD",
     arch: "x86_64",
   },
+  // two A16 GPUs exposed as vGPUs: a child resource provider per physical GPU
+  vgpu: {
+    vcpus: 64,
+    memory_mb: 524288,
+    local_gb: 1920,
+    cpu_ratio: 4.0,
+    ram_ratio: 1.0,
+    cpu_model: "EPYC-Milan",
+    vendor: "AMD",
+    arch: "x86_64",
+  },
   // cpu_shared_set = 4 cores per socket (16 threads: the VCPU inventory),
   // cpu_dedicated_set = the other 24 cores (48 threads: PCPU); 1 GiB and 2 MiB pages
   nfv: {
@@ -616,6 +744,48 @@ const RESERVED_DISK_GB = 50;
 
 export const MIN_DEMO_HOSTS = 30;
 
+/** The vGPU hosts (az1, after the NFV hosts) and the Ironic service host with its nodes (the end of az3). */
+const VGPU_HOSTS = 2;
+const IRONIC_HOST = "ironic-a3-01";
+const IRONIC_NODES = 3;
+
+/** A bare-metal node of the Ironic service host: nothing but its custom resource class in Placement. */
+function ironicNode(node: string, uuid: string): Host {
+  return {
+    name: IRONIC_HOST,
+    node,
+    uuid,
+    cell: "cell2",
+    vcpus: 0,
+    vcpus_used: 0,
+    memory_mb: 0,
+    memory_mb_used: 0,
+    local_gb: 0,
+    local_gb_used: 0,
+    hypervisor_type: "ironic",
+    hypervisor_version: 1,
+    host_ip: "10.3.99.10",
+    supported_instances: [["x86_64", "baremetal", "hvm"]],
+    cpu_info: {},
+    num_instances: 0,
+    num_io_ops: 0,
+    failed_builds: 0,
+    cpu_allocation_ratio: 1.0,
+    ram_allocation_ratio: 1.0,
+    disk_allocation_ratio: 1.0,
+    service: { disabled: false, up: true, forced_down: false },
+    metrics: [],
+    instances: [],
+    traits: [],
+    reserved_vcpus: 0,
+    reserved_memory_mb: 0,
+    reserved_disk_gb: 0,
+    inventories: {
+      CUSTOM_BAREMETAL_LARGE: { total: 1, reserved: 0, allocation_ratio: 1.0, min_unit: 1, max_unit: 1, step_size: 1 },
+    },
+  };
+}
+
 export interface DemoCloudOptions {
   hosts?: number;
   seed?: number;
@@ -650,19 +820,31 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     highmem: [],
     ssd: [],
     gpu: [],
+    vgpu: [],
     nfv: [],
     arm: [],
   };
+  const ironicNodes: Host[] = [];
   const batchHosts: string[] = [];
   const tenantHosts: string[] = [];
   const tenantSet = new Set<string>();
 
   for (let az = 0; az < 3; az++) {
     for (let i = 0; i < azCount[az]; i++) {
+      // az3 ends with the Ironic service host's nodes
+      const k = i - (azCount[az] - IRONIC_NODES);
+      if (az === 2 && k >= 0) {
+        const node = ironicNode(`bm-a3-${String(k + 1).padStart(3, "0")}`, rng.uuid());
+        hosts.push(node);
+        ironicNodes.push(node);
+        if (k === 0) byAz[az].push(IRONIC_HOST);
+        continue;
+      }
       const name = `cmp-a${az + 1}-${String(i + 1).padStart(width, "0")}`;
       let cls: HwClass;
       if (az === 0 && i < gpuCount) cls = "gpu";
       else if (az === 0 && i < gpuCount + nfvCount) cls = "nfv";
+      else if (az === 0 && i < gpuCount + nfvCount + VGPU_HOSTS) cls = "vgpu";
       else if (az === 1 && i < highmemCount) cls = "highmem";
       else if (az === 1 && i >= highmemCount && i < highmemCount + ssdCount) cls = "ssd";
       else if (az === 2 && i < armCount) cls = "arm";
@@ -699,6 +881,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         ...(hw.arch === "aarch64" ? ["HW_ARCH_AARCH64"] : ["HW_ARCH_X86_64", "HW_CPU_X86_AVX2", "HW_CPU_X86_AESNI"]),
         ...(cls === "ssd" || cls === "gpu" ? ["STORAGE_DISK_SSD"] : []),
         ...(cls === "gpu" ? ["HW_GPU_API_VULKAN", "HW_GPU_API_DXVA", "CUSTOM_GPU_NVIDIA_A40"] : []),
+        ...(cls === "vgpu" ? ["COMPUTE_GRAPHICS_MODEL_VGA"] : []),
         ...(cls === "nfv" ? ["HW_CPU_HYPERTHREADING", "HW_NIC_SRIOV", "CUSTOM_NFV"] : []),
         ...(features.includes("avx512f") ? ["HW_CPU_X86_AVX512F"] : []),
       ];
@@ -762,6 +945,19 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
             tags: { ...SRIOV_TAGS, dev_type: "type-PF" },
           },
         ]);
+      } else if (cls === "vgpu") {
+        // libvirt's update_provider_tree: one provider per physical GPU, named after its PCI address
+        host.child_providers = ["81", "c1"].map((bus) => ({
+          name: `${host.node}_pci_0000_${bus}_00_0`,
+          parent: null,
+          inventories: {
+            VGPU: { total: 16, reserved: 0, allocation_ratio: 1.0, min_unit: 1, max_unit: 16, step_size: 1 },
+          },
+          usages: { VGPU: 0 },
+          traits: ["CUSTOM_NVIDIA_A16_4Q"],
+        }));
+      } else if (cls === "highmem") {
+        host.numa_topology = { cells: [0, 1].map((socket) => highmemCell(socket)) };
       } else if (cls === "gpu") {
         host.numa_topology = { cells: [0, 1].map((socket) => gpuCell(socket)) };
         host.pci_device_pools = [0, 1].map((node) => ({
@@ -773,7 +969,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
         }));
       }
       // a few unhealthy hosts (never GPU or NFV hosts: their flavors must keep >= 3 candidates)
-      if (cls !== "gpu" && cls !== "nfv") {
+      if (cls !== "gpu" && cls !== "nfv" && cls !== "vgpu") {
         const r = rng.float();
         if (r < 0.025)
           host.service = { disabled: true, disabled_reason: rng.pick(DISABLED_REASONS), up: true, forced_down: false };
@@ -825,6 +1021,7 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       hosts: byClass.highmem,
       metadata: { highmem: "true", ram_weight_multiplier: "2.0", cpu_weight_multiplier: "0.5" },
     },
+    { name: "baremetal", hosts: [IRONIC_HOST], metadata: { baremetal: "true" } },
     { name: "arm64", hosts: byClass.arm, metadata: { arch: "aarch64", hw_architecture: "aarch64" } },
     {
       name: "tenant-acme",
@@ -853,13 +1050,17 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
   const place = (p: Placement, flavorName: string, imageName: string, project: string): string | null => {
     const f = flavorByName.get(flavorName)!;
     const disk = (f.root_gb ?? 0) + (f.ephemeral_gb ?? 0);
-    if (f.vcpus > p.freeVcpus || f.memory_mb > p.freeRam || disk > p.freeDisk) return null;
+    // Pinned CPUs come out of the PCPU inventory where the host reports one
+    // (consumeNumaAndPci counts them); elsewhere Placement falls back to VCPU.
+    const vcpus = f.extra_specs?.["hw:cpu_policy"] === "dedicated" && (p.host.pcpus ?? 0) > 0 ? 0 : f.vcpus;
+    if (vcpus > p.freeVcpus || f.memory_mb > p.freeRam || disk > p.freeDisk) return null;
+    if (!consumeCustom(p.host, f)) return null;
     if (!consumeNumaAndPci(p.host, f)) return null;
-    p.freeVcpus -= f.vcpus;
+    p.freeVcpus -= vcpus;
     p.freeRam -= f.memory_mb;
     p.freeDisk -= disk;
     const h = p.host;
-    h.vcpus_used! += f.vcpus;
+    h.vcpus_used! += vcpus;
     h.memory_mb_used! += f.memory_mb;
     h.local_gb_used! += disk;
     h.num_instances! += 1;
@@ -881,8 +1082,8 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     ["m1.small", 3],
     ["m1.medium", 4],
     ["m1.large", 4],
-    ["m1.xlarge", 3],
-    ["m1.2xlarge", 1],
+    // no m1.2xlarge: its large pages need a NUMA host with huge pages (highmem)
+    ["m1.xlarge", 4],
     ["w1.large", 1],
   ] as const;
   const linuxImages = ["ubuntu-22.04", "ubuntu-22.04-arm64", "rhel-9.2", "cirros-0.6.2"] as const;
@@ -939,8 +1140,14 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       let image: string;
       if (p.cls === "gpu") {
         flavor = rng.pick(["gpu.large", "gpu.xlarge", "m1.large"]);
+        // every other GPU host keeps its A40s free, so gpu.xlarge (two on one NUMA node) still fits somewhere
+        if (byClass.gpu.indexOf(p.host.name) % 2 === 0) flavor = "m1.large";
         image = "ubuntu-22.04";
         if (p.host.num_instances! >= 3) break; // keep room for the GPU demo request
+      } else if (p.cls === "vgpu") {
+        flavor = rng.pick(["vgpu.small", "m1.large"]);
+        image = "ubuntu-22.04";
+        if (p.host.num_instances! >= 10) break; // keep vGPUs free for the demo requests
       } else if (p.cls === "nfv") {
         flavor = rng.pick(["c1.xlarge", "n1.dpdk", "h1.large", "m1.large"]);
         image = "rhel-9.2";
@@ -970,6 +1177,25 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
     const cpuLoad = Math.min(100, (h.vcpus_used! / (h.vcpus * p.hw.cpu_ratio)) * 100 * (0.6 + rng.float() * 0.6));
     h.metrics![1].value = Math.round(cpuLoad * 10) / 10;
   }
+
+  // one Ironic node is deployed: the driver reserves its whole inventory and the instance uses it
+  const deployed = ironicNodes[0];
+  const bm = rng.uuid();
+  deployed.inventories!.CUSTOM_BAREMETAL_LARGE = {
+    ...deployed.inventories!.CUSTOM_BAREMETAL_LARGE,
+    reserved: 1,
+    used: 1,
+  };
+  deployed.instances!.push(bm);
+  deployed.num_instances = 1;
+  serial++;
+  instances.push({
+    uuid: bm,
+    name: `vm-${String(serial).padStart(6, "0")}`,
+    flavor: "bm.large",
+    image: imageByName.get("ubuntu-22.04-baremetal")!.id,
+    project_id: DEMO_PROJECTS.initech,
+  });
 
   return {
     config: DEFAULT_PROFILE_CONFIG,

@@ -194,7 +194,12 @@ describe("profile editor: Placement options, PCI aliases, release", () => {
       "limit_tenants_to_placment_aggregate",
       "limit_tenants_to_placment_aggregate: unknown option",
     ],
-    [{ pci_alias_name: "a100", pci_alias_product_id: "20b5" }, "pci_alias", "pci_alias[0].vendor_id: is required"],
+    [{ pci_alias_product_id: "20b5" }, "pci_alias", "pci_alias[0].name: is required"],
+    [
+      { pci_alias_name: "a100", pci_alias_product_id: "20b" },
+      "pci_alias",
+      "pci_alias[0].product_id: must be 4 hex digits (e.g. 20b5)",
+    ],
     [
       { pci_alias_name: "a100", pci_alias_vendor_id: "10de", pci_alias_numa_policy: "strict" },
       "pci_alias",

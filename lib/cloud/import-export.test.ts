@@ -175,7 +175,16 @@ describe.each(PROVIDERS)("import (%s)", (provider) => {
       (d) => d.aggregates[0].hosts.push("cmp-999"),
       'aggregates[0].hosts[2]: unknown host "cmp-999"',
     ],
-    ["duplicate host names", (d) => (d.hosts[1].name = d.hosts[0].name), 'hosts[1].name: duplicate host name "c1"'],
+    [
+      // the same name with another node is a second compute node of that host (Ironic): allowed
+      "duplicate compute nodes",
+      (d) => {
+        d.hosts[1].name = d.hosts[0].name;
+        d.hosts[0].node = "n1";
+        d.hosts[1].node = "n1";
+      },
+      'hosts[1].node: duplicate compute node "n1" of host "c1"',
+    ],
     [
       "duplicate aggregate names",
       (d) => (d.aggregates[1].name = d.aggregates[0].name),
@@ -333,11 +342,11 @@ describe.each(PROVIDERS)("NUMA, PCI and Placement input the database refuses (no
       "hosts[0].numa_topology.cells[0].mempages[0].total: must be a non-negative integer (got -4)",
     ],
     [
-      "a PCI alias with no vendor_id",
+      "a PCI alias with 2023.1's resource_class under Zed",
       (d) => {
-        d.config.pci_alias = [{ name: "a100", product_id: "20b5" }];
+        d.config.pci_alias = [{ name: "a100", resource_class: "CUSTOM_A100" }];
       },
-      "config.pci_alias[0].vendor_id: is required",
+      "config.pci_alias[0].resource_class: not in Nova zed's [pci] alias schema (2023.1 and later accept it)",
     ],
     [
       "hw:cpu_policy=banana",

@@ -156,6 +156,22 @@ function inventedUuidClashes(doc: CloudDocument): string[] {
   return errors;
 }
 
+/**
+ * The database name of each host entry: its name, or, for a second compute
+ * node of the same service host (Ironic), its node. Aggregates name the
+ * service host and go to its first node's row.
+ */
+export function rowNamesOf(hosts: readonly { name: string; node?: string }[]): string[] {
+  const seen = new Set<string>();
+  return hosts.map((h) => {
+    if (!seen.has(h.name)) {
+      seen.add(h.name);
+      return h.name;
+    }
+    return h.node ?? h.name;
+  });
+}
+
 /** Run `write` in `tx` when the caller has one open, else in a new transaction of `prisma`. */
 function transactionOf(prisma: PrismaClient, tx: Tx | undefined) {
   return <T>(write: (tx: Tx) => Promise<T>, options: { timeout: number; maxWait: number }): Promise<T> =>
@@ -192,10 +208,13 @@ export async function importCloud(
       await tx.cell.createMany({ data: cellNames.map((name) => ({ name })) });
       const cellId = idMap(await tx.cell.findMany({ select: { id: true, name: true } }), "name");
 
-      // hosts, their metrics and traits
+      // hosts, their metrics and traits; a second node of a service host is kept under its node's name
+      const rowName = rowNamesOf(doc.hosts);
       const hostRows = doc.hosts.map((h, i) => ({
         position: i,
-        name: h.name,
+        name: rowName[i],
+        serviceHost: rowName[i] === h.name ? null : h.name,
+        childProviders: h.child_providers !== undefined ? JSON.stringify(h.child_providers) : null,
         hypervisorHostname: h.node ?? h.name,
         uuid: h.uuid ?? null,
         cellId: cellId.get(h.cell ?? HOST_DEFAULTS.cell)!,
@@ -240,15 +259,18 @@ export async function importCloud(
       await bulkInsert(
         tx,
         "HostMetric",
-        doc.hosts.flatMap((h) =>
-          (h.metrics ?? []).map((m) => ({ hostId: hostId.get(h.name)!, name: m.name, value: m.value })),
+        doc.hosts.flatMap((h, i) =>
+          (h.metrics ?? []).map((m) => ({ hostId: hostId.get(rowName[i])!, name: m.name, value: m.value })),
         ),
       );
       await bulkInsert(
         tx,
         "HostTrait",
-        doc.hosts.flatMap((h) => (h.traits ?? []).map((name) => ({ hostId: hostId.get(h.name)!, name }))),
+        doc.hosts.flatMap((h, i) => (h.traits ?? []).map((name) => ({ hostId: hostId.get(rowName[i])!, name }))),
       );
+
+      const rowsOfHost = new Map<string, string[]>();
+      doc.hosts.forEach((h, i) => rowsOfHost.set(h.name, [...(rowsOfHost.get(h.name) ?? []), rowName[i]]));
 
       // aggregates: the AZ goes to its column, the other metadata to rows
       const aggregates = doc.aggregates ?? [];
@@ -266,7 +288,10 @@ export async function importCloud(
         tx,
         "AggregateHost",
         aggregates.flatMap((a) =>
-          (a.hosts ?? []).map((h) => ({ aggregateId: aggId.get(a.name)!, hostId: hostId.get(h)! })),
+          // every node of a listed service host is a member (Nova goes by service host)
+          (a.hosts ?? []).flatMap((h) =>
+            (rowsOfHost.get(h) ?? []).map((row) => ({ aggregateId: aggId.get(a.name)!, hostId: hostId.get(row)! })),
+          ),
         ),
       );
       await bulkInsert(
@@ -351,10 +376,10 @@ export async function importCloud(
         };
       };
       const placed = new Set<string>();
-      const instanceRows = doc.hosts.flatMap((h) =>
+      const instanceRows = doc.hosts.flatMap((h, i) =>
         (h.instances ?? []).map((u) => {
           placed.add(u);
-          return instanceRow(u, hostId.get(h.name)!);
+          return instanceRow(u, hostId.get(rowName[i])!);
         }),
       );
       for (const i of doc.instances ?? []) if (!placed.has(i.uuid)) instanceRows.push(instanceRow(i.uuid, null));
@@ -447,6 +472,8 @@ export function pickRequest(input: unknown): ScenarioRequest {
 export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}): Promise<ExportedCloud> {
   const request = opts.request !== undefined ? pickRequest(opts.request) : undefined;
   const { scenario } = await loadSnapshot(prisma, { profileName: opts.profileName });
+  // the engine-side pass of unsimulated classes is not part of the profile
+  if (scenario.config) delete (scenario.config as { not_simulated?: unknown }).not_simulated;
   const d = sqlFor(prisma);
   const [flavors, images, instanceRows] = await prisma.$transaction([
     prisma.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: { orderBy: { key: "asc" } } } }),

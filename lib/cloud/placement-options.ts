@@ -15,6 +15,9 @@ export interface ProfileOptionDoc {
   help: string;
 }
 
+/** How the UI names a profile without Placement, and every result computed on one. */
+export const FILTERS_ONLY = "filters only: no Placement, nothing checks RAM, CPU or disk";
+
 export const PLACEMENT_OPTION_DOCS: ProfileOptionDoc[] = [
   {
     key: "placement",

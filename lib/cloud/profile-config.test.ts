@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, migrateDatabase } from "@/lib/db-migrate";
 import { createTestDatabase } from "@/lib/testing/test-db";
 import { importCloud } from "./import-export";
@@ -52,42 +52,72 @@ describe("migrateProfileConfig", () => {
   });
 });
 
-describe("the numa_pci_placement migration rewrites stored profiles", () => {
+/**
+ * Profiles stored (name -> config) in a database migrated up to the release
+ * before migration `suffix`, then the rest applied: the configs after, and
+ * which migrations ran.
+ */
+function migratedProfiles(
+  suffix: string,
+  profiles: [string, Record<string, unknown>][],
+): { applied: string[]; configs: Record<string, unknown> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-mig-"));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it("maps each old profile as migrateProfileConfig does, and leaves no placement_prefilters", () => {
+  try {
     const all = fs
       .readdirSync(MIGRATIONS_DIR)
       .filter((d) => /^\d+_/.test(d))
       .sort();
-    const mine = all.findIndex((d) => d.endsWith("_numa_pci_placement"));
+    const mine = all.findIndex((d) => d.endsWith(suffix));
     expect(mine).toBeGreaterThan(0);
     const before = path.join(dir, "before");
     fs.mkdirSync(before);
     for (const d of all.slice(0, mine))
       fs.cpSync(path.join(MIGRATIONS_DIR, d), path.join(before, d), { recursive: true });
     fs.copyFileSync(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(before, "migration_lock.toml"));
-
     const file = path.join(dir, "old.db");
     migrateDatabase(`file:${file}`, { migrationsDir: before });
     const db = new Database(file);
     const insert = db.prepare(
       `INSERT INTO "SchedulerProfile" ("name", "config", "active", "updatedAt") VALUES (?, ?, 0, CURRENT_TIMESTAMP)`,
     );
-    for (const [name, config] of cases) insert.run(name, JSON.stringify(config));
+    for (const [name, config] of profiles) insert.run(name, JSON.stringify(config));
     db.close();
-
     const r = migrateDatabase(`file:${file}`);
-    expect(r.applied.some((m) => m.endsWith("_numa_pci_placement"))).toBe(true);
     const after = new Database(file);
     const rows = after.prepare(`SELECT "name", "config" FROM "SchedulerProfile"`).all() as {
       name: string;
       config: string;
     }[];
     after.close();
-    const got = Object.fromEntries(rows.map((row) => [row.name, JSON.parse(row.config)]));
-    for (const [name, , expected] of cases) expect(got[name], name).toEqual(expected);
+    return { applied: r.applied, configs: Object.fromEntries(rows.map((row) => [row.name, JSON.parse(row.config)])) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("the numa_pci_placement migration rewrites stored profiles", () => {
+  it("maps each old profile as migrateProfileConfig does, and leaves no placement_prefilters", () => {
+    const r = migratedProfiles(
+      "_numa_pci_placement",
+      cases.map(([name, config]) => [name, config]),
+    );
+    expect(r.applied.some((m) => m.endsWith("_numa_pci_placement"))).toBe(true);
+    for (const [name, , expected] of cases) expect(r.configs[name], name).toEqual(expected);
+  });
+});
+
+describe("the default_profile_placement migration", () => {
+  it("puts the default profile on Placement and leaves the others as they are", () => {
+    const r = migratedProfiles("_default_profile_placement", [
+      ["default", { enabled_filters: F, ram_weight_multiplier: 2 }],
+      ["mine", { enabled_filters: F }],
+      ["off", { enabled_filters: F, placement: false }],
+    ]);
+    expect(r.configs).toEqual({
+      default: { enabled_filters: F, ram_weight_multiplier: 2, placement: true },
+      mine: { enabled_filters: F },
+      off: { enabled_filters: F, placement: false },
+    });
   });
 });
 

@@ -18,7 +18,7 @@ import { parseJsonText, validateCloud } from "./schemas";
 import { ProfileNotFoundError } from "./snapshot";
 import { formatPreview } from "./openstack/format";
 import { applyImport, NOVA_CONF_PROFILE, prepareImport, previewImport, type Stage } from "./openstack/import";
-import { exportNovaConf, importNovaConf } from "./openstack/nova-conf";
+import { exportNovaConf, formatNovaConfReport, importNovaConf } from "./openstack/nova-conf";
 import { saveNovaConfProfile } from "./openstack/profile";
 import { BundleReadError, readBundlePath } from "./openstack/read-bundle";
 
@@ -161,11 +161,12 @@ async function main(argv: string[]): Promise<number> {
       const parsed = importNovaConf(text);
       if (parsed.errors.length) throw new CloudValidationError(parsed.errors);
       await prisma.$transaction((tx) => saveNovaConfProfile(tx, name, parsed));
-      for (const u of parsed.unknown) process.stderr.write(`warning: ${u}: not a Nova Zed option (ignored)\n`);
+      const count = (s: string) => parsed.report.filter((r) => r.status === s).length;
       process.stdout.write(
-        `profile "${name}": ${Object.keys(parsed.config).length} option(s) from ${rest[0]}` +
-          (parsed.notModelled.length ? `; not modelled: ${parsed.notModelled.join(", ")}` : "") +
-          "\n",
+        `profile "${name}" from ${rest[0]}: ${count("kept")} kept, ${count("ignored")} ignored, ${count("unknown")} unknown\n` +
+          formatNovaConfReport(parsed.report)
+            .map((l) => `  ${l}\n`)
+            .join(""),
       );
       return 0;
     }

@@ -137,7 +137,26 @@ describe("validateScenario: shape errors name the path and the rule", () => {
 
 describe("checkCloudReferences: cross references", () => {
   const cases: [string, Mutate, string][] = [
-    ["duplicate host", (d) => (d.hosts[1].name = "h1"), 'hosts[1].name: duplicate host name "h1" (also hosts[0])'],
+    [
+      "duplicate host",
+      (d) => (d.hosts[1].name = "h1"),
+      'hosts[1].name: duplicate compute node "h1" of host "h1" (also hosts[0]; several nodes of one host need different nodes)',
+    ],
+    [
+      "a child provider whose parent is not one",
+      (d) => ((d.hosts[0] as Record<string, unknown>).child_providers = [{ name: "h1_pci_0", parent: "nope" }]),
+      'hosts[0].child_providers[0].parent: "nope" is no child provider of this host (null: the compute node)',
+    ],
+    [
+      "a second node named like another host",
+      (d) => {
+        const hosts = d.hosts as Record<string, unknown>[];
+        hosts[1].name = "h1";
+        hosts[1].node = "h3";
+        hosts.push({ ...hosts[0], name: "h3", node: "h3x", instances: [] });
+      },
+      'hosts[1].node: "h3" is also the name of hosts[2] (a second node of a host is kept under its node\'s name)',
+    ],
     [
       "unknown host in aggregate",
       (d) => d.aggregates[0].hosts.push("nope"),

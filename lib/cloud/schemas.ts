@@ -18,6 +18,8 @@
  * `checkCloudReferences` reports them as warnings where the database cannot
  * store them.
  */
+import { OPTION_DOCS } from "@/lib/scheduler/config";
+import { PLACEMENT_OPTION_DOCS } from "./placement-options";
 import { z } from "zod";
 import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
@@ -286,6 +288,31 @@ export const InventorySchema = z
     }
   });
 
+const resourceClassKey = () =>
+  z.string().regex(RESOURCE_CLASS, { error: rule("must be a resource class name (A-Z, 0-9, _)") });
+
+/**
+ * A resource provider under a compute node (SCENARIO.md "Nested providers"):
+ * a vGPU type per physical GPU, an SR-IOV physical function, ... `parent`
+ * null is the compute node itself, else another child's name.
+ */
+export const ChildProviderSchema = z.looseObject(
+  {
+    name: nonEmptyString(),
+    parent: nonEmptyString().nullable().optional(),
+    inventories: z
+      .record(resourceClassKey(), InventorySchema, { error: rule("must be an object of resource class -> inventory") })
+      .optional(),
+    usages: z
+      .record(resourceClassKey(), nonNegInt(), { error: rule("must be an object of resource class -> amount in use") })
+      .optional(),
+    traits: z.array(traitName(), { error: rule("must be a list of trait names") }).optional(),
+    uuid: nonEmptyString().optional(),
+  },
+  { error: rule("must be an object {name, parent, inventories, usages, traits, uuid}") },
+);
+
+export type ChildProviderInput = z.output<typeof ChildProviderSchema>;
 export type NumaCellInput = z.output<typeof NumaCellSchema>;
 export type NumaTopologyInput = z.output<typeof NumaTopologySchema>;
 export type PciDevicePoolInput = z.output<typeof PciDevicePoolSchema>;
@@ -346,6 +373,8 @@ export const HostSchema = z.looseObject(
         { error: rule("must be an object of resource class -> inventory") },
       )
       .optional(),
+    // Nested providers (SCENARIO.md "Nested providers")
+    child_providers: z.array(ChildProviderSchema, { error: rule("must be a list of resource providers") }).optional(),
   },
   { error: rule("must be an object") },
 );
@@ -557,6 +586,8 @@ export const ConfigSchema = z.looseObject(
     packing_host_numa_cells_allocation_strategy: bool().optional(),
     // Placement: Nova's real path and the [scheduler] / [workarounds] options
     placement: bool().optional(),
+    // Schedscope: filters and weighers it does not simulate pass every host / weigh 0 (stored profiles)
+    not_simulated: z.literal("pass", { error: rule('must be "pass"') }).optional(),
     query_placement_for_availability_zone: bool().optional(),
     limit_tenants_to_placement_aggregate: bool().optional(),
     placement_aggregate_required_for_tenants: bool().optional(),
@@ -573,34 +604,50 @@ export const ConfigSchema = z.looseObject(
   { error: rule("must be an object") },
 );
 
-/** The PCI alias JSON schema of Nova's [pci] alias option (nova/pci/request.py). */
+/**
+ * The PCI alias JSON schema of Nova's [pci] alias option (nova/pci/request.py
+ * _ALIAS_SCHEMA): in Zed only `name` is required (an alias without vendor_id
+ * matches any vendor's device, as Nova does); additional properties are
+ * refused. 2023.1 added `resource_class` and `traits` (PCI in Placement).
+ */
 export const PCI_DEVICE_TYPES = ["type-PCI", "type-PF", "type-VF"] as const;
 export const PCI_NUMA_POLICIES = ["legacy", "preferred", "required", "socket"] as const;
-export const PciAliasSchema = z.strictObject(
+const pciAliasShape = {
+  name: z
+    .string({ error: rule("must be a non-empty string") })
+    .min(1, { error: rule("must be a non-empty string") })
+    .max(256, { error: rule("must be at most 256 characters") }),
+  capability_type: z.literal("pci", { error: rule('must be "pci"') }).optional(),
+  vendor_id: z
+    .string({ error: rule("must be 4 hex digits (e.g. 10de)") })
+    .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 10de)") })
+    .optional(),
+  product_id: z
+    .string({ error: rule("must be 4 hex digits") })
+    .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 20b5)") })
+    .optional(),
+  device_type: z.enum(PCI_DEVICE_TYPES, { error: rule(`must be one of ${PCI_DEVICE_TYPES.join(", ")}`) }).optional(),
+  numa_policy: z.enum(PCI_NUMA_POLICIES, { error: rule(`must be one of ${PCI_NUMA_POLICIES.join(", ")}`) }).optional(),
+};
+export const PciAliasSchema = z.strictObject(pciAliasShape, { error: rule("must be an object") });
+/** 2023.1 and later: an alias may name the Placement resource class and traits of its devices. */
+const PciAliasSchema2023 = z.strictObject(
   {
-    name: z
-      .string({ error: rule("must be a non-empty string") })
-      .min(1, { error: rule("must be a non-empty string") })
-      .max(256, { error: rule("must be at most 256 characters") }),
-    capability_type: z.literal("pci", { error: rule('must be "pci"') }).optional(),
-    // Nova accepts an alias without vendor_id (it then matches any vendor's
-    // device): a stored profile must name the vendor, so an alias cannot
-    // silently take every device on a host.
-    vendor_id: z
-      .string({ error: rule("is required (4 hex digits, e.g. 10de)") })
-      .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 10de)") }),
-    product_id: z
-      .string({ error: rule("must be 4 hex digits") })
-      .regex(PCI_ID, { error: rule("must be 4 hex digits (e.g. 20b5)") })
+    ...pciAliasShape,
+    resource_class: z
+      .string({ error: rule("must be a resource class name") })
+      .min(1)
       .optional(),
-    device_type: z.enum(PCI_DEVICE_TYPES, { error: rule(`must be one of ${PCI_DEVICE_TYPES.join(", ")}`) }).optional(),
-    numa_policy: z
-      .enum(PCI_NUMA_POLICIES, { error: rule(`must be one of ${PCI_NUMA_POLICIES.join(", ")}`) })
-      .optional(),
+    traits: z.string({ error: rule("must be a comma separated list of trait names") }).optional(),
   },
   { error: rule("must be an object") },
 );
 export type PciAliasInput = z.output<typeof PciAliasSchema>;
+
+/** The alias schema the given Nova release validates [pci] alias with. */
+export function pciAliasSchemaFor(release: unknown) {
+  return typeof release === "string" && release !== "zed" ? PciAliasSchema2023 : PciAliasSchema;
+}
 
 // ---------------------------------------------------------------------------
 // Request
@@ -756,7 +803,8 @@ const FLAVOR_KEYS = knownKeys(FlavorSchema);
 const IMAGE_KEYS = knownKeys(ImageSchema);
 const INSTANCE_KEYS = knownKeys(InstanceSchema);
 const SERVICE_KEYS = knownKeys(ServiceSchema);
-const TOP_KEYS = new Set([...Object.keys(cloudShape), "request"]);
+// `description`: a scenario file's note for people (SCENARIO.md examples carry one); read by no one.
+const TOP_KEYS = new Set([...Object.keys(cloudShape), "request", "description"]);
 
 function unknownKeys(obj: object, known: Set<string>, where: string, warnings: string[], what: string) {
   const extra = Object.keys(obj).filter((k) => !known.has(k));
@@ -777,13 +825,53 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
 
   // hosts
   const hostIndex = new Map<string, number>();
+  const nodeIndex = new Map<string, number>();
+  const providerIndex = new Map<string, string>();
+  const secondNodes: [number, string][] = [];
   const uuidIndex = new Map<string, number>();
   const instanceHost = new Map<string, string>(); // instance uuid -> "hosts[i]"
   doc.hosts.forEach((h, i) => {
     const where = `hosts[${i}]`;
+    // several compute nodes of one service host (Ironic): same name, each its own node
     const first = hostIndex.get(h.name);
-    if (first !== undefined) errors.push(`${where}.name: duplicate host name "${h.name}" (also hosts[${first}])`);
-    else hostIndex.set(h.name, i);
+    const node = h.node ?? h.name;
+    const sameNode = nodeIndex.get(`${h.name}\u0000${node}`);
+    if (sameNode !== undefined)
+      errors.push(
+        `${where}.${h.node === undefined ? "name" : "node"}: duplicate compute node "${node}" of host "${h.name}" (also hosts[${sameNode}]; several nodes of one host need different nodes)`,
+      );
+    else nodeIndex.set(`${h.name}\u0000${node}`, i);
+    if (first === undefined) hostIndex.set(h.name, i);
+    else {
+      // a second node is stored under its node's name, which no other host may have
+      secondNodes.push([i, node]);
+    }
+    (h.child_providers ?? []).forEach((c, j) => {
+      const other = providerIndex.get(c.name);
+      if (other !== undefined)
+        errors.push(`${where}.child_providers[${j}].name: duplicate provider name "${c.name}" (also ${other})`);
+      else providerIndex.set(c.name, `${where}.child_providers[${j}]`);
+      if (c.name === node)
+        errors.push(`${where}.child_providers[${j}].name: "${c.name}" is the compute node's own name`);
+    });
+    const children = new Map((h.child_providers ?? []).map((c) => [c.name, c.parent ?? null]));
+    (h.child_providers ?? []).forEach((c, j) => {
+      if (c.parent !== null && c.parent !== undefined && !children.has(c.parent)) {
+        errors.push(
+          `${where}.child_providers[${j}].parent: "${c.parent}" is no child provider of this host (null: the compute node)`,
+        );
+        return;
+      }
+      // a parent chain must end at the compute node
+      const seen = new Set<string>([c.name]);
+      for (let p = c.parent ?? null; p !== null; p = children.get(p) ?? null) {
+        if (seen.has(p)) {
+          errors.push(`${where}.child_providers[${j}].parent: "${c.name}" is its own ancestor (a cycle)`);
+          break;
+        }
+        seen.add(p);
+      }
+    });
     if (h.uuid !== undefined) {
       const u = uuidIndex.get(h.uuid);
       if (u !== undefined) errors.push(`${where}.uuid: duplicate host uuid "${h.uuid}" (also hosts[${u}])`);
@@ -811,6 +899,16 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
       if (h.service) unknownKeys(h.service, SERVICE_KEYS, `${where}.service`, warnings, ignored);
     }
   });
+
+  const rowNames = new Map([...hostIndex].map(([name, i]) => [name, `hosts[${i}]`]));
+  for (const [i, node] of secondNodes) {
+    const other = rowNames.get(node);
+    if (other !== undefined)
+      errors.push(
+        `hosts[${i}].node: "${node}" is also the name of ${other} (a second node of a host is kept under its node's name)`,
+      );
+    else rowNames.set(node, `hosts[${i}]`);
+  }
 
   // aggregates
   const aggIndex = new Map<string, number>();
@@ -1002,6 +1100,12 @@ export function checkProfileConfig(cfg: Record<string, unknown>, prefix = "confi
       );
     }
   }
+  // ranges Nova's options declare (min=...): a value below makes every request fail
+  for (const doc of [...OPTION_DOCS, ...PLACEMENT_OPTION_DOCS]) {
+    const v = cfg[doc.key];
+    if (typeof v === "number" && doc.min !== undefined && v < doc.min)
+      errors.push(`${prefix}${doc.key}: must be >= ${doc.min}, got ${v}`);
+  }
   const aliases = cfg.pci_alias;
   if (Array.isArray(aliases)) {
     const byName = new Map<string, { device_type?: string; numa_policy?: string; index: number }>();
@@ -1016,10 +1120,21 @@ export function checkProfileConfig(cfg: Record<string, unknown>, prefix = "confi
           return;
         }
       }
-      const r = PciAliasSchema.safeParse(spec);
+      const release = typeof cfg.nova_release === "string" ? cfg.nova_release : "zed";
+      const r = pciAliasSchemaFor(release).safeParse(spec);
       if (!r.success) {
-        for (const m of formatZodError(r.error))
-          errors.push(m === "(document): " ? where : `${where}.${m}`.replace(".(document)", ""));
+        for (const m of formatZodError(r.error)) {
+          const extra = /^\(document\): unknown key\(s\) (.+)$/.exec(m);
+          if (extra) {
+            // Nova: "Additional properties are not allowed"; name each key, and the release that accepts it
+            for (const k of extra[1].split(", "))
+              errors.push(
+                release === "zed" && (k === "resource_class" || k === "traits")
+                  ? `${where}.${k}: not in Nova zed's [pci] alias schema (2023.1 and later accept it)`
+                  : `${where}.${k}: not a [pci] alias field of Nova ${release} (additional properties are not allowed)`,
+              );
+          } else errors.push(m === "(document): " ? where : `${where}.${m}`.replace(".(document)", ""));
+        }
         return;
       }
       // Nova: aliases sharing a name must agree on device type and NUMA policy (PciInvalidAlias)

@@ -1,7 +1,7 @@
 /**
  * Seed the demo cloud (lib/cloud/demo-cloud.ts) into a database: through
  * importCloud (validated, one transaction, replaces the cloud), then the
- * demo scheduler profiles ("default" active, "stacking", "placement", "nfv").
+ * demo scheduler profiles ("default" active, "stacking", "placement", "filters-only", "nfv").
  * Idempotent: does nothing when the database already has hosts, unless
  * `force` (then the cloud is replaced and the demo profiles reset).
  */

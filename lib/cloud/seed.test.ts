@@ -79,24 +79,126 @@ describe("seedDemoCloud (200 hosts)", () => {
     );
   });
 
-  it("keeps every host's usage equal to the sum of its instances", () => {
-    const flavor = new Map(
-      cloud.flavors.map((f) => [
-        f.name as string,
-        f as { vcpus: number; memory_mb: number; root_gb: number; ephemeral_gb: number },
-      ]),
-    );
+  // The devices each hardware class has (the layout of lib/cloud/demo-cloud.ts):
+  // what is free in the pools plus what the instances hold must add up to them.
+  const PCI_HARDWARE: [string, Record<string, number>][] = [
+    ["CUSTOM_GPU_NVIDIA_A40", { "10de:2235": 4 }],
+    ["CUSTOM_NFV", { "8086:154c": 32, "8086:1572": 2 }],
+  ];
+
+  it("is consistent with itself: every instance in its host's Placement usages, NUMA cells and PCI pools", () => {
+    type F = {
+      vcpus: number;
+      memory_mb: number;
+      root_gb: number;
+      ephemeral_gb: number;
+      extra_specs: Record<string, string>;
+    };
+    const flavor = new Map(cloud.flavors.map((f) => [f.name as string, f as unknown as F]));
     const instFlavor = new Map(cloud.instances.map((i) => [i.uuid as string, flavor.get(i.flavor as string)!]));
-    for (const h of cloud.hosts) {
-      const fl = (h.instances ?? []).map((u) => instFlavor.get(u)!);
-      expect(fl.every(Boolean)).toBe(true);
-      expect(h.vcpus_used).toBe(fl.reduce((s, f) => s + f.vcpus, 0));
-      expect(h.memory_mb_used).toBe(h.reserved_memory_mb! + fl.reduce((s, f) => s + f.memory_mb, 0));
-      expect(h.local_gb_used).toBe(h.reserved_disk_gb! + fl.reduce((s, f) => s + f.root_gb + f.ephemeral_gb, 0));
-      expect(h.num_instances).toBe(fl.length);
-      expect(h.vcpus_used!).toBeLessThanOrEqual(h.vcpus * h.cpu_allocation_ratio!);
-      expect(h.memory_mb_used!).toBeLessThanOrEqual(h.memory_mb * h.ram_allocation_ratio!);
+    const alias = new Map(
+      ((cloud.config as { pci_alias?: { name: string; vendor_id: string; product_id: string }[] }).pci_alias ?? []).map(
+        (a) => [a.name, `${a.vendor_id}:${a.product_id}`],
+      ),
+    );
+    let checked = 0;
+    for (const h of cloud.hosts as any[]) {
+      const fl: F[] = (h.instances ?? []).map((u: string) => instFlavor.get(u)!);
+      expect(fl.every(Boolean), h.name).toBe(true);
+      const dedicated = (f: F) => f.extra_specs["hw:cpu_policy"] === "dedicated";
+      const onPcpu = (f: F) => dedicated(f) && (h.pcpus ?? 0) > 0;
+      const sum = (list: F[], v: (f: F) => number) => list.reduce((s, f) => s + v(f), 0);
+      // resources:VCPU=0 and the like (a bare-metal flavor) replace the flavor's own amounts
+      const amount = (f: F, rc: string, own: number) =>
+        f.extra_specs[`resources:${rc}`] !== undefined ? Number(f.extra_specs[`resources:${rc}`]) : own;
+      // Placement: VCPU, PCPU, MEMORY_MB, DISK_GB usages (memory and disk _used include the reservation)
+      expect(h.vcpus_used, `${h.name} VCPU`).toBe(
+        sum(
+          fl.filter((f) => !onPcpu(f)),
+          (f) => amount(f, "VCPU", f.vcpus),
+        ),
+      );
+      expect(h.pcpus_used ?? 0, `${h.name} PCPU`).toBe(sum(fl.filter(onPcpu), (f) => f.vcpus));
+      expect(h.memory_mb_used, `${h.name} MEMORY_MB`).toBe(
+        h.reserved_memory_mb + sum(fl, (f) => amount(f, "MEMORY_MB", f.memory_mb)),
+      );
+      expect(h.local_gb_used, `${h.name} DISK_GB`).toBe(
+        h.reserved_disk_gb + sum(fl, (f) => amount(f, "DISK_GB", f.root_gb + f.ephemeral_gb)),
+      );
+      expect(h.num_instances, h.name).toBe(fl.length);
+      expect(h.vcpus_used).toBeLessThanOrEqual((h.vcpus - h.reserved_vcpus) * h.cpu_allocation_ratio);
+      expect(h.memory_mb_used).toBeLessThanOrEqual(h.memory_mb * h.ram_allocation_ratio);
+      expect(h.pcpus_used ?? 0).toBeLessThanOrEqual(h.pcpus ?? 0);
+      // custom resource classes (resources:X) on the host or its child providers
+      const custom = new Map<string, number>();
+      for (const f of fl)
+        for (const [k, v] of Object.entries(f.extra_specs)) {
+          const m = /^resources\d*:(.+)$/.exec(k);
+          if (m && !["VCPU", "PCPU", "MEMORY_MB", "DISK_GB"].includes(m[1]) && Number(v) > 0)
+            custom.set(m[1], (custom.get(m[1]) ?? 0) + Number(v));
+        }
+      const used = new Map<string, number>();
+      for (const [rc, inv] of Object.entries((h.inventories ?? {}) as Record<string, { used?: number }>))
+        if (inv.used) used.set(rc, (used.get(rc) ?? 0) + inv.used);
+      for (const c of h.child_providers ?? [])
+        for (const [rc, n] of Object.entries((c.usages ?? {}) as Record<string, number>))
+          if (n) used.set(rc, (used.get(rc) ?? 0) + n);
+      expect(Object.fromEntries(used), `${h.name} custom usages`).toEqual(Object.fromEntries(custom));
+      // NUMA cells: pinned CPUs, shared CPU usage, memory and huge pages of the instances with a guest topology
+      const numa = fl.filter(
+        (f) => dedicated(f) || f.extra_specs["hw:mem_page_size"] !== undefined || f.extra_specs["hw:numa_nodes"],
+      );
+      const cells = (h.numa_topology?.cells ?? []) as any[];
+      if (!cells.length) expect(numa, `${h.name} has no NUMA cells`).toEqual([]);
+      else {
+        expect(
+          sum(cells as never, (c: any) => c.pinned_cpus.length),
+          `${h.name} pinned`,
+        ).toBe(sum(numa.filter(dedicated), (f) => f.vcpus));
+        expect(
+          sum(cells as never, (c: any) => c.cpu_usage),
+          `${h.name} cpu_usage`,
+        ).toBe(
+          sum(
+            numa.filter((f) => !dedicated(f)),
+            (f) => f.vcpus,
+          ),
+        );
+        expect(
+          sum(cells as never, (c: any) => c.memory_usage),
+          `${h.name} memory_usage`,
+        ).toBe(sum(numa, (f) => f.memory_mb));
+        // huge pages: KiB in use on the cells = the memory of the instances that asked for a page size
+        const hugeKb = sum(cells as never, (c: any) =>
+          c.mempages.filter((m: any) => m.size_kb > 4).reduce((t: number, m: any) => t + m.used * m.size_kb, 0),
+        );
+        const want = sum(
+          numa.filter((f) => !["small", undefined].includes(f.extra_specs["hw:mem_page_size"])),
+          (f) => f.memory_mb * 1024,
+        );
+        expect(hugeKb, `${h.name} huge pages`).toBe(want);
+      }
+      // PCI: free devices in the pools + devices the instances hold = the hardware's
+      const held: Record<string, number> = {};
+      for (const p of h.pci_device_pools ?? [])
+        held[`${p.vendor_id}:${p.product_id}`] = (held[`${p.vendor_id}:${p.product_id}`] ?? 0) + p.count;
+      for (const f of fl) {
+        const a = f.extra_specs["pci_passthrough:alias"];
+        if (!a) continue;
+        const [name, count] = a.split(":");
+        const dev = alias.get(name)!;
+        held[dev] = (held[dev] ?? 0) + Number(count);
+      }
+      const hardware = Object.assign({}, ...PCI_HARDWARE.filter(([t]) => h.traits?.includes(t)).map(([, d]) => d));
+      expect(held, `${h.name} PCI devices`).toEqual(hardware);
+      checked++;
     }
+    expect(checked).toBe(cloud.hosts.length);
+    // the classes with NUMA, PCI and pinned CPUs are exercised
+    expect(cloud.hosts.some((h: any) => (h.pcpus_used ?? 0) > 0)).toBe(true);
+    expect(cloud.instances.some((i) => i.flavor === "gpu.large" || i.flavor === "gpu.xlarge")).toBe(true);
+    expect(cloud.instances.some((i) => i.flavor === "vgpu.small")).toBe(true);
+    expect(cloud.instances.filter((i) => i.flavor === "bm.large")).toHaveLength(1);
   });
 
   it("places server group members as their policy says", () => {
@@ -139,7 +241,7 @@ describe("seedDemoCloud (200 hosts)", () => {
     expect(result.requests[0].weighed.length).toBeGreaterThanOrEqual(3);
     expect(result.selections[0].alternates).toHaveLength(2);
     expect(result.selections[0].host).toMatch(/^cmp-a1-/);
-  });
+  }, 180_000);
 
   it("has NFV and GPU hosts whose NUMA cells and PCI pools match their instances", () => {
     const nfv = cloud.hosts.filter((h) => (h as any).pcpus > 0) as any[];
@@ -172,18 +274,22 @@ describe("seedDemoCloud (200 hosts)", () => {
     ["c1.xlarge", "pinned CPUs"],
     ["n1.dpdk", "pinned CPUs, 2 MiB pages and a VF"],
     ["gpu.xlarge", "pinned CPUs and two A40s"],
-  ])("under the nfv profile, %s (%s) fits some hosts and not others (answered by Nova)", async (flavor) => {
-    assertNovaReferenceAvailable();
-    const request = await requestFromDb(t.prisma, { flavor, image: "rhel-9.2" });
-    const result = runNovaReference(await exportCloud(t.prisma, { request, profileName: "nfv" })) as {
-      error: string | null;
-      selections: { host: string; numa?: { host_cell: number; pcpuset: number[] }[] | null }[];
-      requests: { funnel: { filter: string; in: number; out: number }[] }[];
-    };
-    expect(result.error).toBeNull();
-    const numa = result.requests[0].funnel.find((f) => f.filter === "NUMATopologyFilter")!;
-    expect(numa.out).toBeGreaterThan(0);
-    expect(numa.out).toBeLessThan(numa.in);
-    expect(result.selections[0].numa![0].pcpuset.length).toBeGreaterThan(0);
-  });
+  ])(
+    "under the nfv profile, %s (%s) fits some hosts and not others (answered by Nova)",
+    async (flavor) => {
+      assertNovaReferenceAvailable();
+      const request = await requestFromDb(t.prisma, { flavor, image: "rhel-9.2" });
+      const result = runNovaReference(await exportCloud(t.prisma, { request, profileName: "nfv" })) as {
+        error: string | null;
+        selections: { host: string; numa?: { host_cell: number; pcpuset: number[] }[] | null }[];
+        requests: { funnel: { filter: string; in: number; out: number }[] }[];
+      };
+      expect(result.error).toBeNull();
+      const numa = result.requests[0].funnel.find((f) => f.filter === "NUMATopologyFilter")!;
+      expect(numa.out).toBeGreaterThan(0);
+      expect(numa.out).toBeLessThan(numa.in);
+      expect(result.selections[0].numa![0].pcpuset.length).toBeGreaterThan(0);
+    },
+    180_000,
+  );
 });

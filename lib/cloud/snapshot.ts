@@ -57,6 +57,7 @@ const HOST_OPTIONAL: ReadonlyArray<[string, string, boolean]> = [
   ["numa_topology", "numaTopology", true],
   ["pci_device_pools", "pciDevicePools", true],
   ["inventories", "inventories", true],
+  ["child_providers", "childProviders", true],
 ];
 
 /**
@@ -78,7 +79,8 @@ export function hostsSql(d: SqlDialect, where: string): string {
     ]);
   const host = d.objectOmittingNulls(
     [
-      ["name", h("name")],
+      // a second node of a service host is stored under its node's name
+      ["name", `COALESCE(${h("serviceHost")}, ${h("name")})`],
       ["node", h("hypervisorHostname")],
       ["cell", `c."name"`],
       ["vcpus", h("vcpus")],
@@ -141,7 +143,8 @@ function groupsSql(d: SqlDialect) {
         [
           "hosts",
           d.sub(`SELECT ${d.arrayAgg(`h."name"`, `ah."id"`)} FROM "AggregateHost" ah
-                   JOIN "ComputeHost" h ON h."id" = ah."hostId" WHERE ah."aggregateId" = a."id"`),
+                   JOIN "ComputeHost" h ON h."id" = ah."hostId"
+                   WHERE ah."aggregateId" = a."id" AND h."serviceHost" IS NULL`),
         ],
         [
           "metadata",
@@ -229,7 +232,9 @@ export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions =
   for (const g of serverGroups) dropNull(g as unknown as Record<string, unknown>, ["project_id"]);
 
   const scenario: CloudScenario = { hosts, aggregates, server_groups: serverGroups };
-  if (profile) scenario.config = JSON.parse(profile.config) as ScenarioConfig;
+  // A stored profile may keep filters and weighers Schedscope does not simulate (out-of-tree ones from a
+  // real nova.conf): the engine lets them pass every host / weigh 0 and names them on every result.
+  if (profile) scenario.config = { ...(JSON.parse(profile.config) as ScenarioConfig), not_simulated: "pass" } as ScenarioConfig;
   return {
     scenario,
     profileName: profile?.name ?? null,

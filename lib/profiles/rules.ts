@@ -14,14 +14,17 @@ export async function assertProfileNameFree(tx: Tx, name: string): Promise<void>
   }
 }
 
-/** A new profile's config and description: a copy of profile `copyFrom`, or Nova's defaults. */
+/** A new profile's config and description: a copy of profile `copyFrom`, or Nova's defaults (on Placement, as every Nova since Stein). */
 export async function newProfileContent(
   tx: Tx,
   copyFrom: string | null | undefined,
   description: string | null | undefined,
 ): Promise<{ config: string; description: string | null | undefined }> {
   if (!copyFrom) {
-    return { config: JSON.stringify({ enabled_filters: DEFAULT_ENABLED_FILTERS, weighers: "all" }), description };
+    return {
+      config: JSON.stringify({ placement: true, enabled_filters: DEFAULT_ENABLED_FILTERS, weighers: "all" }),
+      description,
+    };
   }
   const src = await tx.schedulerProfile.findUnique({ where: { name: copyFrom } });
   if (!src) throw new MutationError("copy_from", `copy_from: no profile is named "${copyFrom}"`);

@@ -106,6 +106,8 @@ export interface RunView {
   novaRelease: string;
   /** what that release changed in this run's config (e.g. a filter it no longer ships) */
   releaseNotes: string[];
+  /** computed without Placement: nothing checked RAM, CPU or disk */
+  filtersOnly: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -292,6 +294,10 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
     placement: placementView(result),
     novaRelease: releaseOf(result, config as { nova_release?: string } | null | undefined),
     releaseNotes: result.release_notes ?? [],
+    filtersOnly:
+      config === undefined || config === null
+        ? !result.placement
+        : (config as { placement?: unknown }).placement !== true,
   };
   if (result.message !== undefined) view.message = result.message;
   return view;

@@ -14,6 +14,8 @@ export interface SchedulerConfig {
   release: ReleaseBehaviour;
   /** What the release changed in this config (e.g. a removed filter left out). */
   releaseNotes: string[];
+  /** Filters and weighers kept in the profile that Schedscope does not simulate (pass every host / weigh 0). */
+  notSimulated: { filters: string[]; weighers: string[] };
   /** Nova's Placement path: request filters, allocation candidates, claims. */
   placement: boolean;
   queryPlacementForAvailabilityZone: boolean;
@@ -255,6 +257,7 @@ const OTHER_KEYS = [
   "enabled_filters",
   "weighers",
   "nova_release",
+  "not_simulated",
   "placement",
   "pci_alias",
   "packing_host_numa_cells_allocation_strategy",
@@ -384,13 +387,23 @@ export function resolveConfig(
     releaseNotes.push(
       `query_placement_for_availability_zone is not in Nova ${release.label} (removed); the availability zone request filter always runs`,
     );
+  // Schedscope's "not_simulated: pass" (set for stored profiles): a class it does not simulate (an
+  // out-of-tree ShardFilter, BlazarFilter, ...) passes every host / weighs 0, and every result says so.
+  const notSimulated = { filters: [] as string[], weighers: [] as string[] };
   if (known) {
+    const pass = (c as { not_simulated?: unknown }).not_simulated === "pass";
     enabledFilters.forEach((f, i) => {
+      if (known.filters.has(f)) return;
       // The reference looks classes up in a dict: an unknown name is a KeyError.
-      if (!known.filters.has(f)) throw new NovaError("KeyError", `config.enabled_filters[${i}]: unknown filter "${f}"`);
+      if (!pass) throw new NovaError("KeyError", `config.enabled_filters[${i}]: unknown filter "${f}"`);
+      notSimulated.filters.push(f);
+      releaseNotes.push(`${f}: not simulated: passes every host`);
     });
     weighers.forEach((w, i) => {
-      if (!known.weighers.has(w)) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
+      if (known.weighers.has(w)) return;
+      if (!pass) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
+      notSimulated.weighers.push(w);
+      releaseNotes.push(`${w}: not simulated: weighs 0`);
     });
   }
   const metricsWeightSetting = settingList(c, "metrics_weight_setting");
@@ -399,6 +412,7 @@ export function resolveConfig(
     weighers: keptWeighers,
     release,
     releaseNotes,
+    notSimulated,
     placement: bool("placement", false),
     queryPlacementForAvailabilityZone:
       release.azRequestFilterAlwaysOn || bool("query_placement_for_availability_zone", true),

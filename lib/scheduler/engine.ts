@@ -13,7 +13,7 @@ import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { type AllocationRequest, askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
-import { KNOWN, getFilter, getWeigher } from "./registry";
+import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
 import { applyMove, inCell } from "./moves/conductor";
 import { type Move, type MoveEcho, prepareMove, ScenarioError } from "./moves";
@@ -692,8 +692,10 @@ export function openSession(
   config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN),
   hosts: HostState[] = buildHostStates(scenario),
 ): Session {
-  const filters = config.enabledFilters.map((n) => sameShapeFilter(getFilter(n)(config)));
-  const weighers = config.weighers.map((n) => sameShapeWeigher(getWeigher(n)(config)));
+  const filter = (n: string) => (config.notSimulated.filters.includes(n) ? notSimulatedFilter(n) : getFilter(n));
+  const weigher = (n: string) => (config.notSimulated.weighers.includes(n) ? notSimulatedWeigher(n) : getWeigher(n));
+  const filters = config.enabledFilters.map((n) => sameShapeFilter(filter(n)(config)));
+  const weighers = config.weighers.map((n) => sameShapeWeigher(weigher(n)(config)));
   const spec = buildRequestSpec(scenario, hosts, config);
   const scheduler = new Scheduler(config, hosts, spec, filters, weighers, options.clock ?? (() => new Date(0)));
   return { config, hosts, spec, scheduler };

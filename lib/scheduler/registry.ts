@@ -96,5 +96,15 @@ function lookup<T>(table: Record<string, T>, name: string, option: string): T {
   return f;
 }
 
+/** A filter class Schedscope does not simulate, kept in a profile: it passes every host. */
+export const notSimulatedFilter =
+  (name: string): FilterFactory =>
+  () => ({ name, runOncePerRequest: true, check: () => null });
+
+/** A weigher class Schedscope does not simulate, kept in a profile: it weighs every host 0. */
+export const notSimulatedWeigher =
+  (name: string): WeigherFactory =>
+  () => ({ name, weigh: () => 0, sameForEveryHost: () => 0, multiplier: () => ({ value: 0, source: "not simulated" }) });
+
 export const getFilter = (name: string) => lookup(FILTERS, name, "enabled_filters");
 export const getWeigher = (name: string) => lookup(WEIGHERS, name, "weighers");

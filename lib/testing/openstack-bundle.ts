@@ -83,7 +83,10 @@ export function scenarioToBundle(scenario: Row, opts: { novaConf?: boolean } = {
   const ri = request.image as Row | undefined;
   if (ri?.id && !images.some((i) => i.id === ri.id)) images.push(ri);
 
-  const hostUuid = (h: Row) => String(h.uuid ?? stableUuid(String(h.name)));
+  // several entries of one host (Ironic nodes): the reference names each node's provider by its node
+  const shared = new Set(hosts.map((h) => String(h.name)).filter((n, i, all) => all.indexOf(n) !== i));
+  const hostUuid = (h: Row) =>
+    String(h.uuid ?? stableUuid(shared.has(String(h.name)) ? String(h.node ?? h.name) : String(h.name)));
   const aggUuid = (a: Row) => String(a.uuid ?? stableUuid(`agg-${a.name}`));
   const azOf = (h: Row): string =>
     String(
@@ -121,17 +124,18 @@ export function scenarioToBundle(scenario: Row, opts: { novaConf?: boolean } = {
     const disabled = svc.disabled === true;
     const up = svc.up !== false;
     const memberOf = aggregates.filter((a) => ((a.hosts ?? []) as string[]).includes(name));
-    services.push({
-      ID: stableUuid(`svc-${name}`),
-      Binary: "nova-compute",
-      Host: name,
-      Zone: azOf(h),
-      Status: disabled ? "disabled" : "enabled",
-      State: up ? "up" : "down",
-      "Updated At": UPDATED,
-      "Disabled Reason": (svc.disabled_reason as string | undefined) ?? null,
-      "Forced Down": svc.forced_down === true,
-    });
+    if (!services.some((s) => s.Host === name && s.Binary === "nova-compute"))
+      services.push({
+        ID: stableUuid(`svc-${name}`),
+        Binary: "nova-compute",
+        Host: name,
+        Zone: azOf(h),
+        Status: disabled ? "disabled" : "enabled",
+        State: up ? "up" : "down",
+        "Updated At": UPDATED,
+        "Disabled Reason": (svc.disabled_reason as string | undefined) ?? null,
+        "Forced Down": svc.forced_down === true,
+      });
     hypervisors.push({
       aggregates: memberOf.map((a) => a.name),
       cpu_info: null,
@@ -199,6 +203,30 @@ export function scenarioToBundle(scenario: Row, opts: { novaConf?: boolean } = {
       name: t,
     }));
     rpAggregates[uuid] = memberOf.map((a) => ({ uuid: aggUuid(a) }));
+    // child providers: osc-placement's list with parent and root uuids, then each one's inventory and usage
+    const children = (h.child_providers ?? []) as Row[];
+    const childUuid = (c: Row) => String(c.uuid ?? stableUuid(`rp-${c.name}`));
+    for (const c of children) {
+      const cu = childUuid(c);
+      const parent = c.parent == null ? uuid : childUuid(children.find((x) => x.name === c.parent)!);
+      providers.push({ uuid: cu, name: c.name, generation: 2, root_provider_uuid: uuid, parent_provider_uuid: parent });
+      const usages = (c.usages ?? {}) as Record<string, number>;
+      inventory[cu] = Object.entries((c.inventories ?? {}) as Record<string, Row>).map(([rc, rec]) => ({
+        allocation_ratio: rec.allocation_ratio ?? 1.0,
+        min_unit: rec.min_unit ?? 1,
+        max_unit: rec.max_unit ?? rec.total,
+        reserved: rec.reserved ?? 0,
+        step_size: rec.step_size ?? 1,
+        total: rec.total,
+        resource_class: rc,
+      }));
+      usage[cu] = Object.entries((c.inventories ?? {}) as Record<string, Row>).map(([rc, rec]) => ({
+        resource_class: rc,
+        usage: usages[rc] ?? rec.used ?? 0,
+      }));
+      traits[cu] = ((c.traits ?? []) as string[]).map((t) => ({ name: t }));
+      rpAggregates[cu] = [];
+    }
     const stats: Row = {
       num_instances: String(h.num_instances ?? 0),
       io_workload: String(h.num_io_ops ?? 0),

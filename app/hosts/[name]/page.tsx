@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ChildProviders } from "@/components/hosts/child-providers";
 import { DrainPreview } from "@/components/hosts/drain-preview";
 import { NumaCells } from "@/components/hosts/numa-cells";
 import { ServiceForm } from "@/components/hosts/service-form";
@@ -11,6 +12,7 @@ import { UsageBar } from "@/components/ui/usage-bar";
 import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { getHostHardware } from "@/lib/cloud/host-hardware";
 import { getHost } from "@/lib/cloud/queries";
+import type { ChildProviderInput } from "@/lib/cloud/schemas";
 import { prisma } from "@/lib/db";
 import { previewDrain } from "@/lib/maintenance/preview";
 
@@ -91,6 +93,19 @@ export default async function HostPage({ params, searchParams }: { params: Param
       </div>
 
       <NumaCells host={h.name} hw={hw} />
+
+      {h.scenario.name !== h.name ? (
+        <p className="notice" role="note">
+          {h.name} is a compute node of the service host <b>{h.scenario.name}</b> (several nodes, as Ironic has): Nova
+          names the host {h.scenario.name} and the node {h.scenario.node}; aggregates go by the service host.
+        </p>
+      ) : null}
+      <ChildProviders
+        node={h.scenario.node ?? h.name}
+        providers={
+          ((h.scenario as { child_providers?: ChildProviderInput[] }).child_providers ?? []) as ChildProviderInput[]
+        }
+      />
 
       <section aria-labelledby="agg-h">
         <h2 id="agg-h">Aggregates ({h.aggregates.length})</h2>

@@ -35,12 +35,16 @@ export async function importNovaConfAction(_prev: ActionResult | null, form: For
       const parsed = importNovaConf(d.text);
       if (parsed.errors.length) throw new MutationError("file", `file: ${parsed.errors.slice(0, 5).join("; ")}`);
       await saveNovaConfProfile(tx, d.name, parsed);
-      return { name: d.name, unknown: parsed.unknown, notModelled: parsed.notModelled };
+      return { name: d.name, report: parsed.report };
     },
     { revalidate: ["/config"] },
   );
   if (!result.ok) return result;
   const q = new URLSearchParams({ profile: result.data.name, imported: "1" });
-  if (result.data.unknown.length) q.set("unknown", result.data.unknown.join(", "));
+  const count = (s: string) => result.data.report.filter((r) => r.status === s).length;
+  q.set("kept", String(count("kept")));
+  // what was not taken, with why: shown on /config beside the imported profile
+  const notTaken = result.data.report.filter((r) => r.status !== "kept");
+  if (notTaken.length) q.set("report", JSON.stringify(notTaken.slice(0, 40)));
   redirect(`/config?${q}`);
 }

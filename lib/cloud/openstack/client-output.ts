@@ -51,8 +51,9 @@ export function parseProperties(v: unknown): Record<string, unknown> | null {
     }
   }
   const out: Record<string, unknown> = {};
-  // key='value' pairs separated by ", "; a value runs to the quote that ends the text or precedes the next key
-  const re = /([^=,\s][^=]*?)='(.*?)'(?=, [^=,\s][^=]*?='|$)(?:, )?/gs;
+  // key='value' pairs separated by ", "; a value runs to the quote that ends the text or precedes the next
+  // key (a key has no quote or comma: a value like locations='[{'url': 'x', 'metadata': {}}]' stays whole)
+  const re = /([^=,'\s][^=,']*?)='(.*?)'(?=, [^=,'\s][^=,']*?='|$)(?:, )?/gs;
   let consumed = 0;
   for (const m of t.matchAll(re)) {
     if (m.index !== consumed) return null;

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { importNovaConf } from "./nova-conf";
 import { prepareImport } from "./import";
 import { readBundleDir, readBundlePath } from "./read-bundle";
 
@@ -48,6 +49,30 @@ describe("scripts/collect-openstack.sh", () => {
     expect(conf).toContain("[filter_scheduler]");
     expect(conf).toContain("alias = ");
     expect(conf).not.toMatch(/transport_url|connection|secret|api_database/);
+  });
+
+  it("keeps the [DEFAULT] scheduler options of an older nova.conf (and no credentials)", { timeout: 180_000 }, () => {
+    const out = path.join(tmp, "legacy");
+    const r = collect("-o", out, "--nova-conf", path.join(FIXTURES, "nova-conf", "default-section-names.conf"));
+    expect(r.status, r.stderr).toBe(0);
+    const conf = fs.readFileSync(path.join(out, "nova.conf"), "utf8");
+    expect(conf).toContain(
+      "scheduler_default_filters = RetryFilter,AvailabilityZoneFilter,ComputeFilter,\n  ComputeCapabilitiesFilter,",
+    );
+    for (const o of [
+      "scheduler_weight_classes",
+      "ram_weight_multiplier",
+      "scheduler_max_attempts",
+      "max_instances_per_host",
+    ])
+      expect(conf).toContain(`${o} = `);
+    expect(conf).toContain("default_availability_zone = az1");
+    expect(conf).toContain("host_subset_size = 2");
+    expect(conf).not.toMatch(/transport_url|connection|secret|debug/);
+    // and the import names each of them
+    const report = importNovaConf(conf).report;
+    expect(report.find((x) => x.option === "[DEFAULT] scheduler_default_filters")?.status).toBe("ignored");
+    expect(report.find((x) => x.option === "[filter_scheduler] host_subset_size")?.status).toBe("kept");
   });
 
   it("says clearly what it needs", () => {

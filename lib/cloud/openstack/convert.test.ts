@@ -220,6 +220,8 @@ describe("modern bundle (OSC 6, microversion 2.88+, compute-nodes.json, nova.con
         { name: "a100", vendor_id: "10de", product_id: "20b5", device_type: "type-PCI", numa_policy: "preferred" },
         { name: "t4", vendor_id: "10de", product_id: "1eb8" },
       ],
+      // a real scheduler asks Placement first
+      placement: true,
     });
     expect(p.novaConf?.unknown).toEqual(["[filter_scheduler] use_baremetal_filters"]);
     expect(p.novaConf?.notModelled).toEqual([
@@ -327,6 +329,28 @@ function edit(name: string, file: string, change: (v: unknown) => unknown): Map<
   return files;
 }
 
+describe("what Nova would take as it is: imported with a warning naming it", () => {
+  it("a compute without a resource provider is left out, as Nova never considers it", () => {
+    const files = edit("modern", "resource-provider-list.json", (v) => (v as Row[]).slice(1));
+    const p = prepareImport(files);
+    expect(p.warnings).toContainEqual(
+      expect.stringMatching(
+        /^hypervisor-show.json\[0\]: hypervisor "cmp-001.cloud.example" \(host "cmp-001"\) is missing from Placement \(no resource provider with uuid 0a6e7d53-1c52-4b8f-9d3e-6f1a2b3c4d01 or name "cmp-001.cloud.example" in resource-provider-list.json\): Nova never considers it; left out$/,
+      ),
+    );
+    expect(p.doc.hosts.map((h) => h.name)).not.toContain("cmp-001");
+  });
+
+  it("aggregates saved with `aggregate list --long` (no hosts field): imported without hosts, said so", () => {
+    const files = edit("modern", "aggregate-show.json", (v) => (v as Row[]).map(({ hosts: _h, ...rest }) => rest));
+    const p = prepareImport(files);
+    expect(p.warnings).toContainEqual(
+      expect.stringMatching(/^aggregate-show.json: \d+ aggregate\(s\) have no hosts field \(.*aggregate list --long/),
+    );
+    expect(((p.doc.aggregates ?? []) as Row[]).every((a) => ((a.hosts ?? []) as string[]).length === 0)).toBe(true);
+  });
+});
+
 describe("broken bundles: every problem named, nothing converted", () => {
   it("the broken fixture: a file cut short and an aggregate naming an unknown host, both reported", () => {
     const errors = errorsOf(load("broken"));
@@ -337,11 +361,6 @@ describe("broken bundles: every problem named, nothing converted", () => {
   });
 
   it.each<[string, () => Map<string, Buffer>, RegExp]>([
-    [
-      "a hypervisor missing from Placement",
-      () => edit("modern", "resource-provider-list.json", (v) => (v as Row[]).slice(1)),
-      /^hypervisor-show.json\[0\]: hypervisor "cmp-001.cloud.example" \(host "cmp-001"\) is missing from Placement: no resource provider with uuid 0a6e7d53-1c52-4b8f-9d3e-6f1a2b3c4d01 or name "cmp-001.cloud.example"/,
-    ],
     [
       "a required file missing",
       () => {

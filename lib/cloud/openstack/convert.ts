@@ -314,6 +314,9 @@ export interface InventoryRecord {
 export interface ProviderInfo {
   uuid: string;
   name: string;
+  /** parent_provider_uuid / root_provider_uuid (osc-placement at microversion 1.14+; absent before) */
+  parent?: string;
+  root?: string;
   inventories: Map<string, InventoryRecord>;
   usages: Map<string, number>;
   traits: string[];
@@ -340,7 +343,12 @@ export function readProviders(
       is.error(`${where}.name`, "is required");
       return;
     }
-    out.set(uuid, { uuid, name, inventories: new Map(), usages: new Map(), traits: [] });
+    const p: ProviderInfo = { uuid, name, inventories: new Map(), usages: new Map(), traits: [] };
+    const parent = str(r.parent_provider_uuid);
+    const root = str(r.root_provider_uuid);
+    if (parent) p.parent = parent;
+    if (root) p.root = root;
+    out.set(uuid, p);
   });
   const unknownProvider = (file: string, uuid: string) =>
     is.warn(`${file}["${uuid}"]`, "is not in resource-provider-list.json (ignored)");
@@ -556,9 +564,10 @@ export function readComputeNodes(v: unknown, is: Issues): Map<string, ComputeNod
 // ---------------------------------------------------------------------------
 // aggregate-show.json
 
-export function readAggregates(v: unknown, hosts: Set<string>, is: Issues): Row[] {
+export function readAggregates(v: unknown, hosts: Set<string>, is: Issues, leftOut: Set<string> = new Set()): Row[] {
   const file = "aggregate-show.json";
-  return rowsOf(file, v, is).flatMap((r, i) => {
+  const noHosts: string[] = [];
+  const out = rowsOf(file, v, is).flatMap((r, i) => {
     const where = `${file}[${i}]`;
     const name = str(r.name);
     if (!name) {
@@ -570,11 +579,18 @@ export function readAggregates(v: unknown, hosts: Set<string>, is: Issues): Row[
       is.error(`${where}.properties`, `must be a dict or key='value' text (got ${shown(r.properties)})`);
       return [];
     }
-    const list = parseList(r.hosts);
-    if (list === null) {
+    // `aggregate list --long` has no hosts column: the aggregate comes in, its hosts cannot
+    if (!("hosts" in r)) noHosts.push(name);
+    const given = parseList(r.hosts);
+    if (given === null) {
       is.error(`${where}.hosts`, `must be a list of host names (got ${shown(r.hosts)})`);
       return [];
     }
+    const list = given.filter((h, j) => {
+      if (!leftOut.has(h)) return true;
+      is.warn(`${where}.hosts[${j}]`, `aggregate "${name}": host "${h}" is left out (it has no resource provider)`);
+      return false;
+    });
     list.forEach((h, j) => {
       if (!hosts.has(h))
         is.error(
@@ -591,6 +607,12 @@ export function readAggregates(v: unknown, hosts: Set<string>, is: Issues): Row[
     if (uuid) agg.uuid = uuid;
     return [agg];
   });
+  if (noHosts.length)
+    is.warn(
+      file,
+      `${noHosts.length} aggregate(s) have no hosts field (${noHosts.slice(0, 5).join(", ")}${noHosts.length > 5 ? ", ..." : ""}): is this "openstack aggregate list --long" instead of "aggregate show" for each? Imported with no hosts`,
+    );
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -635,7 +657,17 @@ export function readFlavors(v: unknown, is: Issues): Row[] {
 // image-show.json
 
 /** Glance's own bookkeeping properties: not read by the scheduler. */
-const GLANCE_OWN = new Set(["os_hash_algo", "os_hash_value", "os_hidden", "stores", "direct_url", "locations"]);
+const GLANCE_OWN = new Set([
+  "os_hash_algo",
+  "os_hash_value",
+  "os_hidden",
+  "stores",
+  "direct_url",
+  "locations",
+  "self",
+  "file",
+  "schema",
+]);
 /** Columns of `image show` that are attributes, not properties (older clients printed properties beside them). */
 const IMAGE_COLUMNS = new Set([
   "checksum",
@@ -680,11 +712,20 @@ export function readImages(v: unknown, is: Issues): Row[] {
       if (!IMAGE_COLUMNS.has(k) && !(k in props) && /^[a-z][a-z0-9_:.]*$/.test(k)) props[k] = val;
     }
     const properties: Record<string, string | number | boolean> = {};
+    const bookkeeping: string[] = [];
     for (const [k, val] of Object.entries(props)) {
-      if (GLANCE_OWN.has(k) || k.startsWith("owner_specified.") || k.startsWith("os_glance")) continue;
+      if (GLANCE_OWN.has(k) || k.startsWith("owner_specified.") || k.startsWith("os_glance")) {
+        bookkeeping.push(k);
+        continue;
+      }
       if (typeof val === "string" || typeof val === "number" || typeof val === "boolean") properties[k] = val;
       else if (val !== null) is.warn(`${where}.properties.${k}`, "is not a string, number or boolean (ignored)");
     }
+    if (bookkeeping.length)
+      is.warn(
+        `${where}.properties`,
+        `${bookkeeping.join(", ")}: Glance's own bookkeeping, not read by the scheduler (left out)`,
+      );
     const im: Row = { id, properties };
     const name = str(r.name);
     if (name) im.name = name;
@@ -785,6 +826,43 @@ export function readServers(v: unknown, is: Issues): ServerInfo[] {
 
 const STANDARD_CLASSES = new Set(["VCPU", "MEMORY_MB", "DISK_GB", "PCPU"]);
 
+/** A node with something in use (an Ironic node holds its one instance's whole inventory). */
+function busyNode(host: Row): boolean {
+  const inv = (host.inventories ?? {}) as Record<string, { used?: number }>;
+  return (
+    Number(host.vcpus_used ?? 0) > 0 ||
+    Number(host.pcpus_used ?? 0) > 0 ||
+    Object.values(inv).some((i) => (i.used ?? 0) > 0)
+  );
+}
+
+/**
+ * The providers of a compute node's tree below it (parent/root uuids of
+ * `resource provider list`, microversion 1.14+), parents before children,
+ * as the scenario's child_providers.
+ */
+function childProvidersOf(root: ProviderInfo, providers: Map<string, ProviderInfo>): Row[] {
+  const byParent = new Map<string, ProviderInfo[]>();
+  for (const p of providers.values()) {
+    if (!p.parent || p.uuid === root.uuid) continue;
+    byParent.set(p.parent, [...(byParent.get(p.parent) ?? []), p]);
+  }
+  const out: Row[] = [];
+  const visit = (parent: ProviderInfo) => {
+    for (const c of byParent.get(parent.uuid) ?? []) {
+      const child: Row = { name: c.name, parent: parent.uuid === root.uuid ? null : parent.name, uuid: c.uuid };
+      if (c.inventories.size) child.inventories = Object.fromEntries(c.inventories);
+      const usages = Object.fromEntries([...c.usages].filter(([, n]) => n > 0));
+      if (Object.keys(usages).length) child.usages = usages;
+      if (c.traits.length) child.traits = c.traits;
+      out.push(child);
+      visit(c);
+    }
+  };
+  visit(root);
+  return out;
+}
+
 /** The bundle -> a cloud document, with every problem found (nothing is written here). */
 export function bundleToCloud(bundle: Bundle): Conversion {
   const is = new Issues();
@@ -819,28 +897,31 @@ export function bundleToCloud(bundle: Bundle): Conversion {
 
   // hosts: one per hypervisor (compute node); the scenario's host is its service host
   const hostNames = new Set<string>();
-  const serversOnHost = new Map<string, string[]>();
+  const serversOnHost = new Map<Row, string[]>();
   const hosts: Row[] = [];
   const usedNodes = new Set<string>();
-  const hostByServiceHost = new Map<string, string>();
+  /** service host -> its compute nodes' entries (several for Ironic), in hypervisor order */
+  const entriesOfHost = new Map<string, Row[]>();
+  const leftOut = new Set<string>();
+  const rootsTaken = new Set<string>();
   let legacyCapacity = 0;
   for (const h of hypervisors) {
     const where = `hypervisor-show.json[${h.index}]`;
     const p = (h.id && providers.get(h.id)) || providerByName.get(h.node);
     if (!p) {
-      is.error(
+      // Nova only ever considers compute nodes Placement returns
+      is.warn(
         where,
-        `hypervisor "${h.node}" (host "${h.host}") is missing from Placement: no resource provider with uuid ${h.id ?? "?"} or name "${h.node}" in resource-provider-list.json`,
+        `hypervisor "${h.node}" (host "${h.host}") is missing from Placement (no resource provider with uuid ${h.id ?? "?"} or name "${h.node}" in resource-provider-list.json): Nova never considers it; left out`,
       );
+      if (!entriesOfHost.has(h.host)) leftOut.add(h.host);
       continue;
     }
-    if (hostNames.has(h.host)) {
-      // several nodes on one service host (ironic): the scenario names hosts by node then
-      is.warn(where, `host "${h.host}" has several hypervisors; this one is named by its node "${h.node}"`);
-    }
-    const name = hostNames.has(h.host) ? h.node : h.host;
+    leftOut.delete(h.host);
+    const name = h.host;
     hostNames.add(name);
     usedNodes.add(h.node);
+    rootsTaken.add(p.uuid);
     const host: Row = { name, node: h.node, uuid: p.uuid };
     const inv = (rc: string) => p.inventories.get(rc);
     const use = (rc: string) => p.usages.get(rc) ?? 0;
@@ -897,6 +978,8 @@ export function bundleToCloud(bundle: Bundle): Conversion {
     // nova-compute sets COMPUTE_STATUS_DISABLED from the service; the scenario derives it the same way
     const traits = p.traits.filter((t) => t !== "COMPUTE_STATUS_DISABLED");
     if (traits.length) host.traits = traits;
+    const children = childProvidersOf(p, providers);
+    if (children.length) host.child_providers = children;
 
     const svc = services.get(h.host);
     if (svc) {
@@ -930,8 +1013,15 @@ export function bundleToCloud(bundle: Bundle): Conversion {
       if (legacy.current_workload !== undefined) host.num_io_ops = legacy.current_workload;
     }
     hosts.push(host);
-    serversOnHost.set(name, []);
-    if (!hostByServiceHost.has(h.host)) hostByServiceHost.set(h.host, name);
+    entriesOfHost.set(h.host, [...(entriesOfHost.get(h.host) ?? []), host]);
+  }
+  // providers in no compute node's tree (sharing providers, strays): Nova's scheduler asks only about trees of nodes
+  for (const p of providers.values()) {
+    if (rootsTaken.has(p.uuid) || (p.root && rootsTaken.has(p.root))) continue;
+    is.warn(
+      "resource-provider-list.json",
+      `provider "${p.name}" (${p.uuid}) is under no compute node of hypervisor-show.json (left out)`,
+    );
   }
   if (hasNodes) {
     for (const node of nodes.keys()) {
@@ -955,7 +1045,7 @@ export function bundleToCloud(bundle: Bundle): Conversion {
     );
 
   // instances: on the host server-list.json names
-  const aggregates = readAggregates(list("aggregate-show.json"), hostNames, is);
+  const aggregates = readAggregates(list("aggregate-show.json"), hostNames, is, leftOut);
   const flavors = readFlavors(list("flavor-list.json"), is);
   const images = readImages(list("image-show.json"), is);
   const groups = readServerGroups(list("server-group-show.json"), is);
@@ -971,13 +1061,19 @@ export function bundleToCloud(bundle: Bundle): Conversion {
       return;
     }
     known.add(s.uuid);
-    const on = s.host !== undefined ? hostByServiceHost.get(s.host) : undefined;
-    if (s.host !== undefined && on === undefined)
+    const entries = s.host !== undefined ? entriesOfHost.get(s.host) : undefined;
+    if (s.host !== undefined && entries === undefined)
       is.warn(
         `server-list.json[${i}].Host`,
-        `server ${s.uuid} is on "${s.host}", which has no hypervisor (imported on no host)`,
+        `server ${s.uuid} is on "${s.host}", which has ${leftOut.has(s.host) ? "no resource provider" : "no hypervisor"} (imported on no host)`,
       );
-    if (on !== undefined) serversOnHost.get(on)!.push(s.uuid);
+    if (entries !== undefined) {
+      // server list names the service host only: on several nodes (Ironic), the next node Placement
+      // shows in use takes it, else the first node
+      const busy = entries.filter((e) => busyNode(e) && (serversOnHost.get(e)?.length ?? 0) === 0);
+      const on = busy[0] ?? entries[0];
+      serversOnHost.set(on, [...(serversOnHost.get(on) ?? []), s.uuid]);
+    }
     const inst: Row = { uuid: s.uuid };
     if (s.name) inst.name = s.name;
     if (s.flavor) {
@@ -997,7 +1093,7 @@ export function bundleToCloud(bundle: Bundle): Conversion {
     );
   if (unknownImage) neutral.push(`${unknownImage} server(s) use an image not in image-show.json: no image kept`);
   for (const h of hosts) {
-    const list = serversOnHost.get(h.name as string) ?? [];
+    const list = serversOnHost.get(h) ?? [];
     h.instances = list;
     if (h.num_instances === undefined) h.num_instances = list.length;
   }

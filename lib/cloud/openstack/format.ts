@@ -1,5 +1,6 @@
 /** The import preview as text (the CLI prints it; the /import page shows the same figures as a table). */
 import type { ImportPreview } from "./import";
+import { formatNovaConfReport } from "./nova-conf";
 
 export function formatPreview(p: ImportPreview): string {
   const lines: string[] = [];
@@ -23,10 +24,10 @@ export function formatPreview(p: ImportPreview): string {
       `scheduler profile "${p.profile.name}" (from nova.conf): ${p.profile.exists ? (p.profile.changed ? "changed" : "unchanged") : "new"}, made the active one`,
     );
   }
-  if (p.novaConf?.unknown.length)
-    lines.push(`nova.conf options Nova Zed does not define: ${p.novaConf.unknown.join(", ")}`);
-  if (p.novaConf?.notModelled.length)
-    lines.push(`nova.conf options that do not change the decision: ${p.novaConf.notModelled.join(", ")}`);
+  if (p.novaConf) {
+    lines.push("nova.conf, option by option:");
+    for (const l of formatNovaConfReport(p.novaConf.report)) lines.push(`  ${l}`);
+  }
   for (const n of p.neutral) lines.push(`neutral: ${n}`);
   return `${lines.join("\n")}\n`;
 }

@@ -10,6 +10,7 @@ import { validateCloud } from "@/lib/cloud/schemas";
 import { type Conversion, bundleToCloud } from "./convert";
 import { diffClouds, type KindChange } from "./preview";
 import { parseBundleFiles } from "./read-bundle";
+import type { OptionReport } from "./nova-conf";
 
 /** The profile a bundle's nova.conf becomes. */
 export const NOVA_CONF_PROFILE = "nova.conf";
@@ -22,7 +23,7 @@ export interface PreparedImport {
   warnings: string[];
   neutral: string[];
   /** Options of nova.conf the profile does not take (unknown or not modelled), and other sections. */
-  novaConf?: { unknown: string[]; notModelled: string[]; otherSections: string[] };
+  novaConf?: { unknown: string[]; notModelled: string[]; otherSections: string[]; report: OptionReport[] };
   counts: {
     hosts: number;
     aggregates: number;
@@ -60,6 +61,7 @@ export function prepareImport(files: Map<string, Buffer>, progress: Progress = (
       unknown: conv.novaConf.unknown,
       notModelled: conv.novaConf.notModelled,
       otherSections: conv.novaConf.otherSections,
+      report: conv.novaConf.report,
     },
     counts: {
       hosts: conv.doc.hosts.length,

@@ -22,18 +22,18 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
     ],
     [
       "repeated [pci] alias",
-      '[pci]\nalias = {"name": "a", "vendor_id": "1", "product_id": "2"}\nalias = {"name": "b", "vendor_id": "1", "product_id": "3"}\n',
+      '[pci]\nalias = {"name": "a", "vendor_id": "10de", "product_id": "20b5"}\nalias = {"name": "b", "vendor_id": "10de", "product_id": "1eb8"}\n',
       {
         pci_alias: [
-          { name: "a", vendor_id: "1", product_id: "2" },
-          { name: "b", vendor_id: "1", product_id: "3" },
+          { name: "a", vendor_id: "10de", product_id: "20b5" },
+          { name: "b", vendor_id: "10de", product_id: "1eb8" },
         ],
       },
     ],
     [
       "the deprecated [DEFAULT] pci_alias",
-      '[DEFAULT]\npci_alias = {"name": "a", "vendor_id": "1", "product_id": "2"}\n',
-      { pci_alias: [{ name: "a", vendor_id: "1", product_id: "2" }] },
+      '[DEFAULT]\npci_alias = {"name": "a", "vendor_id": "10de", "product_id": "20b5"}\n',
+      { pci_alias: [{ name: "a", vendor_id: "10de", product_id: "20b5" }] },
     ],
     [
       "[metrics] names",
@@ -53,7 +53,73 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
   ])("%s", (_name, text, config) => {
     const r = importNovaConf(text);
     expect(r.errors).toEqual([]);
-    expect(r.config).toEqual(config);
+    expect(r.config).toEqual({ ...config, placement: true });
+  });
+
+  it("reports every option: kept into which key, ignored with why, unknown", () => {
+    const r = importNovaConf(
+      [
+        "[DEFAULT]",
+        "debug = true",
+        "scheduler_default_filters = RamFilter,ComputeFilter",
+        "ram_weight_multiplier = -1.0",
+        'pci_alias = {"name": "a", "product_id": "154d"}',
+        "[filter_scheduler]",
+        "host_subset_size = 2",
+        "track_instance_changes = false",
+        "shard_filter_size = 3",
+        "[database]",
+        "connection = x",
+        "",
+      ].join("\n"),
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.report.map((x) => [x.option, x.line, x.status])).toEqual([
+      ["[DEFAULT] (1 option)", 2, "ignored"],
+      ["[DEFAULT] scheduler_default_filters", 3, "ignored"],
+      ["[DEFAULT] ram_weight_multiplier", 4, "ignored"],
+      ["[DEFAULT] pci_alias", 5, "kept"],
+      ["[filter_scheduler] host_subset_size", 7, "kept"],
+      ["[filter_scheduler] track_instance_changes", 8, "ignored"],
+      ["[filter_scheduler] shard_filter_size", 9, "unknown"],
+      ["[database] (1 option)", 11, "ignored"],
+    ]);
+    // a Zed scheduler does not read the pre-Pike [DEFAULT] names: neither does the profile
+    expect(r.config.enabled_filters).toBeUndefined();
+    expect(r.config.ram_weight_multiplier).toBeUndefined();
+    expect(r.report[1].detail).toMatch(
+      /Nova Zed and later no longer read it \(set \[filter_scheduler\] enabled_filters\)/,
+    );
+    expect(r.report[3].detail).toBe("pci_alias (deprecated name of [pci] alias, which Nova Zed still reads)");
+  });
+
+  it.each<[string, string, string]>([
+    [
+      "host_subset_size = 0",
+      "[filter_scheduler]\nhost_subset_size = 0\n",
+      "[filter_scheduler] host_subset_size (line 2): must be >= 1, got 0",
+    ],
+    [
+      "Zed: an alias with only a name and a product id is valid; 2023.1's resource_class is not",
+      '[pci]\nalias = {"name": "a2", "product_id": "154d"}\nalias = {"name": "g", "resource_class": "CUSTOM_G"}\n',
+      `[pci] alias (line 2)[1].resource_class: not in Nova zed's [pci] alias schema (2023.1 and later accept it) (a 2023.1+ cloud: add [schedscope] nova_release = "2023.1")`,
+    ],
+  ])("the profile editor's rules, naming the option: %s", (_name, text, error) => {
+    expect(importNovaConf(text).errors).toEqual([error]);
+  });
+
+  it("2023.1 aliases with resource_class and traits pass when the profile says 2023.1", () => {
+    const r = importNovaConf(
+      '[pci]\nalias = {"name": "g", "resource_class": "CUSTOM_G", "traits": "CUSTOM_A,CUSTOM_B"}\n[schedscope]\nnova_release = "2023.1"\n',
+    );
+    expect(r.errors).toEqual([]);
+  });
+
+  it.each<[string, string, boolean]>([
+    ["a real nova.conf schedules through Placement", "[filter_scheduler]\nhost_subset_size = 2\n", true],
+    ["[schedscope] placement = false keeps filters only", "[schedscope]\nplacement = false\n", false],
+  ])("%s", (_name, text, placement) => {
+    expect(importNovaConf(text).config.placement).toBe(placement);
   });
 
   it.each([
@@ -152,6 +218,7 @@ describe("profile -> nova.conf -> profile", () => {
         "[metrics]",
         "weight_multiplier = 2.0",
         "[schedscope]",
+        "placement = false",
         'placement_prefilters = ["traits"]',
       ].join("\n"),
     );

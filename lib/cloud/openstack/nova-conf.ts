@@ -15,6 +15,7 @@
  * (Schedscope's own, e.g. `placement_prefilters`) travel in a
  * `[schedscope]` section, which Nova ignores.
  */
+import { checkProfileConfig } from "@/lib/cloud/schemas";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 
 type OptType = "int" | "float" | "bool" | "str" | "strOrNone" | "list" | "weighers" | "multiAlias" | "metricsSetting";
@@ -96,6 +97,56 @@ const DEPRECATED: Record<string, [string, string]> = {
   "pci.passthrough_whitelist": ["pci", "device_spec"],
   "DEFAULT.pci_passthrough_whitelist": ["pci", "device_spec"],
 };
+
+/**
+ * The [DEFAULT] names the scheduler options had before they moved to
+ * [filter_scheduler] and [scheduler] (Pike, 16.0.0), which oslo.config kept
+ * reading as deprecated names for some releases. Nova Zed's
+ * nova/conf/scheduler.py (26.2.2, the reference) defines none of them, nor
+ * does any later release: a Zed scheduler ignores them, and so does every
+ * profile here. Reported as ignored, naming today's option.
+ */
+export const LEGACY_DEFAULT_NAMES: Record<string, [string, string]> = {
+  scheduler_default_filters: ["filter_scheduler", "enabled_filters"],
+  scheduler_weight_classes: ["filter_scheduler", "weight_classes"],
+  scheduler_host_subset_size: ["filter_scheduler", "host_subset_size"],
+  scheduler_available_filters: ["filter_scheduler", "available_filters"],
+  scheduler_tracks_instance_changes: ["filter_scheduler", "track_instance_changes"],
+  scheduler_max_attempts: ["scheduler", "max_attempts"],
+  scheduler_driver: ["scheduler", "driver"],
+  scheduler_host_manager: ["scheduler", "host_manager"],
+  scheduler_driver_task_period: ["scheduler", "periodic_task_interval"],
+  max_io_ops_per_host: ["filter_scheduler", "max_io_ops_per_host"],
+  max_instances_per_host: ["filter_scheduler", "max_instances_per_host"],
+  ram_weight_multiplier: ["filter_scheduler", "ram_weight_multiplier"],
+  disk_weight_multiplier: ["filter_scheduler", "disk_weight_multiplier"],
+  io_ops_weight_multiplier: ["filter_scheduler", "io_ops_weight_multiplier"],
+  soft_affinity_weight_multiplier: ["filter_scheduler", "soft_affinity_weight_multiplier"],
+  soft_anti_affinity_weight_multiplier: ["filter_scheduler", "soft_anti_affinity_weight_multiplier"],
+  isolated_images: ["filter_scheduler", "isolated_images"],
+  isolated_hosts: ["filter_scheduler", "isolated_hosts"],
+  restrict_isolated_hosts_to_isolated_images: ["filter_scheduler", "restrict_isolated_hosts_to_isolated_images"],
+  aggregate_image_properties_isolation_namespace: [
+    "filter_scheduler",
+    "aggregate_image_properties_isolation_namespace",
+  ],
+  aggregate_image_properties_isolation_separator: [
+    "filter_scheduler",
+    "aggregate_image_properties_isolation_separator",
+  ],
+  baremetal_scheduler_default_filters: ["filter_scheduler", "baremetal_enabled_filters"],
+  scheduler_use_baremetal_filters: ["filter_scheduler", "use_baremetal_filters"],
+};
+
+/** What became of one option of the file (every option is reported). */
+export interface OptionReport {
+  /** "[section] option", or "[section] (N options)" for a section the scheduler does not read */
+  option: string;
+  line: number;
+  status: "kept" | "ignored" | "unknown";
+  /** kept: the profile key; ignored / unknown: why */
+  detail: string;
+}
 
 const WEIGHER_MODULES: Record<string, string> = {
   RAMWeigher: "ram",
@@ -244,6 +295,8 @@ export interface NovaConfImport {
   notModelled: string[];
   /** Other sections present in the file (not read). */
   otherSections: string[];
+  /** Every option of the file: kept (into which key), ignored (why) or unknown, in file order. */
+  report: OptionReport[];
 }
 
 /** nova.conf text -> profile config. Errors name the section, option and rule. */
@@ -264,34 +317,90 @@ export function importNovaConf(text: string): NovaConfImport {
   const unknown: string[] = [];
   const notModelled: string[] = [];
   const other = new Set<string>();
+  const report: OptionReport[] = [];
+  const otherCount = new Map<string, { n: number; line: number }>();
+  const deprecatedUsed = new Map<string, string>(); // today's slot -> the deprecated name read into it
+  for (const e of entries) {
+    const dep = DEPRECATED[`${e.section}.${e.key}`];
+    if (dep) deprecatedUsed.set(`${dep[0]}.${dep[1]}`, `[${e.section}] ${e.key}`);
+  }
   for (const [slot, { values, line }] of bySlot) {
     const dot = slot.indexOf(".");
     const section = slot.slice(0, dot);
     const key = slot.slice(dot + 1);
-    const where = `[${section}] ${key} (line ${line})`;
+    const name = `[${section}] ${key}`;
+    const where = `${name} (line ${line})`;
     if (section === SCHEDSCOPE_SECTION) {
       try {
         config[key] = JSON.parse(values[values.length - 1]);
+        report.push({ option: name, line, status: "kept", detail: `${key} (Schedscope's own setting)` });
       } catch {
         errors.push(`${where}: must be a JSON value (got ${JSON.stringify(values[values.length - 1])})`);
       }
       continue;
     }
     const o = NOVA_CONF_OPTIONS.find((x) => x.section === section && x.option === key);
+    const legacy = section === "DEFAULT" ? LEGACY_DEFAULT_NAMES[key] : undefined;
     if (o) {
       const r = convert(o, values, where);
       if (r.error) errors.push(r.error);
-      else config[o.key] = r.value;
+      else {
+        config[o.key] = r.value;
+        const dep = deprecatedUsed.get(slot);
+        report.push({
+          option: dep ?? name,
+          line,
+          status: "kept",
+          detail: dep ? `${o.key} (deprecated name of ${name}, which Nova Zed still reads)` : o.key,
+        });
+      }
+    } else if (legacy) {
+      report.push({
+        option: name,
+        line,
+        status: "ignored",
+        detail: `the [DEFAULT] name [${legacy[0]}] ${legacy[1]} had before Pike moved it; Nova Zed and later no longer read it (set [${legacy[0]}] ${legacy[1]})`,
+      });
     } else if (READ_SECTIONS.includes(section)) {
-      if (NOT_MODELLED[section]?.includes(key)) notModelled.push(`[${section}] ${key}`);
-      else unknown.push(`[${section}] ${key}`);
-    } else other.add(section);
+      if (NOT_MODELLED[section]?.includes(key)) {
+        notModelled.push(name);
+        report.push({ option: name, line, status: "ignored", detail: "does not change where the scheduler places" });
+      } else {
+        unknown.push(name);
+        report.push({ option: name, line, status: "unknown", detail: "not a Nova Zed option of this section" });
+      }
+    } else {
+      other.add(section);
+      const c = otherCount.get(section);
+      if (c) c.n++;
+      else otherCount.set(section, { n: 1, line });
+    }
+  }
+  for (const [section, { n, line }] of otherCount) {
+    report.push({
+      option: `[${section}] (${n} option${n === 1 ? "" : "s"})`,
+      line,
+      status: "ignored",
+      detail: section === "DEFAULT" ? "not scheduler options" : "a section the scheduler does not read",
+    });
+  }
+  report.sort((a, b) => a.line - b.line);
+  // A real scheduler asks Placement (every Nova since Stein): the path without
+  // it is only taken when the file's [schedscope] section says so.
+  if (config.placement === undefined) config.placement = true;
+  // the same rules as the profile editor (checkProfileConfig), named by the file's option and line
+  for (const e of checkProfileConfig(config, "")) {
+    const key = /^[a-z_]+/.exec(e)?.[0] ?? "";
+    const o = NOVA_CONF_OPTIONS.find((x) => x.key === key);
+    const at = o ? bySlot.get(`${o.section}.${o.option}`)?.line : undefined;
+    const hint = /2023\.1 and later/.test(e) ? ' (a 2023.1+ cloud: add [schedscope] nova_release = "2023.1")' : "";
+    errors.push(o ? `[${o.section}] ${o.option}${at ? ` (line ${at})` : ""}${e.slice(key.length)}${hint}` : e + hint);
   }
   // a profile keeps the order Nova's options are documented in
   const ordered: Record<string, unknown> = {};
   for (const o of NOVA_CONF_OPTIONS) if (o.key in config) ordered[o.key] = config[o.key];
   for (const [k, v] of Object.entries(config)) if (!(k in ordered)) ordered[k] = v;
-  return { config: ordered, errors, unknown, notModelled, otherSections: [...other].sort() };
+  return { config: ordered, errors, unknown, notModelled, otherSections: [...other].sort(), report };
 }
 
 // ---------------------------------------------------------------------------
@@ -360,7 +469,9 @@ export function exportNovaConf(config: Record<string, unknown>, profileName?: st
     if (isDefault(o, value)) continue;
     for (const v of render(o, value)) add(o.section, `${o.option} = ${v}`);
   }
-  const extra = Object.keys(config).filter((k) => !mapped.has(k) && config[k] !== undefined);
+  const extra = Object.keys(config).filter((k) => !mapped.has(k) && k !== "placement" && config[k] !== undefined);
+  // Imports take a file without the key as Placement on: only "filters only" needs saying.
+  if (config.placement !== true) add(SCHEDSCOPE_SECTION, "placement = false");
   for (const k of extra) add(SCHEDSCOPE_SECTION, `${k} = ${JSON.stringify(config[k])}`);
 
   const out: string[] = [
@@ -391,7 +502,8 @@ export function exportNovaConf(config: Record<string, unknown>, profileName?: st
  * would run the same way compare equal.
  */
 export function effectiveConfig(config: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...config };
+  // the engine's own default: a config without the key schedules without Placement
+  const out: Record<string, unknown> = { ...config, placement: config.placement === true };
   for (const o of NOVA_CONF_OPTIONS) {
     const v = config[o.key];
     if (v === undefined) out[o.key] = o.default;
@@ -409,4 +521,9 @@ export function effectiveConfig(config: Record<string, unknown>): Record<string,
     }
   }
   return out;
+}
+
+/** One line per reported option: "kept    [filter_scheduler] host_subset_size (line 4): host_subset_size". */
+export function formatNovaConfReport(report: OptionReport[]): string[] {
+  return report.map((r) => `${r.status.padEnd(7)} ${r.option} (line ${r.line}): ${r.detail}`);
 }

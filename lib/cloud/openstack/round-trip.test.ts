@@ -43,6 +43,25 @@ function withDefaults(key: string, v: unknown): unknown {
     };
   }
   if (key === "pci_device_pools") return (v as Row[]).map((p) => ({ numa_node: null, tags: {}, ...p }));
+  if (key === "inventories")
+    return Object.fromEntries(
+      Object.entries(v as Record<string, Row>).map(([rc, i]) => [
+        rc,
+        { reserved: 0, allocation_ratio: 1.0, min_unit: 1, max_unit: i.total, step_size: 1, used: 0, ...i },
+      ]),
+    );
+  if (key === "child_providers")
+    return (v as Row[]).map((c) => {
+      const inventories = withDefaults("inventories", c.inventories ?? {}) as Record<string, Row>;
+      // an inventory's "used" and the provider's usages say the same
+      const usages = Object.fromEntries(
+        Object.entries(inventories)
+          .map(([rc, i]) => [rc, ((c.usages ?? {}) as Row)[rc] ?? i.used] as const)
+          .filter(([, n]) => n !== 0),
+      );
+      for (const i of Object.values(inventories)) delete i.used;
+      return { parent: null, traits: [], name: c.name, inventories, usages };
+    });
   return v;
 }
 
@@ -84,7 +103,8 @@ describe("shared example -> bundle -> import -> export: Nova answers the same", 
     const hosts = original.hosts as Row[];
     prepared.doc.hosts.forEach((h, i) => {
       expect(h.name).toBe(hosts[i].name);
-      for (const k of ["numa_topology", "pci_device_pools", "traits", "pcpus", "inventories"]) {
+      expect(h.node ?? h.name).toBe(hosts[i].node ?? hosts[i].name);
+      for (const k of ["numa_topology", "pci_device_pools", "traits", "pcpus", "inventories", "child_providers"]) {
         if (hosts[i][k] !== undefined && !(k === "traits" && (hosts[i][k] as unknown[]).length === 0))
           expect(withDefaults(k, h[k]), `${h.name}.${k}`).toEqual(withDefaults(k, hosts[i][k]));
       }
