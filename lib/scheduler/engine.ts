@@ -618,6 +618,7 @@ export class Scheduler {
       this.spec,
       this.config.packingHostNumaCellsAllocationStrategy,
       this.asked,
+      this.config.release.pinnedCellsUseFreePages,
     );
     if (!ok) return placement;
     host.numIoOps += 1;

@@ -40,6 +40,17 @@ export interface ReleaseBehaviour {
   virtioSoundFilter: boolean;
   /** Request filter tpm_secret_security_filter (every vTPM request, hw:tpm_secret_security). */
   tpmSecretSecurityFilter: boolean;
+  /**
+   * img_hv_requested_version is oslo_utils.versionutils.VersionPredicate's
+   * (packaging, PEP 440 versions) rather than distutils' StrictVersion one.
+   */
+  pep440VersionPredicates: boolean;
+  /**
+   * _numa_fit_instance_cell: a pinned guest cell without a page size must fit
+   * the host cell's free smallest pages (free memory without pages); with a
+   * page size, only the pages are checked (f14c16af82, bug 1811886).
+   */
+  pinnedCellsUseFreePages: boolean;
   /** Standard traits this release's os-traits adds to the 2.9.0 list Zed ships. */
   addedStandardTraits: ReadonlySet<string>;
 }
@@ -176,6 +187,8 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     tpmModelAndStatelessFirmwareTraits: at(release, "2024.2"),
     virtioSoundFilter: at(release, "2025.2"),
     tpmSecretSecurityFilter: at(release, "2026.1"),
+    pep440VersionPredicates: at(release, "2025.1"),
+    pinnedCellsUseFreePages: at(release, "2024.2"),
     addedStandardTraits: traits,
   };
 }

@@ -67,6 +67,7 @@ export function consumeNumaAndPci(
   spec: RequestSpec,
   pack: boolean,
   asked: { numa: boolean; pci: boolean },
+  freeSmallPages = false,
 ): { placement: Placement; ok: boolean } {
   const before = asked.pci ? poolCounts(host.pciStats.pools) : null;
   const fits = !!(host.numaCells?.length && spec.numaTopology?.cells.length);
@@ -78,6 +79,7 @@ export function consumeNumaAndPci(
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack,
+        freeSmallPages,
       });
       if (spec.numaTopology) host.numaCells = numaUsageFromInstance(host.numaCells, spec.numaTopology);
     }

@@ -5,7 +5,7 @@
  * to GET /allocation_candidates, byte for byte.
  */
 import type { ImageProps } from "../image-meta";
-import { NovaError, pyInt } from "../python";
+import { NovaError, pyInt, pyRepr } from "../python";
 import type { RequestSpec } from "../request-spec";
 import { STANDARD_RESOURCE_CLASSES } from "./standard-names";
 
@@ -206,15 +206,16 @@ function boolFromString(v: string): boolean {
 export function maxphysaddrTrait(spec: RequestSpec): string | null {
   const flavor = extraSpec(spec, "hw:maxphysaddr_mode");
   const image = spec.newerImageProps.get("hw_maxphysaddr_mode");
-  if (flavor !== undefined && image !== undefined && flavor !== image)
+  if (flavor && image && flavor !== image)
     throw new NovaError(
       "FlavorImageConflict",
       `Flavor ${spec.flavor.name} has hw:maxphysaddr_mode extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_maxphysaddr_mode explicitly set to ${image}.`,
     );
-  const mode = flavor ?? image;
+  const mode = flavor || image;
+  if (!mode) return null;
   if (mode === "passthrough") return "COMPUTE_ADDRESS_SPACE_PASSTHROUGH";
   if (mode === "emulate") return "COMPUTE_ADDRESS_SPACE_EMULATED";
-  return null;
+  throw new NovaError("Invalid", `Invalid Maxphyaddr mode ${pyRepr(mode)}. Allowed values: passthrough, emulate.`);
 }
 
 export interface ResourceRequestOptions {
