@@ -4,7 +4,7 @@ import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/clou
 import { resolveConfig } from "./config";
 import { schedule } from "./engine";
 import { toResult } from "./result";
-import type { Scenario, ScenarioConfig } from "./scenario";
+import type { Scenario, ScenarioConfig, ServerGroupPolicy } from "./scenario";
 
 const hosts = [
   { name: "old", vcpus: 16, memory_mb: 65536, local_gb: 500, hypervisor_version: 6002000 },
@@ -450,7 +450,7 @@ describe("2025.1: img_hv_requested_version is read as PEP 440 versions (oslo_uti
 
 describe("2025.1 ImagePropertiesWeigher and a multi-instance server-group request", () => {
   const group = "55555555-5555-4555-8555-555555555555";
-  const run = (policy: string, image_props_weight_multiplier: number, nova_release = "2025.1") =>
+  const run = (policy: ServerGroupPolicy, image_props_weight_multiplier: number, nova_release = "2025.1") =>
     toResult(
       schedule({
         config: {
@@ -464,7 +464,7 @@ describe("2025.1 ImagePropertiesWeigher and a multi-instance server-group reques
         request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 }, num_instances: 2, server_group: group },
       }),
     ).error;
-  it.each([
+  it.each<[ServerGroupPolicy, number, string, string | null]>([
     // the second instance weighs the host holding the first one's stub Instance: its image_meta cannot load
     ["soft-affinity", 1, "2025.1", "OrphanedObjectError"],
     ["soft-affinity", 1, "2026.1", "OrphanedObjectError"],

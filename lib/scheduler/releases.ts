@@ -134,6 +134,28 @@ const OS_TRAITS_ADDED: Array<[NovaRelease, string[]]> = [
   ["2026.1", ["HW_CPU_X86_AMXBF16", "HW_CPU_X86_AMXINT8", "HW_CPU_X86_AMXTILE"]],
 ];
 
+/**
+ * How each release's answers are known: checked against a real Nova (a
+ * reference running Debian's python3-nova of that release, see
+ * conformance/README.md) or read from Nova's source at its tag.
+ */
+export const RELEASE_CHECKED_AGAINST: Record<NovaRelease, string | null> = {
+  zed: "Nova 26.2.2",
+  "2023.1": null,
+  "2023.2": null,
+  "2024.1": null,
+  "2024.2": null,
+  "2025.1": "Nova 31.0.0",
+  "2025.2": null,
+  "2026.1": null,
+};
+
+/** "checked against Nova 31.0.0" or "read from Nova's source". */
+export function releaseProvenance(release: NovaRelease): string {
+  const nova = RELEASE_CHECKED_AGAINST[release];
+  return nova ? `checked against ${nova}` : "read from Nova's source";
+}
+
 const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= NOVA_RELEASES.indexOf(since);
 
 /**
