@@ -292,6 +292,26 @@ describe("Placement request changes of 2024.2, 2025.2 and 2026.1", () => {
       /^FlavorImageConflict: Flavor m1 has hw:sound_model/,
     ],
     ["2025.2", { "hw:sound_model": "beeper" }, undefined, /^Invalid: Invalid sound device model 'beeper'/],
+    // hardware.get_vtpm_constraint (every release): checked against Nova 31
+    [
+      "2025.1",
+      { "hw:tpm_version": "1.2", "hw:tpm_model": "tpm-crb" },
+      undefined,
+      "Invalid: TPM model CRB is only valid with TPM version 2.0.",
+    ],
+    ["zed", { "hw:tpm_version": "3.0" }, undefined, "Invalid: Invalid TPM version '3.0'. Allowed values: 1.2, 2.0."],
+    [
+      "2025.1",
+      { "hw:tpm_version": "2.0" },
+      { hw_tpm_version: "1.2" },
+      /^FlavorImageConflict: Flavor m1 has hw:tpm_version extra spec explicitly set to 2.0/,
+    ],
+    [
+      "2025.1",
+      { "hw:maxphysaddr_mode": "bogus" },
+      undefined,
+      "Invalid: Invalid Maxphyaddr mode 'bogus'. Allowed values: passthrough, emulate.",
+    ],
     [
       "2026.1",
       { "hw:tpm_version": "2.0", "hw:tpm_secret_security": "vault" },

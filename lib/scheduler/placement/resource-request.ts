@@ -166,18 +166,45 @@ function translatePinning(rr: ResourceRequest, spec: RequestSpec): void {
 }
 
 /**
+ * hardware._get_unique_flavor_image_meta: flavor hw:KEY or image hw_KEY
+ * (both set and different is FlavorImageConflict), `flavor or image`.
+ */
+function uniqueFlavorImageMeta(spec: RequestSpec, key: string, image: string | undefined): string | undefined {
+  const flavor = extraSpec(spec, `hw:${key}`);
+  if (flavor && image && flavor !== image)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${spec.flavor.name} has hw:${key} extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_${key} explicitly set to ${image}.`,
+    );
+  return flavor || image;
+}
+
+/** hardware.get_vtpm_constraint: the vTPM's version and model (tpm-tis unless asked), or null; Invalid values raise. */
+function vtpmConstraint(spec: RequestSpec): { version: string; model: string } | null {
+  const version = uniqueFlavorImageMeta(spec, "tpm_version", imageString(spec.imageProps, "hw_tpm_version"));
+  if (version === undefined) return null;
+  if (version !== "1.2" && version !== "2.0")
+    throw new NovaError("Invalid", `Invalid TPM version ${pyRepr(version)}. Allowed values: 1.2, 2.0.`);
+  const model = uniqueFlavorImageMeta(spec, "tpm_model", imageString(spec.imageProps, "hw_tpm_model"));
+  if (model === undefined) return { version, model: "tpm-tis" };
+  if (model !== "tpm-tis" && model !== "tpm-crb")
+    throw new NovaError("Invalid", `Invalid TPM model ${pyRepr(model)}. Allowed values: tpm-tis, tpm-crb.`);
+  if (model === "tpm-crb" && version !== "2.0")
+    throw new NovaError("Invalid", "TPM model CRB is only valid with TPM version 2.0.");
+  return { version, model };
+}
+
+/**
  * The _translate_* steps that only add a trait: vTPM, PCI socket affinity,
  * secure boot. From 2024.2 the vTPM also requires its model (tpm-tis unless
  * tpm-crb) and the image's hw_firmware_stateless requires
  * COMPUTE_SECURITY_STATELESS_FIRMWARE (only with hw_firmware_type=uefi).
  */
 function translateTraits(rr: ResourceRequest, spec: RequestSpec, dalmatian: boolean): void {
-  const tpm = extraSpec(spec, "hw:tpm_version") ?? imageString(spec.imageProps, "hw_tpm_version");
-  if (tpm && dalmatian) {
-    const model = extraSpec(spec, "hw:tpm_model") ?? imageString(spec.imageProps, "hw_tpm_model");
-    addTrait(rr, model === "tpm-crb" ? "COMPUTE_SECURITY_TPM_CRB" : "COMPUTE_SECURITY_TPM_TIS", "required");
-  }
-  if (tpm) addTrait(rr, tpm === "1.2" ? "COMPUTE_SECURITY_TPM_1_2" : "COMPUTE_SECURITY_TPM_2_0", "required");
+  const vtpm = vtpmConstraint(spec);
+  if (vtpm && dalmatian)
+    addTrait(rr, vtpm.model === "tpm-crb" ? "COMPUTE_SECURITY_TPM_CRB" : "COMPUTE_SECURITY_TPM_TIS", "required");
+  if (vtpm) addTrait(rr, vtpm.version === "1.2" ? "COMPUTE_SECURITY_TPM_1_2" : "COMPUTE_SECURITY_TPM_2_0", "required");
   const pci =
     extraSpec(spec, "hw:pci_numa_affinity_policy") ?? imageString(spec.imageProps, "hw_pci_numa_affinity_policy");
   if (pci === "socket") addTrait(rr, "COMPUTE_SOCKET_PCI_NUMA_AFFINITY", "required");
@@ -204,14 +231,7 @@ function boolFromString(v: string): boolean {
  * 2024.1, 1038a63387 "libvirt: Support maxphysaddr.".
  */
 export function maxphysaddrTrait(spec: RequestSpec): string | null {
-  const flavor = extraSpec(spec, "hw:maxphysaddr_mode");
-  const image = spec.newerImageProps.get("hw_maxphysaddr_mode");
-  if (flavor && image && flavor !== image)
-    throw new NovaError(
-      "FlavorImageConflict",
-      `Flavor ${spec.flavor.name} has hw:maxphysaddr_mode extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_maxphysaddr_mode explicitly set to ${image}.`,
-    );
-  const mode = flavor || image;
+  const mode = uniqueFlavorImageMeta(spec, "maxphysaddr_mode", spec.newerImageProps.get("hw_maxphysaddr_mode"));
   if (!mode) return null;
   if (mode === "passthrough") return "COMPUTE_ADDRESS_SPACE_PASSTHROUGH";
   if (mode === "emulate") return "COMPUTE_ADDRESS_SPACE_EMULATED";
