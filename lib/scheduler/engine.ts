@@ -618,7 +618,10 @@ export class Scheduler {
       this.spec,
       this.config.packingHostNumaCellsAllocationStrategy,
       this.asked,
-      this.config.release.pinnedCellsUseFreePages,
+      {
+        freeSmallPages: this.config.release.pinnedCellsUseFreePages,
+        emptyPinningFits: this.config.release.mixedCellsWithoutDedicatedFit,
+      },
     );
     if (!ok) return placement;
     host.numIoOps += 1;

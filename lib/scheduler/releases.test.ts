@@ -498,3 +498,29 @@ describe("2025.1 ImagePropertiesWeigher and a multi-instance server-group reques
     expect(run(policy, multiplier, release) ?? null).toBe(error);
   });
 });
+
+it.each([
+  ["2024.2", 0],
+  ["2025.1", 1],
+])(
+  "Nova 31 _pack_instance_onto_cores: a mixed guest cell with no dedicated vCPU of its own fits under %s: %i",
+  (nova_release, fits) => {
+    // two guest cells: vCPU 0 shared on one, vCPU 1 dedicated on the other
+    const cell = (id: number) => ({ id, cpuset: [id * 2, id * 2 + 1], pcpuset: [id * 2, id * 2 + 1], memory: 4096 });
+    const r = toResult(
+      schedule({
+        config: { enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"], nova_release },
+        hosts: [{ name: "h", vcpus: 4, memory_mb: 8192, local_gb: 100, numa_topology: { cells: [cell(0), cell(1)] } }],
+        request: {
+          flavor: {
+            name: "mixed",
+            vcpus: 2,
+            memory_mb: 2048,
+            extra_specs: { "hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "^0", "hw:numa_nodes": "2" },
+          },
+        },
+      }),
+    );
+    expect(r.requests[0].weighed.length).toBe(fits);
+  },
+);

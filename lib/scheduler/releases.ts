@@ -51,6 +51,12 @@ export interface ReleaseBehaviour {
    * page size, only the pages are checked (f14c16af82, bug 1811886).
    */
   pinnedCellsUseFreePages: boolean;
+  /**
+   * _pack_instance_onto_cores tests `pinning is None`: a mixed guest cell
+   * with no dedicated vCPUs of its own fits (Zed: `not pinning`, it fails).
+   * Seen in Nova 31.0.0; the release that changed it is not identified.
+   */
+  mixedCellsWithoutDedicatedFit: boolean;
   /** Standard traits this release's os-traits adds to the 2.9.0 list Zed ships. */
   addedStandardTraits: ReadonlySet<string>;
 }
@@ -211,6 +217,7 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     tpmSecretSecurityFilter: at(release, "2026.1"),
     pep440VersionPredicates: at(release, "2025.1"),
     pinnedCellsUseFreePages: at(release, "2024.2"),
+    mixedCellsWithoutDedicatedFit: at(release, "2025.1"),
     addedStandardTraits: traits,
   };
 }

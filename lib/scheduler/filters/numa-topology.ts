@@ -43,6 +43,7 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
     verdictOnly: true,
     pciMiss: { hostCells: null },
     freeSmallPages: config.release.pinnedCellsUseFreePages,
+    emptyPinningFits: config.release.mixedCellsWithoutDedicatedFit,
   };
   let limits: NUMALimits | null = null;
   let scratchFor: InstanceNUMATopology | null = null;

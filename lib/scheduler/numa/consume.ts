@@ -67,7 +67,7 @@ export function consumeNumaAndPci(
   spec: RequestSpec,
   pack: boolean,
   asked: { numa: boolean; pci: boolean },
-  freeSmallPages = false,
+  rules: { freeSmallPages?: boolean; emptyPinningFits?: boolean } = {},
 ): { placement: Placement; ok: boolean } {
   const before = asked.pci ? poolCounts(host.pciStats.pools) : null;
   const fits = !!(host.numaCells?.length && spec.numaTopology?.cells.length);
@@ -79,7 +79,7 @@ export function consumeNumaAndPci(
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack,
-        freeSmallPages,
+        ...rules,
       });
       if (spec.numaTopology) host.numaCells = numaUsageFromInstance(host.numaCells, spec.numaTopology);
     }

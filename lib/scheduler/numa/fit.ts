@@ -68,6 +68,7 @@ function fitCell(
   cpusetReserved: number,
   verdictOnly = false,
   freeSmallPages = false,
+  emptyPinningFits = false,
 ): InstanceNUMACell | null | typeof UNSUPPORTED {
   if (cell.pagesize) {
     const size = supportedPagesize(host, cell);
@@ -96,7 +97,7 @@ function fitCell(
     const packs = verdictOnly ? wouldPack(host, cell, cpusetReserved) : null;
     if (packs === false) return null;
     if (packs) cell.cpusetReserved = null;
-    else fitted = packInstanceOntoCores(host, cell, cpusetReserved);
+    else fitted = packInstanceOntoCores(host, cell, cpusetReserved, emptyPinningFits);
     // `if not instance_cell`: a cell without CPUs is falsy too
     if (!fitted || fitted.cpuset.length + fitted.pcpuset.length === 0) return null;
   }
@@ -275,6 +276,8 @@ export interface FitOptions {
    * reports no pages), and one with a page size only needs those pages.
    */
   freeSmallPages?: boolean;
+  /** Nova 31 (_pack_instance_onto_cores): a mixed guest cell without dedicated vCPUs fits (empty pinning). */
+  emptyPinningFits?: boolean;
 }
 
 /** numa_fit_instance_to_host: the fitted topology (guest cells carry host cell ids), or null. */
@@ -309,7 +312,7 @@ export function numaFitInstanceToHost(
     const cell = topology.cells[0];
     const reserved = topology.emulatorThreadsPolicy === "isolate" ? 1 : 0;
     for (const host of cells) {
-      const got = fitCell(host, cell, limits, reserved, opts.verdictOnly, opts.freeSmallPages);
+      const got = fitCell(host, cell, limits, reserved, opts.verdictOnly, opts.freeSmallPages, opts.emptyPinningFits);
       if (got === null || got === UNSUPPORTED) continue;
       const chosen = [got];
       if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
@@ -343,6 +346,7 @@ export function numaFitInstanceToHost(
         emulatorIsolated && chosen.length === 0 ? 1 : 0,
         opts.verdictOnly,
         opts.freeSmallPages,
+        opts.emptyPinningFits,
       );
       if (got === null || got === UNSUPPORTED) {
         notFit.add(pair);
