@@ -98,6 +98,18 @@ describe("advice per code, from the filters' codes", () => {
       ["TRAIT_MISSING"],
       /Add trait CUSTOM_NVME to hosts that have it/,
     ],
+    [
+      "ANTI_AFFINITY_THIS_REQUEST: a multi-instance boot runs out of hosts for its own instances",
+      {
+        ...base({ enabled_filters: ["ServerGroupAntiAffinityFilter"] }, [host("a"), host("b")], {
+          num_instances: 3,
+          server_group: "web",
+        }),
+        server_groups: [{ name: "web", policy: "anti-affinity", members: [] }],
+      } as Scenario,
+      ["ANTI_AFFINITY_THIS_REQUEST"],
+      /own instances are members .*a request for 3 instances needs/,
+    ],
   ])("%s", (_what, scenario, codes, advice) => {
     const { d } = run(scenario);
     expect(uniqueCodes(d?.lastReasons)).toEqual(codes);

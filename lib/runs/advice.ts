@@ -156,6 +156,12 @@ const imageProps: AdviceFn = () => [
 const antiAffinity: AdviceFn = () => [
   "Every remaining host already runs a member of the anti-affinity group: add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.",
 ];
+const antiAffinityThisRequest: AdviceFn = (_, req) => {
+  const n = Number(req?.num_instances ?? 1);
+  return [
+    `The request's own instances are members of its anti-affinity group (nova-api adds them before scheduling), so a request for ${n} instances needs at least ${n} ÷ max_server_per_host hosts that pass the other filters: boot fewer at once, add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.`,
+  ];
+};
 const affinity: AdviceFn = () => [
   "An affinity group must stay on its members' host, and that host was filtered out: free capacity on it, or use a soft-affinity group.",
 ];
@@ -223,6 +229,7 @@ const ADVICE: Record<string, AdviceFn> = {
   DIFFERENT_HOST: differentHost,
   AFFINITY: affinity,
   ANTI_AFFINITY: antiAffinity,
+  ANTI_AFFINITY_THIS_REQUEST: antiAffinityThisRequest,
   QUERY_NOT_SATISFIED: query,
   OUTSIDE_CIDR: cidr,
   METRIC_MISSING: metrics,

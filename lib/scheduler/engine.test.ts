@@ -5,7 +5,7 @@ import { openSession, Scheduler, schedule } from "./engine";
 import type { HostFilter, HostWeigher } from "./plugin";
 import { NovaError } from "./python";
 import { toResult } from "./result";
-import type { Scenario, ScenarioHost } from "./scenario";
+import type { Scenario, ScenarioHost, ScenarioServerGroup } from "./scenario";
 
 function host(name: string, over: Partial<ScenarioHost> = {}): ScenarioHost {
   return { name, vcpus: 16, memory_mb: 65536, local_gb: 1000, cell: "cell1", ...over };
@@ -67,6 +67,49 @@ describe("multi-instance requests consume the chosen host", () => {
     );
     // a (10000) → b (9000 > 8000) → a (8000 > 7000)
     expect(r.requests.map((q) => q.chosen)).toEqual(["a", "b", "a"]);
+  });
+});
+
+describe("a multi-instance request's own instances are members of its server group", () => {
+  const three = [host("a"), host("b"), host("c")];
+  const grouped = (policy: string, rules: Record<string, number>, placement: boolean, num_instances: number) =>
+    scenario({
+      hosts: three,
+      config: {
+        enabled_filters: ["ComputeFilter", "ServerGroupAntiAffinityFilter"],
+        weighers: ["RAMWeigher"],
+        placement,
+      },
+      server_groups: [{ name: "web", policy: policy as ScenarioServerGroup["policy"], rules, members: [] }],
+      request: {
+        flavor: { name: "m1.small", vcpus: 2, memory_mb: 4096, root_gb: 20 },
+        num_instances,
+        server_group: "web",
+      },
+    });
+  // [case, Placement path, group rules, instances, error, instances placed, most on one host]
+  it.each([
+    ["anti-affinity: three instances on three hosts", false, {}, 3, null, 3, 1],
+    ["anti-affinity, Placement path: three instances on three hosts", true, {}, 3, null, 3, 1],
+    ["anti-affinity: a fourth instance finds no host", false, {}, 4, "NoValidHost", 0, 0],
+    ["anti-affinity, Placement path: a fourth instance finds no host", true, {}, 4, "NoValidHost", 0, 0],
+    ["max_server_per_host 2: four instances, one host holds two", false, { max_server_per_host: 2 }, 4, null, 4, 2],
+    ["max_server_per_host 2: seven instances find no host", false, { max_server_per_host: 2 }, 7, "NoValidHost", 0, 0],
+  ])("%s", (_, placement, rules, n, error, placed, most) => {
+    const r = toResult(schedule(grouped("anti-affinity", rules, placement, n)));
+    expect(r.error).toBe(error);
+    expect(r.selections.length).toBe(placed);
+    const perHost = new Map<string, number>();
+    for (const s of r.selections) perHost.set(s.host, (perHost.get(s.host) ?? 0) + 1);
+    expect(Math.max(0, ...perHost.values())).toBe(most);
+  });
+  it("the funnel names the earlier instance of the request that fills a host", () => {
+    const r = toResult(schedule(grouped("anti-affinity", {}, false, 2)));
+    const row = r.requests[1].funnel.find((f) => f.filter === "ServerGroupAntiAffinityFilter");
+    expect(row?.rejected).toEqual(["a"]);
+    expect(row?.reasons).toEqual([
+      "already holds instance 1 of this request (1 of anti-affinity group web; max_server_per_host 1)",
+    ]);
   });
 });
 

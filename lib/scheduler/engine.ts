@@ -9,13 +9,12 @@
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
-import { stableUuid } from "./nova-uuid";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher } from "./registry";
-import { buildRequestSpec, type RequestSpec } from "./request-spec";
+import { buildRequestSpec, type RequestSpec, requestInstanceUuid } from "./request-spec";
 import type { Scenario } from "./scenario";
 import { orderByWeight } from "./weight-order";
 
@@ -708,7 +707,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     const { hosts, spec, scheduler: s } = openSession(scenario, options, config, buildHostStates(scenario, true));
     run.hosts = hosts;
     run.spec = spec;
-    const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => stableUuid(`instance-${i}`));
+    const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => requestInstanceUuid(i));
     const numAlts = Math.max(config.maxAttempts - 1, 0);
     if (config.placement) {
       started = now();

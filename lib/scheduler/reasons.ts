@@ -32,6 +32,7 @@ export const REASON_LABELS: Record<string, string> = {
   DIFFERENT_HOST: "running a different_host instance",
   AFFINITY: "not the affinity group's host",
   ANTI_AFFINITY: "already running the anti-affinity group's members",
+  ANTI_AFFINITY_THIS_REQUEST: "already holding instances of this request (anti-affinity)",
   QUERY_NOT_SATISFIED: "not satisfying the query hint",
   OUTSIDE_CIDR: "outside the build_near_host_ip network",
   METRIC_MISSING: "not reporting a weighed metric",

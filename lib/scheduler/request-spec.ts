@@ -24,6 +24,8 @@ export interface InstanceGroup {
   /** The raw rules; max_server_per_host is int()-ed on use, as Nova does. */
   rules: Record<string, string>;
   members: Set<string>;
+  /** The request's own instances among the members: uuid -> index. */
+  requestMembers: Map<string, number>;
   /** Hosts running a member; grows as instances of this request land. */
   hosts: string[];
 }
@@ -109,6 +111,11 @@ function newerImageProps(properties: Record<string, unknown>): Map<string, strin
   return out;
 }
 
+/** The uuid of the request's index-th instance (the Nova reference gives the same). */
+export function requestInstanceUuid(index: number): string {
+  return stableUuid(`instance-${index}`);
+}
+
 export function buildRequestSpec(
   scenario: Scenario,
   hosts: HostState[],
@@ -138,6 +145,17 @@ export function buildRequestSpec(
         }
       }
     }
+    // nova-api adds every instance of the request to the group before it asks
+    // the scheduler (compute/api.py _provision_instances: add_members, then
+    // members.extend), so the anti-affinity filter and the soft weighers count
+    // the ones this request has already placed. They have no host yet.
+    const requestMembers = new Map<string, number>();
+    const count = int(req.num_instances ?? 1, "request.num_instances");
+    for (let i = 0; i < count; i++) {
+      const uuid = requestInstanceUuid(i);
+      members.add(uuid);
+      requestMembers.set(uuid, i);
+    }
     const rules: Record<string, string> = {};
     const rawRules = g.rules ?? {};
     for (const k of Object.keys(rawRules)) rules[k] = pyStrAt(rawRules, k);
@@ -147,6 +165,7 @@ export function buildRequestSpec(
       policy: g.policy,
       rules,
       members,
+      requestMembers,
       hosts: groupHosts,
     };
     hints.set("group", [instanceGroup.uuid]);
@@ -172,7 +191,7 @@ export function buildRequestSpec(
     projectId: req.project_id ?? "project",
     hints,
     instanceGroup,
-    instanceUuid: stableUuid("instance-0"),
+    instanceUuid: requestInstanceUuid(0),
     ignoreHosts: stringList(req.ignore_hosts, "request.ignore_hosts"),
     forceHosts: stringList(req.force_hosts, "request.force_hosts"),
     forceNodes: stringList(req.force_nodes, "request.force_nodes"),

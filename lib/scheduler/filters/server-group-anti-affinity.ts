@@ -1,5 +1,7 @@
-import type { FilterFactory } from "../plugin";
+import type { HostState } from "../host-state";
+import type { FilterFactory, Reason } from "../plugin";
 import { NovaError, pyInt } from "../python";
+import type { InstanceGroup } from "../request-spec";
 
 /**
  * ServerGroupAntiAffinityFilter: for an anti-affinity group, hosts already
@@ -35,12 +37,30 @@ export const ServerGroupAntiAffinityFilter: FilterFactory = () => {
         }
         max = rule;
       }
-      return members < max
-        ? null
-        : {
-            code: "ANTI_AFFINITY",
-            message: `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`,
-          };
+      return members < max ? null : antiAffinityReason(host, group, members, max);
     },
   };
 };
+
+/**
+ * Why a host is full for the group; names the instances of this very request
+ * it already holds (numbered from 1), which is how a multi-instance boot spreads.
+ */
+function antiAffinityReason(host: HostState, group: InstanceGroup, members: number, max: number): Reason {
+  const own: number[] = [];
+  for (const u of host.instances) {
+    const index = group.requestMembers.get(u);
+    if (index !== undefined) own.push(index + 1);
+  }
+  if (!own.length)
+    return {
+      code: "ANTI_AFFINITY",
+      message: `already running ${members} of anti-affinity group ${group.name} (max ${max} per host)`,
+    };
+  own.sort((a, b) => a - b);
+  const which = own.length === 1 ? `instance ${own[0]}` : `instances ${own.join(", ")}`;
+  return {
+    code: "ANTI_AFFINITY_THIS_REQUEST",
+    message: `already holds ${which} of this request (${members} of anti-affinity group ${group.name}; max_server_per_host ${max})`,
+  };
+}

@@ -567,9 +567,8 @@ def _(s):
 
 # -------------------------------------------------------------- groups etc
 @quirk("anti-affinity-multi-same-host",
-       "anti-affinity with num_instances>1: new instances are added to the "
-       "chosen host but NOT to the group's members, so the same host is "
-       "chosen again")
+       "anti-affinity with num_instances>1: the request's instances are "
+       "members (nova-api adds them), so each lands on a host of its own")
 def _(s):
     server_group(s, "anti-affinity", ["i-1"])
     s["request"]["server_group"] = "g"
@@ -597,8 +596,8 @@ def _(s):
 
 
 @quirk("soft-anti-affinity-multi",
-       "soft-anti-affinity weigher also ignores the new instances: same host "
-       "every time; raw is -members (no minval)")
+       "soft-anti-affinity weigher counts the request's own placed instances "
+       "as members; raw is -members (no minval)")
 def _(s):
     server_group(s, "soft-anti-affinity", ["i-1"])
     s["request"]["server_group"] = "g"
