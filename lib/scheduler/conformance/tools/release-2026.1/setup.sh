@@ -71,7 +71,6 @@ chroot "$ROOT" apt-get clean
 stage=$(mktemp -d)
 cp "$REF_SRC"/*.py "$stage/"
 for p in $PATCHES; do
-    [ -s "$p" ] || continue  # nothing (yet) beyond the 2025.1 patch
     if ! patch -p1 -s --dry-run -d "$stage" < "$p" >/dev/null; then
         rm -rf "$stage"
         echo "setup.sh: $p no longer applies to $REF_SRC (the shared reference changed); rebase it" >&2
