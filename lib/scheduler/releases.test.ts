@@ -524,3 +524,23 @@ it.each([
     expect(r.requests[0].weighed.length).toBe(fits);
   },
 );
+
+it("Nova 31 numa_usage_from_instance_numa: the second mixed instance pins another CPU (cpu_pinning or set())", () => {
+  const cell = (id: number) => ({ id, cpuset: [id * 2, id * 2 + 1], pcpuset: [id * 2, id * 2 + 1], memory: 4096 });
+  const r = toResult(
+    schedule({
+      config: { enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"], nova_release: "2025.1" },
+      hosts: [{ name: "h", vcpus: 4, memory_mb: 8192, local_gb: 100, numa_topology: { cells: [cell(0), cell(1)] } }],
+      request: {
+        num_instances: 2,
+        flavor: {
+          name: "mixed",
+          vcpus: 2,
+          memory_mb: 2048,
+          extra_specs: { "hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "^0", "hw:numa_nodes": "2" },
+        },
+      },
+    }),
+  );
+  expect(r.selections.map((s) => s.numa?.[1].cpu_pinning)).toEqual([{ "1": 2 }, { "1": 3 }]);
+});

@@ -81,7 +81,8 @@ export function consumeNumaAndPci(
         pack,
         ...rules,
       });
-      if (spec.numaTopology) host.numaCells = numaUsageFromInstance(host.numaCells, spec.numaTopology);
+      if (spec.numaTopology)
+        host.numaCells = numaUsageFromInstance(host.numaCells, spec.numaTopology, rules.emptyPinningFits);
     }
     if (spec.pciRequests.length) {
       const cells = spec.numaTopology?.cells.length ? spec.numaTopology.cells : null;
