@@ -91,7 +91,7 @@ describe("placementView", () => {
     ["26 (Zed)", "checked against Nova 26.2.2"],
     ["29 (2024.1 Caracal)", "read from Nova's source"],
     ["31 (2025.1 Epoxy)", "checked against Nova 31.0.0"],
-    ["33 (2026.1 Gazpacho)", "read from Nova's source"],
+    ["33 (2026.1 Gazpacho)", "checked against Nova 33.0.2"],
     ["99 (Nowhere)", null],
   ])("says how the answers of %s are known: %s", (label, provenance) => {
     expect(releaseProvenanceOf(label)).toBe(provenance);

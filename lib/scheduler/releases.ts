@@ -153,7 +153,7 @@ export const RELEASE_CHECKED_AGAINST: Record<NovaRelease, string | null> = {
   "2024.2": null,
   "2025.1": "Nova 31.0.0",
   "2025.2": null,
-  "2026.1": null,
+  "2026.1": "Nova 33.0.2",
 };
 
 /** "checked against Nova 31.0.0" or "read from Nova's source". */

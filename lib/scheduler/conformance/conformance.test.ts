@@ -23,7 +23,10 @@ const names = readdirSync(dir)
 
 describe("conformance with Nova", () => {
   it("has a few hundred fixtures", () => expect(names.length).toBeGreaterThanOrEqual(200));
-  it.each([["2025.1", "r2025.1-"]])("has fixtures answered by Nova %s", (release, prefix) => {
+  it.each([
+    ["2025.1", "r2025.1-"],
+    ["2026.1", "r2026.1-"],
+  ])("has fixtures answered by Nova %s", (release, prefix) => {
     const ours = names.filter((n) => n.startsWith(prefix));
     expect(ours.length).toBeGreaterThanOrEqual(60);
     for (const n of ours) {
