@@ -306,6 +306,13 @@ describe("Placement request changes of 2024.2, 2025.2 and 2026.1", () => {
       { hw_tpm_version: "1.2" },
       /^FlavorImageConflict: Flavor m1 has hw:tpm_version extra spec explicitly set to 2.0/,
     ],
+    // _translate_maxphysaddr_request runs before _translate_stateless_firmware_request
+    [
+      "2025.1",
+      { "hw:maxphysaddr_mode": "emulate" },
+      { hw_maxphysaddr_mode: "passthrough", hw_firmware_stateless: "true" },
+      /^FlavorImageConflict: Flavor m1 has hw:maxphysaddr_mode extra spec explicitly set to emulate/,
+    ],
     [
       "2025.1",
       { "hw:maxphysaddr_mode": "bogus" },

@@ -197,8 +197,7 @@ function vtpmConstraint(spec: RequestSpec): { version: string; model: string } |
 /**
  * The _translate_* steps that only add a trait: vTPM, PCI socket affinity,
  * secure boot. From 2024.2 the vTPM also requires its model (tpm-tis unless
- * tpm-crb) and the image's hw_firmware_stateless requires
- * COMPUTE_SECURITY_STATELESS_FIRMWARE (only with hw_firmware_type=uefi).
+ * tpm-crb).
  */
 function translateTraits(rr: ResourceRequest, spec: RequestSpec, dalmatian: boolean): void {
   const vtpm = vtpmConstraint(spec);
@@ -210,11 +209,14 @@ function translateTraits(rr: ResourceRequest, spec: RequestSpec, dalmatian: bool
   if (pci === "socket") addTrait(rr, "COMPUTE_SOCKET_PCI_NUMA_AFFINITY", "required");
   const sb = extraSpec(spec, "os:secure_boot") ?? imageString(spec.imageProps, "os_secure_boot");
   if (sb === "required") addTrait(rr, "COMPUTE_SECURITY_UEFI_SECURE_BOOT", "required");
-  if (dalmatian && boolFromString(spec.newerImageProps.get("hw_firmware_stateless") ?? "false")) {
-    if (imageString(spec.imageProps, "hw_firmware_type") !== "uefi")
-      throw new NovaError("Invalid", "Stateless firmware is supported only when UEFI firmware type is used.");
-    addTrait(rr, "COMPUTE_SECURITY_STATELESS_FIRMWARE", "required");
-  }
+}
+
+/** _translate_stateless_firmware_request (2024.2): after _translate_maxphysaddr_request, as Nova runs them. */
+function translateStatelessFirmware(rr: ResourceRequest, spec: RequestSpec): void {
+  if (!boolFromString(spec.newerImageProps.get("hw_firmware_stateless") ?? "false")) return;
+  if (imageString(spec.imageProps, "hw_firmware_type") !== "uefi")
+    throw new NovaError("Invalid", "Stateless firmware is supported only when UEFI firmware type is used.");
+  addTrait(rr, "COMPUTE_SECURITY_STATELESS_FIRMWARE", "required");
 }
 
 /** oslo strutils.bool_from_string (not strict), as ImageMetaProps reads a boolean. */
@@ -293,6 +295,7 @@ export function buildResourceRequest(
     const trait = maxphysaddrTrait(spec);
     if (trait) addTrait(rr, trait, "required");
   }
+  if (opts.translateTpmModelAndStatelessFirmware) translateStatelessFirmware(rr, spec);
   // strip_zeros: zero amounts vanish, then empty groups.
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) if (n === 0) g.resources.delete(rc);
   for (const [k, g] of rr.groups) {
