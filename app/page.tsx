@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
+import { LossHeatMap } from "@/components/overview/loss-heat-map";
 import { fmtDate, fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
 import { capacityOverview, cloudCounts, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import { previewHostLosses } from "@/lib/maintenance/preview";
 import { listRuns } from "@/lib/runs/queries";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -80,7 +82,8 @@ function CapacitySection({
   );
 }
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ losses?: string }> }) {
+  const losses = (await searchParams).losses === "1" ? await previewHostLosses(prisma) : null;
   const [counts, capacity, problems, { runs }] = await Promise.all([
     cloudCounts(prisma),
     capacityOverview(prisma),
@@ -159,6 +162,18 @@ export default async function OverviewPage() {
       <CapacitySection id="cap-az" title="Capacity by availability zone" group="Zone" rows={capacity.byZone} />
       <CapacitySection id="cap-cell" title="Capacity by cell" group="Cell" rows={capacity.byCell} />
       <CapacitySection id="cap-agg" title="Capacity by aggregate" group="Aggregate" rows={capacity.byAggregate} />
+
+      <section aria-labelledby="loss-h">
+        <h2 id="loss-h">Losing a host</h2>
+        {losses ? (
+          <LossHeatMap sweep={losses} />
+        ) : (
+          <p>
+            <Link href="/?losses=1">Sweep single-host losses</Link>: lose each host in turn, evacuate its instances as
+            Nova would, and see per zone what each loss strands.
+          </p>
+        )}
+      </section>
 
       <div className="grid-2">
         <section aria-labelledby="problems-h">

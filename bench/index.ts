@@ -277,6 +277,10 @@ async function main() {
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
   rmSync(dir, { recursive: true, force: true });
   benchCapacity(await benchSnapshot());
+  // Moves: the single-host-loss sweep (every host of 1,000 lost in turn, 20 evacuations each)
+  process.stdout.write(
+    execFileSync(process.execPath, [bundled("bench/lose-hosts.ts")], { cwd: ROOT, encoding: "utf8" }),
+  );
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

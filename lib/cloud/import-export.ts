@@ -21,6 +21,7 @@ import {
   type CloudDocument,
   formatZodError,
   HOST_DEFAULTS,
+  MoveRequestSchema,
   RequestSchema,
   type ScenarioFlavorInput,
   type ScenarioImageInput,
@@ -431,7 +432,9 @@ export function pickRequest(input: unknown): ScenarioRequest {
     input !== null && typeof input === "object" && "request" in input && !("flavor" in input)
       ? (input as { request: unknown }).request
       : input;
-  const parsed = RequestSchema.safeParse(candidate);
+  // a move (SCENARIO.md "Moves") keeps the instance's flavor: its own schema
+  const isMove = candidate !== null && typeof candidate === "object" && "operation" in candidate;
+  const parsed = (isMove ? MoveRequestSchema : RequestSchema).safeParse(candidate);
   if (!parsed.success) {
     throw new CloudValidationError(
       formatZodError(parsed.error).map((m) => `request.${m}`.replace("request.(document)", "request")),

@@ -404,3 +404,24 @@ describe("NUMA topology, PCI pools and Placement keys", () => {
     ]);
   });
 });
+
+describe("a move's request", () => {
+  const move = (request: Record<string, unknown>) => ({ ...base(), request });
+  const instance = { uuid: "i-1", host: "h1", flavor: { name: "m1", vcpus: 1, memory_mb: 512 } };
+  it.each([
+    ["a migrate without a flavor", { operation: "migrate", instance }, []],
+    ["a move without its instance", { operation: "migrate" }, ["request.instance: is required"]],
+    [
+      "an unknown operation",
+      { operation: "rebuild", instance },
+      [expect.stringMatching(/^request.operation: must be one of resize/)],
+    ],
+    [
+      "an instance without a flavor",
+      { operation: "evacuate", instance: { uuid: "i-1" } },
+      ["request.instance.flavor: is required"],
+    ],
+  ])("%s", (_what, request, errors) => {
+    expect(validateScenario(move(request)).errors).toEqual(errors);
+  });
+});

@@ -539,6 +539,8 @@ export const ConfigSchema = z.looseObject(
     aggregate_image_properties_isolation_separator: str().optional(),
     default_availability_zone: str().optional(),
     image_properties_default_architecture: str().nullable().optional(),
+    /** [DEFAULT] allow_resize_to_same_host (moves). */
+    allow_resize_to_same_host: bool().optional(),
     /** Former Schedscope option; migrated by migrateProfileConfig (lib/cloud/profile-config.ts). */
     placement_prefilters: nonEmptyStringList("a list of prefilter names").optional(),
     // NUMA and PCI
@@ -630,6 +632,35 @@ export const RequestSchema = z.looseObject(
   { error: rule("must be an object") },
 );
 
+/** SCENARIO.md "Moves": the operations a scenario may ask instead of a boot. */
+export const MOVE_OPERATIONS = ["resize", "migrate", "live-migrate", "evacuate", "unshelve"] as const;
+
+/** The instance a move is about: its current flavor and image, where it runs. */
+export const MoveInstanceSchema = z.looseObject(
+  {
+    uuid: nonEmptyString(),
+    host: nonEmptyString().nullable().optional(),
+    node: nonEmptyString().nullable().optional(),
+    flavor: FlavorSchema,
+    image: ImageSchema.nullable().optional(),
+    cell: nonEmptyString().optional(),
+  },
+  { error: rule("must be an object") },
+);
+
+/**
+ * A move's request: the boot request's keys the stored RequestSpec keeps,
+ * plus the operation and the instance; `flavor` is a resize's new flavor
+ * only (the engine refuses it elsewhere, naming the rule, as the reference does).
+ */
+export const MoveRequestSchema = RequestSchema.extend({
+  flavor: FlavorSchema.optional(),
+  operation: z.enum(MOVE_OPERATIONS, { error: rule(`must be one of ${MOVE_OPERATIONS.join(", ")}`) }),
+  instance: MoveInstanceSchema,
+  target_host: nonEmptyString().nullable().optional(),
+  force: bool().optional(),
+});
+
 // ---------------------------------------------------------------------------
 // Documents
 
@@ -647,6 +678,18 @@ const cloudShape = {
 /** A scenario: the cloud, the config and one request (what the engine reads). */
 export const ScenarioSchema = z.looseObject(
   { ...cloudShape, request: RequestSchema },
+  { error: rule("must be a JSON object") },
+);
+
+/** A scenario whose request is a move (SCENARIO.md "Moves"). */
+export const MoveScenarioSchema = z.looseObject(
+  { ...cloudShape, request: MoveRequestSchema },
+  { error: rule("must be a JSON object") },
+);
+
+/** A whole cloud whose request is a move. */
+export const MoveCloudSchema = z.looseObject(
+  { ...cloudShape, request: MoveRequestSchema.optional() },
   { error: rule("must be a JSON object") },
 );
 
@@ -918,7 +961,8 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
       imageProps(`images[${i}]`, im);
     });
     if (doc.request) {
-      flavorSpecs("request.flavor", doc.request.flavor);
+      // a move other than a resize has no request.flavor (the instance keeps its own)
+      if (doc.request.flavor) flavorSpecs("request.flavor", doc.request.flavor);
       if (doc.request.image) imageProps("request.image", doc.request.image);
     }
   }
@@ -930,8 +974,8 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
       errors.push(`request.server_group: unknown server group "${req.server_group}" (no uuid or name matches)`);
     }
     const f = req.flavor;
-    const fi = flavorIndex.get(f.name);
-    if (fi !== undefined && !sameFlavor(f, doc.flavors![fi])) {
+    const fi = f ? flavorIndex.get(f.name) : undefined;
+    if (f && fi !== undefined && !sameFlavor(f, doc.flavors![fi])) {
       warnings.push(
         `request.flavor: differs from flavors[${fi}] "${f.name}"; the flavors entry is what the database keeps`,
       );
@@ -1028,12 +1072,17 @@ function validateWith<T extends CloudLike>(
 
 /** Shape + cross references of a scenario (request required). */
 export function validateScenario(input: unknown, opts: { forImport?: boolean } = {}): Validated<ScenarioDocument> {
-  return validateWith(ScenarioSchema as z.ZodType<ScenarioDocument>, input, opts);
+  // A move (request.operation) keeps the instance's flavor: its request has its own schema.
+  const request = (input as { request?: unknown } | null)?.request;
+  const isMove = typeof request === "object" && request !== null && "operation" in request;
+  return validateWith((isMove ? MoveScenarioSchema : ScenarioSchema) as z.ZodType<ScenarioDocument>, input, opts);
 }
 
 /** Shape + cross references of a whole cloud (request optional). */
 export function validateCloud(input: unknown, opts: { forImport?: boolean } = {}): Validated<CloudDocument> {
-  return validateWith(CloudSchema as z.ZodType<CloudDocument>, input, opts);
+  const request = (input as { request?: unknown } | null)?.request;
+  const isMove = typeof request === "object" && request !== null && "operation" in request;
+  return validateWith((isMove ? MoveCloudSchema : CloudSchema) as z.ZodType<CloudDocument>, input, opts);
 }
 
 /** Parse JSON text, reporting a syntax error as a validation error. */

@@ -25,7 +25,8 @@ import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
 import { NovaError } from "./python";
 import { KNOWN } from "./registry";
-import type { Scenario, ScenarioFlavor } from "./scenario";
+import type { AllocationRequest } from "./placement";
+import type { Scenario, ScenarioFlavor, ScenarioHost } from "./scenario";
 
 import { MAX_FILL_LIMIT } from "./capacity-limits";
 
@@ -576,6 +577,9 @@ export class CapacityFill {
     const ref = sc.request.server_group;
     const g = ref ? sc.server_groups?.find((x) => x.uuid === ref || x.name === ref) : undefined;
     if (g) g.members = [...(g.members ?? []), uuid];
+    keepConsumed(h, host);
+    const claim = run.placement?.claims.at(-1);
+    if (claim?.allocations) keepAllocations(sc, host, claim.allocations);
     this.record(host, flavor.name);
     return true;
   }
@@ -622,6 +626,60 @@ export class CapacityFill {
       config: this.config ?? resolveConfig({}),
       engineMs: this.engineMs,
     };
+  }
+}
+
+const sortedInts = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
+
+/**
+ * The NUMA cells and PCI pools a host reports once the boot runs: what the
+ * engine's consume step left in its state (tools/nova-fill.py makes the same
+ * edit with Nova's numa_usage_from_instance_numa and the devices taken).
+ */
+function keepConsumed(h: ScenarioHost, host: HostState): void {
+  if (h.numa_topology && host.numaCells)
+    h.numa_topology = {
+      cells: host.numaCells.map((c) => ({
+        id: c.id,
+        cpuset: sortedInts(c.cpuset.values()),
+        pcpuset: sortedInts(c.pcpuset.values()),
+        memory: c.memory,
+        cpu_usage: c.cpuUsage,
+        memory_usage: c.memoryUsage,
+        pinned_cpus: sortedInts(c.pinnedCpus.values()),
+        siblings: c.siblings.map((sib) => sortedInts(sib.values())),
+        mempages: c.mempages.map((m) => ({ size_kb: m.sizeKb, total: m.total, used: m.used, reserved: m.reserved })),
+        socket: c.socket,
+      })),
+    };
+  if (h.pci_device_pools?.length) {
+    // The pools as the host lists them, less the devices taken; an emptied pool is gone.
+    const left = host.pciStats.pools;
+    h.pci_device_pools = h.pci_device_pools.flatMap((p) => {
+      const same = left.find(
+        (q) =>
+          q.props.get("vendor_id") === String(p.vendor_id) &&
+          q.props.get("product_id") === String(p.product_id) &&
+          (q.props.get("numa_node") ?? null) === (p.numa_node ?? null) &&
+          Object.entries(p.tags ?? {}).every(([k, v]) => (q.props.get(k) ?? null) === (v === null ? null : String(v))),
+      );
+      return same && same.count > 0 ? [{ ...p, count: same.count }] : [];
+    });
+  }
+}
+
+/** What Placement allocated beyond the flavor's VCPU, MEMORY_MB and DISK_GB, kept as the providers' usage. */
+function keepAllocations(sc: Scenario, host: HostState, allocations: AllocationRequest): void {
+  const h = sc.hosts[host.index];
+  for (const [p, amounts] of allocations.allocations) {
+    const child = h.child_providers?.find((c) => c.name === p.name && p.root.index === host.index);
+    for (const [rc, n] of amounts) {
+      if (child) {
+        const usages = (child.usages ??= {});
+        usages[rc] = (usages[rc] ?? child.inventories?.[rc]?.used ?? 0) + n;
+      } else if (h.inventories?.[rc]) h.inventories[rc].used = (h.inventories[rc].used ?? 0) + n;
+      else if (rc === "PCPU") h.pcpus_used = (h.pcpus_used ?? 0) + n;
+    }
   }
 }
 

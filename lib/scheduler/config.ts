@@ -58,6 +58,8 @@ export interface SchedulerConfig {
   pciAlias: unknown[];
   /** [compute] packing_host_numa_cells_allocation_strategy */
   packingHostNumaCellsAllocationStrategy: boolean;
+  /** [DEFAULT] allow_resize_to_same_host (moves: a resize keeps its source as a candidate). */
+  allowResizeToSameHost: boolean;
 }
 
 /** Nova Zed's default [filter_scheduler] enabled_filters. */
@@ -257,6 +259,7 @@ const OTHER_KEYS = [
   "pci_alias",
   "packing_host_numa_cells_allocation_strategy",
   "placement_prefilters",
+  "allow_resize_to_same_host",
 ];
 
 /** Every config key the engine understands: anything else is refused, naming it. */
@@ -439,6 +442,7 @@ export function resolveConfig(
     packingHostNumaCellsAllocationStrategy: pyTruthy(
       (c.packing_host_numa_cells_allocation_strategy ?? false) as PyValue,
     ),
+    allowResizeToSameHost: pyTruthy((c.allow_resize_to_same_host ?? false) as PyValue),
   };
 }
 

@@ -10,10 +10,14 @@
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
-import { askPlacement, claim, type PlacementOutcome } from "./placement";
+import { type AllocationRequest, askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher } from "./registry";
+import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
+import { applyMove, inCell } from "./moves/conductor";
+import { type Move, type MoveEcho, prepareMove, ScenarioError } from "./moves";
+import { answerBeyondReference } from "./moves/not-modelled";
 import { buildRequestSpec, type RequestSpec, requestInstanceUuid } from "./request-spec";
 import type { Scenario } from "./scenario";
 import { orderByWeight } from "./weight-order";
@@ -115,8 +119,16 @@ export interface PlacementRun {
   fallbackQuery?: string;
   matched: number;
   candidates: number;
-  claims: Array<{ index: number; tried: HostState[]; claimed: HostState | null }>;
+  claims: Array<{
+    index: number;
+    tried: HostState[];
+    claimed: HostState | null;
+    /** With child providers: the allocation request claimed (null when none). */
+    allocations?: AllocationRequest | null;
+  }>;
   requestFilters: PlacementOutcome["requestFilters"];
+  /** With child providers: every allocation request Placement returned, both queries in order. */
+  requests?: AllocationRequest[];
 }
 
 export interface ScheduleRun {
@@ -129,6 +141,8 @@ export interface ScheduleRun {
   engineMs: number;
   /** Set when the Placement path ran. */
   placement?: PlacementRun;
+  /** A move's "move" block (SCENARIO.md "Moves"). */
+  move?: MoveEcho;
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
@@ -343,7 +357,9 @@ export class Scheduler {
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
   private restrict(hosts: HostState[]): { hosts: HostState[]; skipFilters: boolean } {
-    const { ignoreHosts, forceHosts, forceNodes } = this.spec;
+    const { ignoreHosts, forceHosts, forceNodes, requestedDestination: dest } = this.spec;
+    // _get_hosts_matching_request: a move's target host (and node) only
+    if (dest?.host) hosts = hosts.filter((h) => h.host === dest.host && (!dest.node || h.nodename === dest.node));
     if (!ignoreHosts.length && !forceHosts.length && !forceNodes.length) return { hosts, skipFilters: false };
     const ignore = new Set(ignoreHosts.map((h) => h.toLowerCase()));
     const force = new Set(forceHosts.map((h) => h.toLowerCase()));
@@ -700,62 +716,83 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     engineMs: 0,
   };
   let started = 0;
+  let move: Move | null = null;
   try {
+    // A move (SCENARIO.md "Moves"): the request the scheduler sees, then the move's RequestSpec.
+    ({ scenario, move } = prepareMove(scenario));
     const config = resolveConfig(scenario.config ?? {}, KNOWN);
     run.config = config;
+    if (move) run.move = move.echo;
     // The snapshot's host states themselves: the consume step changes a copy (HostState.ownCopy).
     const { hosts, spec, scheduler: s } = openSession(scenario, options, config, buildHostStates(scenario, true));
     run.hosts = hosts;
     run.spec = spec;
-    const instanceUuids = Array.from({ length: spec.numInstances }, (_, i) => requestInstanceUuid(i));
-    const numAlts = Math.max(config.maxAttempts - 1, 0);
-    if (config.placement) {
-      started = now();
-      schedulePlacement(s, run, scenario, instanceUuids, numAlts, options.random);
-      run.engineMs = now() - started;
-      return run;
-    }
-
+    if (move) applyMove(move, spec, hosts, config, { pciAlias: config.pciAlias });
     started = now();
-    const selected: HostState[] = [];
-    const placed: Placement[] = [];
-    let pool = hosts;
-    let index = 0;
-    const pass = new InstancePass(s);
-    for (index = 0; index < spec.numInstances; index++) {
-      spec.instanceUuid = instanceUuids[index];
-      const { passed, funnel, weighed } = pass.run(pool, index);
-      const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
-      run.traces.push(trace);
-      if (!passed.length) break;
-      let order = weighed.order;
-      if (options.random) order = pickWithRandom(order, weighed.weights, config, options.random);
-      const ordered = pass.arrange(passed, order);
-      if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
-      // The next instance's pool holds the copy the consume step changes.
-      const chosen = ordered[0].ownCopy();
-      ordered[0] = chosen;
-      trace.chosen = chosen;
-      selected.push(chosen);
-      placed.push(pass.consume(chosen));
-      pool = ordered;
-    }
-    // Python's loop variable stays on the last index after a full loop.
-    if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
-    if (selected.length < spec.numInstances) {
-      run.error = { name: "NoValidHost", message: "No valid host was found." };
-    } else {
-      run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
-    }
+    if (move?.beyondReference) answerBeyondReference(move, s, run, scenario, options.random);
+    else selectDestinations(s, run, scenario, move, options.random);
     run.engineMs = now() - started;
   } catch (e) {
-    if (!(e instanceof NovaError)) throw e;
-    run.error = { name: e.novaName, message: e.message };
+    if (e instanceof ScenarioError) run.error = { name: "ScenarioError", message: e.message };
+    else if (e instanceof NovaError) run.error = { name: e.novaName, message: e.message };
+    else throw e;
     run.traces = [];
     run.selections = [];
     run.engineMs = started ? now() - started : 0;
   }
   return run;
+}
+
+/**
+ * SchedulerManager.select_destinations for the session's request: the
+ * Placement path or the host loop, filling `run` (traces, selections, error).
+ */
+export function selectDestinations(
+  s: Scheduler,
+  run: ScheduleRun,
+  scenario: Scenario,
+  move: Move | null,
+  random: (() => number) | undefined,
+): void {
+  const { config, hosts, spec } = s;
+  const instanceUuids = move
+    ? [move.uuid]
+    : Array.from({ length: spec.numInstances }, (_, i) => requestInstanceUuid(i));
+  const numAlts = move && !move.returnAlternates ? 0 : Math.max(config.maxAttempts - 1, 0);
+  if (config.placement) {
+    schedulePlacement(s, run, scenario, instanceUuids, numAlts, random, move);
+    return;
+  }
+  const selected: HostState[] = [];
+  const placed: Placement[] = [];
+  let pool = move ? inCell(spec, hosts) : hosts;
+  let index = 0;
+  const pass = new InstancePass(s);
+  for (index = 0; index < spec.numInstances; index++) {
+    spec.instanceUuid = instanceUuids[index];
+    const { passed, funnel, weighed } = pass.run(pool, index);
+    const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
+    run.traces.push(trace);
+    if (!passed.length) break;
+    let order = weighed.order;
+    if (random) order = pickWithRandom(order, weighed.weights, config, random);
+    const ordered = pass.arrange(passed, order);
+    if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
+    // The next instance's pool holds the copy the consume step changes.
+    const chosen = ordered[0].ownCopy();
+    ordered[0] = chosen;
+    trace.chosen = chosen;
+    selected.push(chosen);
+    placed.push(pass.consume(chosen));
+    pool = ordered;
+  }
+  // Python's loop variable stays on the last index after a full loop.
+  if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
+  if (selected.length < spec.numInstances) {
+    run.error = { name: "NoValidHost", message: "No valid host was found." };
+  } else {
+    run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
+  }
 }
 
 /**
@@ -859,9 +896,14 @@ function schedulePlacement(
   instanceUuids: string[],
   numAlts: number,
   random: (() => number) | undefined,
+  move: Move | null = null,
 ): void {
   const { config, hosts, spec } = s;
-  const outcome = askPlacement(config, scenario, hosts, spec);
+  let source: SourceAllocation | null = null;
+  const outcome = askPlacement(config, scenario, hosts, spec, (cloud) => {
+    if (move?.source) source = holdSourceAllocation(move, cloud, instanceResources(move, !!spec.isBfv, config));
+  });
+  const sourceFits = () => source === null || sourceStillFits(source);
   const placement: PlacementRun = {
     query: outcome.query,
     matched: outcome.matched,
@@ -870,6 +912,8 @@ function schedulePlacement(
     requestFilters: outcome.requestFilters,
   };
   if (outcome.fallbackQuery !== undefined) placement.fallbackQuery = outcome.fallbackQuery;
+  const firstRequest = outcome.firstRequest;
+  if (outcome.requests) placement.requests = outcome.requests;
   run.placement = placement;
   const noValidHost = { name: "NoValidHost", message: "No valid host was found." };
   if (outcome.failedBeforeQuery) {
@@ -889,6 +933,8 @@ function schedulePlacement(
   const selected: HostState[] = [];
   const placed: Placement[] = [];
   let pool = outcome.returned.map((p) => p.host);
+  // HostManager loads the requested cell's host states only
+  if (move) pool = inCell(spec, pool);
   let index = 0;
   for (index = 0; index < spec.numInstances; index++) {
     spec.instanceUuid = instanceUuids[index];
@@ -903,13 +949,25 @@ function schedulePlacement(
     const ordered = inOrder(passed, order);
     if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
     pool = ordered;
-    const attempt = { index, tried: [] as HostState[], claimed: null as HostState | null };
+    const attempt: PlacementRun["claims"][number] = { index, tried: [], claimed: null };
+    if (firstRequest) attempt.allocations = null;
     for (let i = 0; i < ordered.length; i++) {
       const host = ordered[i];
       const p = providerOf.get(host);
-      const amounts = p && outcome.allocations.get(p);
-      if (!p || !amounts) continue;
-      if (claim(p, amounts) === null) {
+      if (!p) continue;
+      let claimed: boolean;
+      if (firstRequest) {
+        // Nova claims a host's first allocation request, never its others.
+        const areq = firstRequest.get(p);
+        if (!areq) continue;
+        claimed = sourceFits() && claimRequest(areq) === null;
+        if (claimed) attempt.allocations = areq;
+      } else {
+        const amounts = outcome.allocations.get(p);
+        if (!amounts) continue;
+        claimed = sourceFits() && claim(p, amounts) === null;
+      }
+      if (claimed) {
         // The next instance's pool holds the copy the consume step changes.
         attempt.claimed = ordered[i] = host.ownCopy();
         providerOf.set(attempt.claimed, p);
@@ -930,7 +988,7 @@ function schedulePlacement(
   }
   const hasAllocation = (h: HostState) => {
     const p = providerOf.get(h);
-    return !!p && outcome.allocations.has(p);
+    return !!p && (firstRequest ? firstRequest.has(p) : outcome.allocations.has(p));
   };
   run.selections = withAlternates(s, pool, index, numAlts, selected, placed, hasAllocation);
 }

@@ -29,6 +29,7 @@ import { buildImageProps, type ImageProps } from "./image-meta";
 import { NumaFitFacts, type NUMALimits } from "./numa/fit";
 import { buildNumaCells, buildPciStats } from "./numa/host-topology";
 import type { NUMACell } from "./numa/objects";
+import { stableUuid } from "./nova-uuid";
 import { PciDeviceStats } from "./pci/stats";
 import type { Scenario, ScenarioAggregate, ScenarioHost } from "./scenario";
 
@@ -483,6 +484,10 @@ export function buildHostStates(scenario: Scenario, shared = false): HostState[]
     }
     out.push(buildHostState(h, index, view, shared));
   }
+  // A compute node's uuid, unless given: uuid5 of its name, or of its node
+  // when several nodes share the service host (the reference's rule).
+  const repeated = repeatedNames(scenario.hosts);
+  if (repeated) for (const s of out) if (s.uuid === "" && repeated.has(s.host)) s.uuid = stableUuid(s.nodename);
   if (Object.isFrozen(scenario.hosts) && !PACKED.has(scenario.hosts)) {
     const templates = scenario.hosts.map((h) => FROZEN_STATES.get(h));
     packMetrics(templates);
@@ -493,6 +498,22 @@ export function buildHostStates(scenario: Scenario, shared = false): HostState[]
     SHARED_LISTS.set(scenario.hosts, { aggregates: scenario.aggregates, states: out.slice() });
   }
   return out;
+}
+
+const REPEATED_NAMES = new WeakMap<object, ReadonlySet<string> | null>();
+
+/** Service host names several entries (compute nodes) share; null when none does. */
+function repeatedNames(hosts: ScenarioHost[]): ReadonlySet<string> | null {
+  const frozen = Object.isFrozen(hosts);
+  if (frozen && REPEATED_NAMES.has(hosts)) return REPEATED_NAMES.get(hosts)!;
+  const seen = new Set<string>();
+  let repeated: Set<string> | null = null;
+  for (const h of hosts) {
+    if (seen.has(h.name)) (repeated ??= new Set()).add(h.name);
+    else seen.add(h.name);
+  }
+  if (frozen) REPEATED_NAMES.set(hosts, repeated);
+  return repeated;
 }
 
 /** A frozen host list's shared states, for its aggregate list: the next request takes the list whole. */

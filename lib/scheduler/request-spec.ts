@@ -10,6 +10,7 @@ import { NovaError, pyIntOfJson, pyIter, pyStrAt } from "./python";
 import type { InstanceNUMATopology } from "./numa/objects";
 import { buildNumaRequest } from "./numa/request";
 import type { PciRequest } from "./pci/request";
+import type { Destination } from "./moves";
 import type { Scenario, ServerGroupPolicy } from "./scenario";
 
 export interface ExtraSpec {
@@ -39,6 +40,8 @@ export interface RequestSpec {
     ephemeralGb: number;
     swap: number;
     extraSpecs: ExtraSpec[];
+    /** Nova's flavorid: the flavor's id, else its name (what a resize compares). */
+    flavorId?: string;
   };
   imageId: string;
   /** Glance's name of the image, as Nova's conflict messages print it ("None" when unnamed). */
@@ -68,6 +71,10 @@ export interface RequestSpec {
   numaTopology: InstanceNUMATopology | null;
   /** PCI requests from pci_passthrough:alias. */
   pciRequests: PciRequest[];
+  /** The instance boots from a volume: no root disk is asked of the host. */
+  isBfv?: boolean;
+  /** A move's requested_destination (host/node checked by the filters, the cell loaded); null for a boot. */
+  requestedDestination?: Destination | null;
 }
 
 /** RequestSpec.get_scheduler_hint: a one-item list comes back as its item. */
@@ -179,6 +186,7 @@ export function buildRequestSpec(
       ephemeralGb: int(f.ephemeral_gb ?? 0, "request.flavor.ephemeral_gb"),
       swap: int(f.swap ?? 0, "request.flavor.swap"),
       extraSpecs: Object.keys(extraSpecs).map((key) => ({ key, value: pyStrAt(extraSpecs, key) })),
+      flavorId: f.id === undefined ? f.name : pyStrAt(f as unknown as Record<string, unknown>, "id"),
     },
     imageId: image.id ?? stableUuid("image"),
     imageName: image.name ?? "None",
@@ -197,6 +205,8 @@ export function buildRequestSpec(
     forceNodes: stringList(req.force_nodes, "request.force_nodes"),
     numaTopology: null,
     pciRequests: [],
+    isBfv: Boolean(req.is_bfv),
+    requestedDestination: null,
   };
   // As nova-api builds a boot's: NUMA constraints, PCI NUMA policy, PCI requests.
   Object.assign(spec, buildNumaRequest(spec, image.properties ?? {}, pci.pciAlias));

@@ -6,7 +6,9 @@
  */
 import { REASON_LABELS } from "./reasons";
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
+import type { MoveEcho } from "./moves";
 import type { Placement } from "./numa/consume";
+import { byName } from "./placement/trees";
 
 export interface WeigherBreakdown {
   raw: number;
@@ -27,10 +29,14 @@ export interface FunnelStep {
   reasons: string[];
   /** The stable code of each reason (e.g. "VCPU_SHORT"), parallel to `rejected`; absent in results stored before codes. */
   codes?: string[];
+  /** The rejected hosts' nodes, parallel to `rejected`, when some node is named apart from its host. */
+  rejected_nodes?: string[];
 }
 
 export interface WeighedHostResult {
   host: string;
+  /** When some node is named apart from its host (several nodes per service host). */
+  node?: string;
   weight: number;
   weighers: Record<string, WeigherBreakdown>;
 }
@@ -41,6 +47,8 @@ export interface RequestResult {
   weighed: WeighedHostResult[];
   chosen?: string;
   subset?: string[];
+  chosen_node?: string;
+  subset_nodes?: string[];
 }
 
 export interface Diagnosis {
@@ -59,7 +67,17 @@ export interface PlacementResult {
   fallback_query?: string;
   matched: number;
   candidates: number;
-  claims: Array<{ index: number; tried: string[]; claimed: string | null }>;
+  claims: Array<{
+    index: number;
+    tried: string[];
+    claimed: string | null;
+    tried_nodes?: string[];
+    claimed_node?: string | null;
+    /** With child providers: the claimed allocation request, {provider name: {class: amount}}. */
+    allocations?: Record<string, Record<string, number>> | null;
+  }>;
+  /** With child providers: every allocation request Nova got (both queries, in order). */
+  allocation_requests?: Array<Record<string, Record<string, number>>>;
   /** Nova's request filters and what each added to the query. */
   request_filters: Array<{ name: string; effect: string | null }>;
 }
@@ -72,41 +90,50 @@ export interface ScheduleResult {
   error: string | null;
   message?: string;
   /** numa / pci: what each instance took, when the request asked for NUMA or PCI. */
-  selections: Array<{ host: string; alternates: string[] } & Placement>;
+  selections: Array<{ host: string; alternates: string[]; node?: string; alternate_nodes?: string[] } & Placement>;
   requests: RequestResult[];
   diagnosis?: Diagnosis;
   placement?: PlacementResult;
+  /** A move (SCENARIO.md "Moves"): the instance, its source and the RequestSpec Nova prepared. */
+  move?: MoveEcho;
+  /**
+   * Set when the answer follows Nova's code where the Nova reference gives
+   * none (e.g. a forced evacuation): "modelled from Nova's code, not checked
+   * against it: …".
+   */
+  not_checked?: string;
   timing: { engine_ms: number };
 }
 
-function funnelStep(f: FunnelStage, brief: boolean): FunnelStep {
-  return brief
-    ? ({ filter: f.filter, stage: f.stage, in: f.in, out: f.out } as FunnelStep)
-    : {
-        filter: f.filter,
-        stage: f.stage,
-        in: f.in,
-        out: f.out,
-        rejected: f.rejected.map((h) => h.host),
-        reasons: f.reasons,
-        codes: f.codes,
-      };
+function funnelStep(f: FunnelStage, brief: boolean, nodes: boolean): FunnelStep {
+  if (brief) return { filter: f.filter, stage: f.stage, in: f.in, out: f.out } as FunnelStep;
+  const step: FunnelStep = {
+    filter: f.filter,
+    stage: f.stage,
+    in: f.in,
+    out: f.out,
+    rejected: f.rejected.map((h) => h.host),
+    reasons: f.reasons,
+    codes: f.codes,
+  };
+  if (nodes) step.rejected_nodes = f.rejected.map((h) => h.nodename);
+  return step;
 }
 
-function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
+function weighedHosts(t: InstanceTrace, limit: number, nodes: boolean): WeighedHostResult[] {
   const w = t.weighed;
   const out: WeighedHostResult[] = [];
-  // The reference keys its per-weigher breakdown by service host name, so
-  // several nodes of one host all show the last node's (in filter order);
-  // the weights themselves stay per node.
-  let lastNode: Map<string, number> | null = null;
+  // The reference keys its per-weigher breakdown by (service host, node), so
+  // entries that repeat both all show the last one's (in filter order); the
+  // weights themselves stay per entry.
+  let last: Map<string, number> | null = null;
   if (w.columns.length) {
-    const names = new Set(w.hosts.map((h) => h.host));
-    if (names.size < w.hosts.length) lastNode = new Map(w.hosts.map((h, i) => [h.host, i]));
+    const keys = new Set(w.hosts.map((h) => `${h.host}\0${h.nodename}`));
+    if (keys.size < w.hosts.length) last = new Map(w.hosts.map((h, i) => [`${h.host}\0${h.nodename}`, i]));
   }
   for (let k = 0; k < Math.min(w.order.length, limit); k++) {
     const own = w.order[k];
-    const i = lastNode?.get(w.hosts[own].host) ?? own;
+    const i = last?.get(`${w.hosts[own].host}\0${w.hosts[own].nodename}`) ?? own;
     const weighers: Record<string, WeigherBreakdown> = {};
     for (const c of w.columns) {
       const m = c.byView[w.hosts[i].aggregates.id]!;
@@ -118,7 +145,9 @@ function weighedHosts(t: InstanceTrace, limit: number): WeighedHostResult[] {
         source: m.source,
       };
     }
-    out.push({ host: w.hosts[own].host, weight: w.weights[own], weighers });
+    const item: WeighedHostResult = { host: w.hosts[own].host, weight: w.weights[own], weighers };
+    if (nodes) item.node = w.hosts[own].nodename;
+    out.push(item);
   }
   return out;
 }
@@ -181,24 +210,39 @@ export function diagnose(run: ScheduleRun): Diagnosis | undefined {
   };
 }
 
+/** Whether some compute node is named apart from its service host: results then name nodes too. */
+function namesNodes(run: ScheduleRun): boolean {
+  for (const h of run.hosts) if (h.nodename !== h.host) return true;
+  return false;
+}
+
 export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): ScheduleResult {
   const brief = opts.brief ?? false;
+  const nodes = namesNodes(run);
   const result: ScheduleResult = {
     nova_release: run.config.release.label,
     error: run.error ? run.error.name : null,
-    selections: run.selections.map((s) => ({
-      host: s.host.host,
-      alternates: s.alternates.map((h) => h.host),
-      ...s.placement,
-    })),
+    selections: run.selections.map((s) => {
+      const sel: ScheduleResult["selections"][number] = {
+        host: s.host.host,
+        alternates: s.alternates.map((h) => h.host),
+      };
+      if (nodes) {
+        sel.node = s.host.nodename;
+        sel.alternate_nodes = s.alternates.map((h) => h.nodename);
+      }
+      return Object.assign(sel, s.placement);
+    }),
     requests: run.traces.map((t) => {
       const r: RequestResult = {
         index: t.index,
-        funnel: t.funnel.map((f) => funnelStep(f, brief)),
-        weighed: weighedHosts(t, brief ? 1 : Infinity),
+        funnel: t.funnel.map((f) => funnelStep(f, brief, nodes)),
+        weighed: weighedHosts(t, brief ? 1 : Infinity, nodes),
       };
       if (t.subset) r.subset = t.subset.map((h) => h.host);
+      if (t.subset && nodes) r.subset_nodes = t.subset.map((h) => h.nodename);
       if (t.chosen) r.chosen = t.chosen.host;
+      if (t.chosen && nodes) r.chosen_node = t.chosen.nodename;
       return r;
     }),
     timing: { engine_ms: run.engineMs },
@@ -211,14 +255,28 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
       query: p.query,
       matched: p.matched,
       candidates: p.candidates,
-      claims: p.claims.map((c) => ({
-        index: c.index,
-        tried: c.tried.map((h) => h.host),
-        claimed: c.claimed?.host ?? null,
-      })),
+      claims: p.claims.map((c) => {
+        const claim: PlacementResult["claims"][number] = {
+          index: c.index,
+          tried: c.tried.map((h) => h.host),
+          claimed: c.claimed?.host ?? null,
+        };
+        if (nodes) {
+          claim.tried_nodes = c.tried.map((h) => h.nodename);
+          claim.claimed_node = c.claimed?.nodename ?? null;
+        }
+        if (c.allocations !== undefined) claim.allocations = c.allocations ? byName(c.allocations) : null;
+        return claim;
+      }),
       request_filters: p.requestFilters,
     };
     if (p.fallbackQuery !== undefined) result.placement.fallback_query = p.fallbackQuery;
+    if (p.requests && !brief) result.placement.allocation_requests = p.requests.map(byName);
+  }
+  if (run.move) {
+    result.move = run.move;
+    if (run.move.not_checked)
+      result.not_checked = `modelled from Nova's code, not checked against it: ${run.move.not_checked}`;
   }
   const d = diagnose(run);
   if (d) result.diagnosis = d;

@@ -65,6 +65,22 @@ export interface ScenarioHost {
   pcpus?: number;
   pcpus_used?: number;
   inventories?: Record<string, ScenarioInventory>;
+  /** Resource providers under the compute node (SCENARIO.md "Nested providers"). */
+  child_providers?: ScenarioChildProvider[];
+}
+
+/** A provider a virt driver nests under its compute node (a physical GPU, an SR-IOV PF, ...). */
+export interface ScenarioChildProvider {
+  /** Unique in Placement. */
+  name: string;
+  /** Another child's name; null or absent: the compute node. */
+  parent?: string | null;
+  inventories?: Record<string, ScenarioInventory>;
+  /** In use per resource class (or an inventory's `used`). */
+  usages?: Record<string, number>;
+  traits?: string[];
+  /** Default uuid5(NS, "rp-" + name). */
+  uuid?: string;
 }
 
 /** One inventory record of a provider; an entry replaces the derived record of its class. */
@@ -151,7 +167,26 @@ export interface ScenarioImage {
 
 export type SchedulerHintValue = string | number | Array<string | number>;
 
+/** A move of an existing instance (SCENARIO.md "Moves"; lib/scheduler/moves). */
+export type MoveOperation = "resize" | "migrate" | "live-migrate" | "evacuate" | "unshelve";
+
+/** The instance a move is about: where it runs, its current flavor and image. */
+export interface ScenarioMoveInstance {
+  uuid: string;
+  /** Its compute service host; none for a shelved-offloaded instance (unshelve). */
+  host?: string | null;
+  node?: string | null;
+  flavor: ScenarioFlavor;
+  image?: ScenarioImage | null;
+  /** Unshelve only: the cell the offloaded instance is mapped to (default cell1). */
+  cell?: string;
+}
+
 export interface ScenarioRequest {
+  /**
+   * The flavor of a boot, or the new flavor of a resize. Other moves keep
+   * `instance.flavor` and leave this out (checked when the file is read).
+   */
   flavor: ScenarioFlavor;
   image?: ScenarioImage | null;
   num_instances?: number;
@@ -163,6 +198,11 @@ export interface ScenarioRequest {
   force_hosts?: string[] | null;
   force_nodes?: string[] | null;
   is_bfv?: boolean;
+  /** A move instead of a boot: the instance, its target host and whether it is forced. */
+  operation?: MoveOperation;
+  instance?: ScenarioMoveInstance;
+  target_host?: string | null;
+  force?: boolean;
 }
 
 /** [filter_scheduler], [metrics], [scheduler] options, plus our extensions. */
@@ -214,6 +254,8 @@ export interface ScenarioConfig {
   enable_isolated_aggregate_filtering?: boolean;
   image_metadata_prefilter?: boolean;
   max_placement_results?: number;
+  /** [DEFAULT] allow_resize_to_same_host: a resize may land on its source host. */
+  allow_resize_to_same_host?: boolean;
   /** [workarounds] disable_fallback_pcpu_query */
   disable_fallback_pcpu_query?: boolean;
   /**

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DrainPreview } from "@/components/hosts/drain-preview";
 import { NumaCells } from "@/components/hosts/numa-cells";
 import { ServiceForm } from "@/components/hosts/service-form";
 import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format";
@@ -11,21 +12,24 @@ import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
 import { getHostHardware } from "@/lib/cloud/host-hardware";
 import { getHost } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import { previewDrain } from "@/lib/maintenance/preview";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ name: string }>;
+type Search = Promise<{ drain?: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { name } = await params;
   return { title: `Host ${decodeParam(name)}` };
 }
 
-export default async function HostPage({ params }: { params: Params }) {
+export default async function HostPage({ params, searchParams }: { params: Params; searchParams: Search }) {
   const { name: raw } = await params;
   const name = decodeParam(raw);
   const [h, hw] = await Promise.all([getHost(prisma, name), getHostHardware(prisma, name)]);
   if (!h || !hw) notFound();
+  const drain = (await searchParams).drain === "1" ? await previewDrain(prisma, h.name) : null;
   const { supportedInstances: supported, cpuInfo } = h;
 
   return (
@@ -223,6 +227,18 @@ export default async function HostPage({ params }: { params: Params }) {
           </table>
         ) : (
           <p className="muted">No instance records on this host.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="drain-h">
+        <h2 id="drain-h">Drain</h2>
+        {drain ? (
+          <DrainPreview host={h.name} steps={drain.steps} summary={drain.summary} />
+        ) : (
+          <p>
+            <Link href={`/hosts/${encodeURIComponent(h.name)}?drain=1`}>Preview a drain of {h.name}</Link>: where Nova
+            would move each instance, one by one, and which could not go.
+          </p>
         )}
       </section>
     </section>

@@ -28,12 +28,28 @@ function canon(v: unknown): string {
 
 export function firstDisagreement(exp: Json, act: Json): string | null {
   if ((exp.error ?? null) !== (act.error ?? null)) return `error: nova ${exp.error}, project ${act.error}`;
+  if ("move" in exp) {
+    // A move: the RequestSpec Nova prepared and where the source allocation went, whatever the outcome.
+    const em: Json = exp.move ?? {};
+    const am: Json = act.move ?? {};
+    for (const key of [
+      "operation",
+      "instance",
+      "source",
+      "target_host",
+      "force",
+      "request_spec",
+      "source_allocation",
+    ]) {
+      if ((key in em || key in am) && canon(em[key]) !== canon(am[key])) return `move ${key}`;
+    }
+  }
   if (exp.error !== null && exp.error !== undefined && exp.error !== "NoValidHost") return null;
   if ("placement" in exp) {
     // The Placement path: what Nova asked, got and claimed, exactly.
     const ep: Json = exp.placement ?? {};
     const ap: Json = act.placement ?? {};
-    for (const key of ["query", "fallback_query", "matched", "candidates", "claims"]) {
+    for (const key of ["query", "fallback_query", "matched", "candidates", "claims", "allocation_requests"]) {
       if ((key in ep || key in ap) && canon(ep[key]) !== canon(ap[key])) return `placement ${key}`;
     }
   }
@@ -51,6 +67,11 @@ export function firstDisagreement(exp: Json, act: Json): string | null {
       if (ef[i].in !== af[i].in || ef[i].out !== af[i].out) return `funnel count ${ef[i].filter} (index ${e.index})`;
       if (JSON.stringify([...ef[i].rejected].sort()) !== JSON.stringify([...(af[i].rejected ?? [])].sort()))
         return `funnel rejected ${ef[i].filter} (index ${e.index})`;
+      if (
+        "rejected_nodes" in ef[i] &&
+        JSON.stringify([...ef[i].rejected_nodes].sort()) !== JSON.stringify([...(af[i].rejected_nodes ?? [])].sort())
+      )
+        return `funnel rejected_nodes ${ef[i].filter} (index ${e.index})`;
     }
     const ew: Json[] = e.weighed ?? [];
     const aw: Json[] = a.weighed ?? [];
@@ -61,6 +82,8 @@ export function firstDisagreement(exp: Json, act: Json): string | null {
         ? "weighed hosts"
         : `weighed order (index ${e.index})`;
     }
+    if (ew.some((w) => "node" in w) && JSON.stringify(ew.map((w) => w.node)) !== JSON.stringify(aw.map((w) => w.node)))
+      return `weighed nodes (index ${e.index})`;
     for (let i = 0; i < ew.length; i++) {
       if (!close(ew[i].weight, aw[i].weight)) return `weight of ${ew[i].host} (index ${e.index})`;
       const xw: Json = ew[i].weighers ?? {};
@@ -73,8 +96,14 @@ export function firstDisagreement(exp: Json, act: Json): string | null {
       }
     }
     if ((e.chosen ?? null) !== (a.chosen ?? null)) return `chosen (index ${e.index})`;
+    if ("chosen_node" in e && e.chosen_node !== a.chosen_node) return `chosen node (index ${e.index})`;
   }
   const es = JSON.stringify((exp.selections ?? []).map((s: Json) => [s.host, s.alternates]));
   const as = JSON.stringify((act.selections ?? []).map((s: Json) => [s.host, s.alternates]));
-  return es === as ? null : "selections";
+  if (es !== as) return "selections";
+  const sels: Json[] = exp.selections ?? [];
+  for (let i = 0; i < sels.length; i++)
+    for (const key of ["node", "alternate_nodes"])
+      if (key in sels[i] && canon(sels[i][key]) !== canon(act.selections[i][key])) return `selection ${key} ${i}`;
+  return null;
 }

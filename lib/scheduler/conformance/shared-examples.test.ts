@@ -14,18 +14,7 @@ const NOVA_REFERENCE_DIR = path.resolve(process.cwd(), "..", "shared", "nova-ref
 const EXAMPLES_DIR = path.join(NOVA_REFERENCE_DIR, "examples");
 
 /** Example name -> the issue whose work it waits for. */
-const PENDING: Record<string, string> = {
-  "move-evacuate-down-host": "#27 moves",
-  "move-live-migrate-target-rejected": "#27 moves",
-  "move-migrate-anti-affinity": "#27 moves",
-  "move-placement-resize-same-host": "#27 moves",
-  "move-resize-same-host-off": "#27 moves",
-  "move-resize-same-host-on": "#27 moves",
-  "placement-ironic-nodes": "#22 several nodes on one host",
-  "placement-nested-novalidhost": "#22 nested providers",
-  "placement-nested-sriov-isolate": "#22 nested providers",
-  "placement-nested-vgpu": "#22 nested providers",
-};
+const PENDING: Record<string, string> = {};
 
 const names = readdirSync(EXAMPLES_DIR)
   .filter((f) => f.endsWith(".scenario.json"))

@@ -9,6 +9,7 @@ import type { Reason } from "../plugin";
 import { type Inventory, type PlacementCloud, type Provider, capacity } from "./providers";
 import { type RequestGroup, type ResourceRequest, suffixedGroups } from "./resource-request";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
+import { type AllocationRequest, treeCandidates } from "./trees";
 
 const STANDARD_RC = new Set(STANDARD_RESOURCE_CLASSES);
 
@@ -29,6 +30,13 @@ export interface CandidateQuery {
   amounts: Map<string, number>;
   /** Why each other provider is not a candidate, by provider index (null: returned). */
   reasons: (Reason | null)[];
+  /**
+   * With trees: the allocation requests returned, in order (`matched` and
+   * `returned` then list the trees, and `amounts` is not what is claimed).
+   */
+  requests: AllocationRequest[] | null;
+  /** With trees: allocation requests matched before `limit`. */
+  matchedRequests?: number;
 }
 
 /** 12345 → "12,345"; fractions to two places (Intl is slow in the host loop). */
@@ -78,7 +86,12 @@ function firstKey(g: RequestGroup): string {
  * classes, no provider in its member_of aggregates ends it, its required then
  * forbidden traits, its in_tree provider, and no candidate for the group ends it.
  */
-export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(rr, [])): string | null {
+export function refusal(
+  rr: ResourceRequest,
+  cloud: PlacementCloud,
+  q = compile(rr, []),
+  groupHasFit: ((g: RequestGroup) => boolean) | null = null,
+): string | null {
   const parse = parseRefusal(rr);
   if (parse) return parse;
   const unknownTraits = (names: Iterable<string>) => {
@@ -91,24 +104,36 @@ export function refusal(rr: ResourceRequest, cloud: PlacementCloud, q = compile(
   if (rootUnknown) return rootUnknown;
   const isAnchor = (p: Provider) => rootReason(p, q) === null;
   if ((rr.rootRequired.size || rr.rootForbidden.size) && !cloud.providers.some(isAnchor)) return null;
-  const order = [...rr.groups.values()].map((g, i) => ({ g, checks: q.groups[i], key: firstKey(g) }));
-  order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  for (const { g, checks } of order) {
+  for (const { g, checks } of groupOrder(rr, q)) {
     for (const rc of g.resources.keys())
       if (!STANDARD_RC.has(rc) && !cloud.customResourceClasses.has(rc))
         return `Invalid resource class in resources parameter: No such resource class ${rc}.`;
     if (g.aggregates.length && !cloud.providers.some((p) => g.aggregates.every((l) => memberOfAny(p, l)))) return null;
     const traitUnknown = unknownTraits(g.required) ?? unknownTraits(g.forbidden);
     if (traitUnknown) return traitUnknown;
-    if (g.inTree !== null && !cloud.providers.some((p) => p.uuid === g.inTree)) return null;
-    if (!cloud.providers.some((p) => isAnchor(p) && groupReason(p, checks) === null)) return null;
+    if (
+      g.inTree !== null &&
+      !cloud.providers.some((p) => p.uuid === g.inTree || p.children.some((c) => c.uuid === g.inTree))
+    )
+      return null;
+    const hasFit = groupHasFit
+      ? groupHasFit(g)
+      : cloud.providers.some((p) => isAnchor(p) && groupReason(p, checks) === null);
+    if (!hasFit) return null;
   }
   return null;
 }
 
+/** The groups in the order Placement builds them: by the first key of each in the sorted query string. */
+function groupOrder(rr: ResourceRequest, q: CompiledRequest): Array<{ g: RequestGroup; checks: GroupChecks }> {
+  const order = [...rr.groups.values()].map((g, i) => ({ g, checks: q.groups[i], key: firstKey(g) }));
+  order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return order;
+}
+
 const UNIT = "outside min_unit/max_unit/step_size";
 
-function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
+export function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
   if (amount < inv.minUnit)
     return {
       code: "RESOURCE_UNIT",
@@ -279,13 +304,14 @@ export function allocationCandidates(
   cloud: PlacementCloud,
   labels: AggregateLabel[],
 ): CandidateQuery {
-  const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
   const q = compile(rr, labels);
+  if (cloud.hasTrees) return fromTrees(rr, cloud, q, labels);
+  const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
   const refused = refusal(rr, cloud, q);
   if (refused) {
     const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
     reasons.fill(why);
-    return { refused, matched: [], returned: [], amounts: new Map(), reasons };
+    return { refused, matched: [], returned: [], amounts: new Map(), reasons, requests: null };
   }
   const matched: Provider[] = [];
   for (const p of cloud.providers) {
@@ -305,7 +331,49 @@ export function allocationCandidates(
     };
     for (let i = returned.length; i < matched.length; i++) reasons[matched[i].index] = why;
   }
-  return { refused: null, matched, returned, amounts: mergedAmounts(rr), reasons };
+  return { refused: null, matched, returned, amounts: mergedAmounts(rr), reasons, requests: null };
+}
+
+/** The query over trees (trees.ts): allocation requests per tree, and the 400s met on the way. */
+function fromTrees(
+  rr: ResourceRequest,
+  cloud: PlacementCloud,
+  q: CompiledRequest,
+  labels: AggregateLabel[],
+): CandidateQuery {
+  const parse = parseRefusal(rr);
+  const t = parse
+    ? null
+    : treeCandidates(
+        rr,
+        cloud,
+        groupOrder(rr, q).map((o) => o.g),
+        (p) => rootReason(p, q),
+        labels,
+      );
+  const order = parse ? [] : groupOrder(rr, q).map((o) => o.g);
+  const refused = parse ?? refusal(rr, cloud, q, (g) => t!.groupHasFit[order.indexOf(g)]);
+  if (refused || !t) {
+    const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
+    return {
+      refused,
+      matched: [],
+      returned: [],
+      amounts: new Map(),
+      reasons: new Array(cloud.providers.length).fill(why),
+      requests: [],
+      matchedRequests: 0,
+    };
+  }
+  return {
+    refused: null,
+    matched: t.returned,
+    returned: t.returned,
+    amounts: mergedAmounts(rr),
+    reasons: t.reasons,
+    requests: t.requests,
+    matchedRequests: t.matched,
+  };
 }
 
 /** PUT /allocations/{consumer}: the claim succeeds when every class still fits. */

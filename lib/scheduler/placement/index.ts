@@ -11,11 +11,13 @@ import type { Reason } from "../plugin";
 import type { RequestSpec } from "../request-spec";
 import type { Scenario } from "../scenario";
 import { type AggregateLabel, allocationCandidates } from "./candidates";
-import { buildPlacementCloud, type Provider } from "./providers";
+import { buildPlacementCloud, type PlacementCloud, type Provider } from "./providers";
+import type { AllocationRequest } from "./trees";
 import { aggregateRows, processRequestSpec, type RequestFilterTrace } from "./request-filters";
 import { buildResourceRequest, toQuerystring } from "./resource-request";
 
-export { claim } from "./candidates";
+export { claim, shortReason, unitReason } from "./candidates";
+export { type AllocationRequest, byName, claimRequest } from "./trees";
 export type { Provider } from "./providers";
 
 export interface PlacementOutcome {
@@ -32,21 +34,33 @@ export interface PlacementOutcome {
   typeError: boolean;
   /** The providers Placement returned (union of the queries), scenario order. */
   returned: Provider[];
-  /** Allocation request per returned provider (the first query's when both matched). */
+  /** Allocation request per returned provider (the first query's when both matched); without trees. */
   allocations: Map<Provider, Map<string, number>>;
+  /**
+   * With trees (some host has child providers): every allocation request Nova
+   * got, both queries in order, and per compute node the first one that
+   * allocates from it, the one Nova claims. Null without trees.
+   */
+  requests: AllocationRequest[] | null;
+  firstRequest: Map<Provider, AllocationRequest> | null;
   /** Why each host is not among the returned ones, by host index (null: returned). */
   reasons: (Reason | null)[];
   requestFilters: RequestFilterTrace[];
   providers: Provider[];
 }
 
-/** HostManager.get_compute_nodes_by_host_or_node as SQL "=" answers it. */
+/**
+ * resources_from_request_spec: the target host/node (a move's
+ * requested_destination first, then force_hosts/force_nodes) looked up by
+ * HostManager.get_compute_nodes_by_host_or_node, as SQL "=" answers it.
+ */
 function forcedNodes(
   spec: RequestSpec,
   providers: Provider[],
 ): { uuids: string[]; host: string | null; node: string | null } | null {
-  const host = spec.forceHosts[0] ?? null;
-  const node = spec.forceNodes[0] ?? null;
+  const dest = spec.requestedDestination;
+  const host = dest?.host || spec.forceHosts[0] || null;
+  const node = dest?.node || spec.forceNodes[0] || null;
   if (!host && !node) return null;
   let found: Provider[];
   if (host && node) found = providers.filter((p) => p.host.host === host && p.host.nodename === node).slice(0, 1);
@@ -60,8 +74,11 @@ export function askPlacement(
   scenario: Scenario,
   hosts: HostState[],
   spec: RequestSpec,
+  /** What happens in Placement before select_destinations (a move's source allocation). */
+  beforeScheduling?: (cloud: PlacementCloud) => void,
 ): PlacementOutcome {
   const cloud = buildPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
+  beforeScheduling?.(cloud);
   const out: PlacementOutcome = {
     query: null,
     matched: 0,
@@ -70,6 +87,8 @@ export function askPlacement(
     typeError: false,
     returned: [],
     allocations: new Map(),
+    requests: cloud.hasTrees ? [] : null,
+    firstRequest: cloud.hasTrees ? new Map() : null,
     reasons: [],
     requestFilters: [],
     providers: cloud.providers,
@@ -121,6 +140,17 @@ export function askPlacement(
   }
   const returned = new Uint8Array(cloud.providers.length);
   for (const q of queries) {
+    if (q.requests) {
+      if (!q.refused) out.matched += q.matchedRequests ?? 0;
+      out.candidates += q.requests.length;
+      for (const areq of q.requests) {
+        out.requests!.push(areq);
+        if (areq.allocations.has(areq.root) && !out.firstRequest!.has(areq.root))
+          out.firstRequest!.set(areq.root, areq);
+      }
+      for (const p of q.returned) returned[p.index] = 1;
+      continue;
+    }
     if (!q.refused) out.matched += q.matched.length;
     out.candidates += q.returned.length;
     for (const p of q.returned) {

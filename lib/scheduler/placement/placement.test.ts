@@ -353,3 +353,128 @@ describe("Placement looks names up lazily: an empty step answers 200 before a la
     expect(r.diagnosis?.groups?.some((g) => g.code === "PLACEMENT_REFUSED")).toBe(refused);
   });
 });
+
+// The trees and Ironic cases below were answered the same by placement_reference.py.
+describe("provider trees (child providers under compute nodes)", () => {
+  const gpu = (name: string, total: number, used: number, traits: string[] = []) => ({
+    name,
+    inventories: { VGPU: { total } },
+    usages: { VGPU: used },
+    traits,
+  });
+
+  it("one allocation request per way to fit, in provider creation order; Nova claims a host's first only", () => {
+    // gpu-3's first request takes the GPU with one vGPU left: the second instance cannot claim gpu-3 again.
+    const r = run(
+      {
+        hosts: [
+          host("gpu-2", { memory_mb_used: 32768, child_providers: [gpu("gpu-2_a", 16, 16), gpu("gpu-2_b", 16, 4)] }),
+          host("gpu-3", { child_providers: [gpu("gpu-3_a", 16, 15), gpu("gpu-3_b", 16, 0)] }),
+        ],
+        request: { num_instances: 2 } as Scenario["request"],
+      },
+      { extra_specs: { "resources:VGPU": "1" } },
+    );
+    const vm = { DISK_GB: 40, MEMORY_MB: 8192, VCPU: 4 };
+    expect(r.placement?.allocation_requests).toEqual([
+      { "gpu-2": vm, "gpu-2_b": { VGPU: 1 } },
+      { "gpu-3": vm, "gpu-3_a": { VGPU: 1 } },
+      { "gpu-3": vm, "gpu-3_b": { VGPU: 1 } },
+    ]);
+    expect(r.placement?.claims).toEqual([
+      { index: 0, tried: [], claimed: "gpu-3", allocations: { "gpu-3": vm, "gpu-3_a": { VGPU: 1 } } },
+      { index: 1, tried: ["gpu-3"], claimed: "gpu-2", allocations: { "gpu-2": vm, "gpu-2_b": { VGPU: 1 } } },
+    ]);
+  });
+
+  it.each<[string, Record<string, string>, string | null, number]>([
+    ["isolate: two PFs, both orders of the groups", { group_policy: "isolate" }, null, 2],
+    ["none: the groups may also share a PF", { group_policy: "none" }, null, 4],
+    ["no group_policy with two numbered groups: Placement answers 400", {}, "PLACEMENT_REFUSED", 0],
+  ])("granular groups, %s", (_, policy, refused, candidates) => {
+    const pf = (name: string) => ({
+      name,
+      parent: "nic",
+      inventories: { SRIOV_NET_VF: { total: 8 } },
+      traits: ["CUSTOM_PHYSNET_DATA"],
+    });
+    // children listed before their parent
+    const r = run(
+      { hosts: [host("net-1", { child_providers: [pf("pf0"), pf("pf1"), { name: "nic" }] })] },
+      {
+        extra_specs: {
+          "resources1:SRIOV_NET_VF": "1",
+          "trait1:CUSTOM_PHYSNET_DATA": "required",
+          "resources2:SRIOV_NET_VF": "1",
+          "trait2:CUSTOM_PHYSNET_DATA": "required",
+          ...policy,
+        },
+      },
+    );
+    expect(r.placement?.candidates).toBe(candidates);
+    expect(r.error).toBe(candidates ? null : "NoValidHost");
+    expect(r.diagnosis?.groups?.[0]?.code ?? null).toBe(refused);
+  });
+
+  it("a child whose parent is unknown is refused by Placement", () => {
+    const r = run({ hosts: [host("a", { child_providers: [{ name: "x", parent: "nope" }] })] });
+    expect(r.error).toBe("PlacementSetupError");
+  });
+});
+
+describe("several nodes on one service host (Ironic)", () => {
+  const node = (n: string, rc: string, deployed = false): ScenarioHost =>
+    host("ironic-1", {
+      node: n,
+      vcpus: 0,
+      memory_mb: 0,
+      local_gb: 0,
+      hypervisor_type: "ironic",
+      inventories: { [rc]: { total: 1, reserved: deployed ? 1 : 0, used: deployed ? 1 : 0 } },
+    });
+
+  it("one provider per node; only Placement tells a deployed node from a free one; results name the nodes", () => {
+    const r = run(
+      {
+        hosts: [
+          node("bm-1", "CUSTOM_BAREMETAL_GOLD", true),
+          node("bm-2", "CUSTOM_BAREMETAL_GOLD"),
+          node("bm-3", "CUSTOM_BAREMETAL_SILVER"),
+        ],
+      },
+      {
+        extra_specs: {
+          "resources:CUSTOM_BAREMETAL_GOLD": "1",
+          "resources:VCPU": "0",
+          "resources:MEMORY_MB": "0",
+          "resources:DISK_GB": "0",
+        },
+      },
+    );
+    expect(r.requests[0].funnel[0]).toMatchObject({
+      rejected: ["ironic-1", "ironic-1"],
+      rejected_nodes: ["bm-1", "bm-3"],
+    });
+    expect(r.selections).toEqual([{ host: "ironic-1", node: "bm-2", alternates: [], alternate_nodes: [] }]);
+    expect(r.placement?.claims).toEqual([
+      { index: 0, tried: [], claimed: "ironic-1", tried_nodes: [], claimed_node: "bm-2" },
+    ]);
+  });
+
+  it("without Placement every node of the listed host is an aggregate member and nothing is consumed", () => {
+    const r = run(
+      {
+        hosts: [node("bm-1", "CUSTOM_BAREMETAL_GOLD", true), node("bm-2", "CUSTOM_BAREMETAL_GOLD"), host("cmp")],
+        aggregates: [{ name: "bm", hosts: ["ironic-1"], metadata: { baremetal: "true" } }],
+        config: { placement: false, enabled_filters: ["AggregateInstanceExtraSpecsFilter"] },
+        request: { num_instances: 2 } as Scenario["request"],
+      },
+      { vcpus: 0, memory_mb: 0, root_gb: 0, extra_specs: { "aggregate_instance_extra_specs:baremetal": "true" } },
+    );
+    expect(r.requests[0].funnel[0]).toMatchObject({ rejected: ["cmp"], rejected_nodes: ["cmp"] });
+    expect(r.selections.map((s) => [s.host, s.node])).toEqual([
+      ["ironic-1", "bm-1"],
+      ["ironic-1", "bm-1"],
+    ]);
+  });
+});

@@ -8,7 +8,7 @@
 import { NovaError } from "../python";
 import type { AggregateView, HostState } from "../host-state";
 import { stableUuid } from "../nova-uuid";
-import type { Scenario, ScenarioHost } from "../scenario";
+import type { Scenario, ScenarioChildProvider, ScenarioHost, ScenarioInventory } from "../scenario";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
 
 export interface Inventory {
@@ -21,31 +21,28 @@ export interface Inventory {
 }
 
 /**
- * One compute node's resource provider. Built for every host of every
- * request, so it holds what the host reported (shared where hosts share it:
- * trait and aggregate sets) and copies its usage only when a claim changes it.
+ * A resource provider: a compute node (Provider) or a provider nested under
+ * one (ChildProvider: a vGPU's physical GPU, an SR-IOV PF, ...). Its usage
+ * Map may be shared with an earlier request's provider: a claim copies it first.
  */
-export class Provider {
-  private uuidCache: string | null = null;
+export abstract class ResourceProvider {
   private usedOwned = false;
+  /** Placement's internal id: creation order over every provider (roots and children). */
+  seq = 0;
 
   constructor(
-    readonly host: HostState,
-    /** Position in the scenario's host list (= provider creation order). */
-    readonly index: number,
-    private readonly source: ScenarioHost,
     readonly inventories: Map<string, Inventory>,
     /** Allocations per resource class: existing instances, then this request's claims. */
     public used: Map<string, number>,
     readonly traits: ReadonlySet<string>,
-    readonly aggregates: ReadonlySet<string>,
   ) {}
 
-  /** The HostState's uuid: the host's own, else uuid5 of its name (a SHA-1: only when asked). */
-  get uuid(): string {
-    if (this.uuidCache === null) this.uuidCache = this.source.uuid || stableUuid(this.source.name);
-    return this.uuidCache;
-  }
+  abstract get uuid(): string;
+  abstract get name(): string;
+  /** The compute node at the root of the provider's tree. */
+  abstract get root(): Provider;
+  /** Aggregates the provider itself is in (children: none; Placement applies the root's to the tree). */
+  abstract get aggregates(): ReadonlySet<string>;
 
   /** Record a claim's amounts (the usage Map may be shared with an earlier request's provider). */
   allocate(amounts: Map<string, number>): void {
@@ -57,8 +54,74 @@ export class Provider {
   }
 }
 
+/**
+ * One compute node's resource provider. Built for every host of every
+ * request, so it holds what the host reported (shared where hosts share it:
+ * trait and aggregate sets) and copies its usage only when a claim changes it.
+ */
+export class Provider extends ResourceProvider {
+  private uuidCache: string | null = null;
+  /** Providers nested under this one, parents before their children (creation order). */
+  children: readonly ChildProvider[] = NO_CHILDREN;
+
+  constructor(
+    readonly host: HostState,
+    /** Position in the scenario's host list (= provider creation order). */
+    readonly index: number,
+    private readonly source: ScenarioHost,
+    inventories: Map<string, Inventory>,
+    used: Map<string, number>,
+    traits: ReadonlySet<string>,
+    readonly aggregates: ReadonlySet<string>,
+  ) {
+    super(inventories, used, traits);
+  }
+
+  /**
+   * The HostState's uuid: the host's own, else uuid5 of its name, or of its
+   * node when several entries share the name (a SHA-1: only when asked).
+   */
+  get uuid(): string {
+    if (this.uuidCache === null) this.uuidCache = this.host.uuid || this.source.uuid || stableUuid(this.source.name);
+    return this.uuidCache;
+  }
+
+  /** Placement names a compute node's provider after its hypervisor_hostname. */
+  get name(): string {
+    return this.host.nodename;
+  }
+
+  get root(): Provider {
+    return this;
+  }
+}
+
+/** A provider under a compute node (SCENARIO.md "Nested providers"). */
+export class ChildProvider extends ResourceProvider {
+  constructor(
+    readonly name: string,
+    readonly uuid: string,
+    readonly parent: ResourceProvider,
+    readonly root: Provider,
+    inventories: Map<string, Inventory>,
+    used: Map<string, number>,
+    traits: ReadonlySet<string>,
+  ) {
+    super(inventories, used, traits);
+  }
+
+  get aggregates(): ReadonlySet<string> {
+    return EMPTY;
+  }
+}
+
+const NO_CHILDREN: readonly ChildProvider[] = [];
+
 export interface PlacementCloud {
+  /** The compute nodes' providers, in the scenario's host order. */
   providers: Provider[];
+  /** Some compute node has providers under it: Placement searches trees (its nested code paths). */
+  hasTrees: boolean;
   customTraits: ReadonlySet<string>;
   customResourceClasses: ReadonlySet<string>;
   /** Standard traits newer than the os-traits Zed ships, known under the config's release. */
@@ -111,8 +174,18 @@ export function hostInventories(h: ScenarioHost): { inv: Map<string, Inventory>;
     inv.set("PCPU", inventory(total, 0, 1.0));
     if (int(h.pcpus_used) > 0) used.set("PCPU", int(h.pcpus_used));
   }
-  if (!h.inventories) return { inv, used };
-  for (const [rc, spec] of Object.entries(h.inventories)) {
+  explicitInventories(h.inventories, inv, used);
+  return { inv, used };
+}
+
+/** An `inventories` map into inv and used, each record replacing its class whole; total 0 removes it. */
+function explicitInventories(
+  records: Record<string, ScenarioInventory> | undefined,
+  inv: Map<string, Inventory>,
+  used: Map<string, number>,
+): void {
+  if (!records) return;
+  for (const [rc, spec] of Object.entries(records)) {
     const total = int(spec.total);
     used.delete(rc);
     if (total <= 0) {
@@ -130,6 +203,17 @@ export function hostInventories(h: ScenarioHost): { inv: Map<string, Inventory>;
     if (int(spec.used ?? 0) > 0) used.set(rc, int(spec.used));
   }
   for (const rc of [...used.keys()]) if (!inv.has(rc)) used.delete(rc);
+}
+
+/** A child provider's inventories (defaults as a host's) and usage (`usages`, else a record's `used`). */
+function childInventories(c: ScenarioChildProvider): { inv: Map<string, Inventory>; used: Map<string, number> } {
+  const inv = new Map<string, Inventory>();
+  const used = new Map<string, number>();
+  explicitInventories(c.inventories, inv, used);
+  for (const [rc, amount] of Object.entries(c.usages ?? {})) {
+    if (int(amount) > 0 && inv.has(rc)) used.set(rc, int(amount));
+    else used.delete(rc);
+  }
   return { inv, used };
 }
 
@@ -140,6 +224,11 @@ function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<st
   for (const h of scenario.hosts) {
     if (h.traits) for (const t of h.traits) if (t.startsWith("CUSTOM_")) traits.add(t);
     if (h.inventories) for (const rc in h.inventories) if (rc.startsWith("CUSTOM_")) classes.add(rc);
+    if (h.child_providers)
+      for (const c of h.child_providers) {
+        if (c.traits) for (const t of c.traits) if (t.startsWith("CUSTOM_")) traits.add(t);
+        if (c.inventories) for (const rc in c.inventories) if (rc.startsWith("CUSTOM_")) classes.add(rc);
+      }
   }
   for (const key of Object.keys(scenario.request.flavor.extra_specs ?? {})) {
     const m = TRAIT_SPEC.exec(key);
@@ -180,6 +269,68 @@ interface ProviderFacts {
   traits: ReadonlySet<string>;
   /** PlacementSetupError of an inventory, without the host's name. */
   error: string | null;
+  /** The providers under the compute node, parents before their children (else in the scenario's order). */
+  children: ChildFacts[];
+}
+
+interface ChildFacts {
+  name: string;
+  uuid: string;
+  /** Index into the host's ordered children; -1: the compute node. */
+  parent: number;
+  inventories: Map<string, Inventory>;
+  used: Map<string, number>;
+  traits: ReadonlySet<string>;
+}
+
+const NO_CHILD_FACTS: ChildFacts[] = [];
+
+/** A host's child_providers in the order Placement gets them, or the PlacementSetupError it would raise. */
+function childFacts(h: ScenarioHost): { children: ChildFacts[]; error: string | null } {
+  const list = h.child_providers;
+  if (!list?.length) return { children: NO_CHILD_FACTS, error: null };
+  const names = new Set<string>();
+  for (const c of list) {
+    if (names.has(c.name)) return { children: [], error: `two child providers are named ${c.name}` };
+    names.add(c.name);
+  }
+  const at = new Map<string, number>();
+  const out: ChildFacts[] = [];
+  let pending = list;
+  while (pending.length) {
+    const later: ScenarioChildProvider[] = [];
+    for (const c of pending) {
+      const parent = c.parent ?? null;
+      if (parent !== null && !at.has(parent)) {
+        later.push(c);
+        continue;
+      }
+      const { inv, used } = childInventories(c);
+      for (const [rc, record] of inv) {
+        const error =
+          !STANDARD_RC.has(rc) && !rc.startsWith("CUSTOM_")
+            ? `unknown resource class ${rc}`
+            : inventoryError(rc, record);
+        if (error) return { children: [], error: `child provider ${c.name}: ${error}` };
+      }
+      at.set(c.name, out.length);
+      out.push({
+        name: c.name,
+        uuid: c.uuid || stableUuid(`rp-${c.name}`),
+        parent: parent === null ? -1 : at.get(parent)!,
+        inventories: inv,
+        used,
+        traits: c.traits?.length ? new Set(c.traits) : EMPTY,
+      });
+    }
+    if (later.length === pending.length)
+      return {
+        children: [],
+        error: `child providers with an unknown parent (or a cycle): ${later.map((c) => c.name).join(", ")}`,
+      };
+    pending = later;
+  }
+  return { children: out, error: null };
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
@@ -200,7 +351,8 @@ function deriveProviderFacts(h: ScenarioHost, disabled: boolean): ProviderFacts 
     if (disabled) own.add("COMPUTE_STATUS_DISABLED");
     traits = own;
   }
-  return { inventories: inv, used, traits, error };
+  const nested = childFacts(h);
+  return { inventories: inv, used, traits, error: error ?? nested.error, children: nested.children };
 }
 
 // A frozen scenario (the app's cached snapshot) is asked many times: what
@@ -243,23 +395,61 @@ export function buildPlacementCloud(
     if (!CUSTOM_NAME.test(rc) || rc.length > 255) throw setupError(`resource class ${rc}: not a valid custom name`);
   for (const t of [...customTraits].sort())
     if (!CUSTOM_NAME.test(t) || t.length > 255) throw setupError(`trait ${t}: not a valid custom trait name`);
-  // uuid5 of every name is only worth computing when an explicit uuid could
-  // collide with one; otherwise equal names are the only way to share one.
-  const explicit = scenario.hosts.some((h) => h.uuid);
+  // uuid5 of every name is only worth computing when a uuid (explicit, or
+  // uuid5 of a node whose service host has several) could collide with
+  // one; otherwise equal names are the only way to share one.
+  let uuids = false;
+  for (let i = 0; i < hosts.length && !uuids; i++) uuids = hosts[i].uuid !== "";
   const seen = new Set<string>();
   const providers: Provider[] = new Array(scenario.hosts.length);
+  let hasTrees = false;
+  let seq = 0;
   for (let i = 0; i < scenario.hosts.length; i++) {
     const h = scenario.hosts[i];
     const host = hosts[i];
-    const key = explicit ? h.uuid || stableUuid(h.name) : h.name;
-    if (seen.has(key)) throw setupError(`two compute nodes share the provider uuid ${h.uuid || stableUuid(h.name)}`);
-    seen.add(key);
     const facts = providerFacts(h, host.service.disabled);
+    const p = new Provider(host, i, h, facts.inventories, facts.used, facts.traits, memberOf(host.aggregates));
+    const key = uuids ? p.uuid : h.name;
+    if (seen.has(key)) throw setupError(`two compute nodes share the provider uuid ${p.uuid}`);
+    seen.add(key);
     if (facts.error) throw setupError(`hosts[${i}] (${h.name}): ${facts.error}`);
     for (const t of facts.traits)
       if (!STANDARD_TRAITS.has(t) && !customTraits.has(t) && !addedStandardTraits.has(t))
         throw setupError(`hosts[${i}] (${h.name}): unknown trait ${t}`);
-    providers[i] = new Provider(host, i, h, facts.inventories, facts.used, facts.traits, memberOf(host.aggregates));
+    p.seq = seq++;
+    if (facts.children.length) {
+      hasTrees = true;
+      const children: ChildProvider[] = [];
+      for (const c of facts.children) {
+        for (const t of c.traits)
+          if (!STANDARD_TRAITS.has(t) && !customTraits.has(t) && !addedStandardTraits.has(t))
+            throw setupError(`hosts[${i}] (${h.name}): child provider ${c.name}: unknown trait ${t}`);
+        const parent = c.parent < 0 ? p : children[c.parent];
+        const child = new ChildProvider(c.name, c.uuid, parent, p, c.inventories, c.used, c.traits);
+        child.seq = seq++;
+        children.push(child);
+      }
+      p.children = children;
+    }
+    providers[i] = p;
   }
-  return { providers, customTraits, customResourceClasses, addedStandardTraits };
+  if (hasTrees) uniqueTreeNames(providers, uuids);
+  return { providers, hasTrees, customTraits, customResourceClasses, addedStandardTraits };
+}
+
+/** Placement's 409 for a provider name or uuid taken twice, where trees add names to the compute nodes'. */
+function uniqueTreeNames(providers: Provider[], uuidsChecked: boolean): void {
+  const names = new Set<string>();
+  const uuids = new Set<string>();
+  const add = (p: ResourceProvider) => {
+    if (names.has(p.name)) throw setupError(`two resource providers are named ${p.name}`);
+    names.add(p.name);
+    if (p instanceof Provider && !uuidsChecked) return;
+    if (uuids.has(p.uuid)) throw setupError(`two resource providers share the uuid ${p.uuid}`);
+    uuids.add(p.uuid);
+  };
+  for (const p of providers) {
+    add(p);
+    for (const c of p.children) add(c);
+  }
 }

@@ -79,6 +79,9 @@ def answer(ref, path=None, scenario=None):
                 ref.CONF.clear_override(name, group=group)
             except Exception:  # not an option (a group)
                 pass
+    # a move's echo is kept for error documents: never a previous scenario's
+    if getattr(ref, "_MOVE", None):
+        del ref._MOVE[:]
     sys.argv = [REF] if path is None else [REF, path]
     real_in, real_out = sys.stdin, sys.stdout
     if scenario is not None:

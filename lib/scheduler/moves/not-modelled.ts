@@ -1,0 +1,193 @@
+/**
+ * The moves the Nova reference refuses as "not modelled", answered from
+ * Nova Zed's own code around the scheduler (the result says so:
+ * "modelled from Nova's code, not checked against it"):
+ * - live-migrate: LiveMigrationTask._find_destination asks the scheduler,
+ *   checks the host it got (_check_compatible_with_source_hypervisor: same
+ *   hypervisor type, version not older; _check_can_migrate_pci: no flavor
+ *   PCI devices), and on failure ignores that host and asks again;
+ * - a forced live-migrate (LiveMigrationTask._execute with a destination:
+ *   target up, enough memory, compatible hypervisor, Placement claim of the
+ *   held allocation, PCI) or evacuate (rebuild_instance with a host:
+ *   _allocate_for_evacuate_dest_host, the doubled-up Placement claim);
+ * - unshelve to a host with an availability zone (API.unshelve
+ *   _ensure_host_in_az, then the scheduler on that host).
+ * What the destination's compute checks itself
+ * (check_can_live_migrate_destination: CPU model, shared storage) is not
+ * modelled, as for every move.
+ */
+import { type ScheduleRun, type Scheduler, selectDestinations } from "../engine";
+import { buildPlacementCloud } from "../placement/providers";
+import { claim } from "../placement";
+import { NovaError } from "../python";
+import type { Scenario, ScenarioHost } from "../scenario";
+import { cellOf, type Move } from ".";
+import { holdSourceAllocation, instanceResources, sourceStillFits } from "./allocations";
+
+const HV_TYPE = "QEMU";
+const HV_VERSION = 6002000;
+
+/** ComputeNode.get_first_node_by_host_for_old_compat: the host's first node in the scenario. */
+function firstNodeOf(scenario: Scenario, host: string): ScenarioHost {
+  const h = scenario.hosts.find((x) => x.name === host);
+  if (!h) throw new NovaError("ComputeHostNotFound", `Compute host ${host} could not be found.`);
+  return h;
+}
+
+/** _check_compatible_with_source_hypervisor: the reason a host is refused, or null. */
+function incompatibleHypervisor(source: ScenarioHost, dest: ScenarioHost): { name: string; message: string } | null {
+  const st = source.hypervisor_type ?? HV_TYPE;
+  const dt = dest.hypervisor_type ?? HV_TYPE;
+  if (st !== dt) return { name: "InvalidHypervisorType", message: "The supplied hypervisor type of is invalid." };
+  if (Number(source.hypervisor_version ?? HV_VERSION) > Number(dest.hypervisor_version ?? HV_VERSION))
+    return {
+      name: "DestinationHypervisorTooOld",
+      message: "The instance requires a newer hypervisor version than has been provided.",
+    };
+  return null;
+}
+
+/** _check_can_migrate_pci: a flavor's PCI devices are not a Neutron port's: MigrationPreCheckError. */
+function pciRefusal(move: Move): { name: string; message: string } | null {
+  if (!move.instance.flavor.extra_specs?.["pci_passthrough:alias"]) return null;
+  return {
+    name: "MigrationPreCheckError",
+    message: "Migration pre-check error: non-VIF related PCI requests for instance are not allowed for live migration.",
+  };
+}
+
+/** availability_zones.get_host_availability_zone: the first aggregate of the host with an AZ, else the default zone. */
+export function hostAvailabilityZone(scenario: Pick<Scenario, "aggregates" | "config">, host: string): string {
+  for (const a of scenario.aggregates ?? []) {
+    const az = a.availability_zone ?? (a.metadata?.availability_zone as string | undefined);
+    if (az && (a.hosts ?? []).includes(host)) return String(az);
+  }
+  return scenario.config?.default_availability_zone ?? "nova";
+}
+
+function resetRun(run: ScheduleRun): void {
+  run.traces = [];
+  run.selections = [];
+  run.error = null;
+  delete run.placement;
+}
+
+/**
+ * Answer a move the reference does not model, following Nova's code.
+ * `scenario` is the request the scheduler sees (prepareMove's).
+ */
+export function answerBeyondReference(
+  move: Move,
+  s: Scheduler,
+  run: ScheduleRun,
+  scenario: Scenario,
+  random: (() => number) | undefined,
+): void {
+  if (move.force) {
+    forcedMove(move, s, run, scenario);
+    return;
+  }
+  if (move.operation === "live-migrate") {
+    findDestination(move, s, run, scenario, random);
+    return;
+  }
+  // API.unshelve: a target host must be in the instance's availability zone
+  const az = scenario.request.availability_zone;
+  if (move.target && az) {
+    const hostAz = hostAvailabilityZone(scenario, move.target.name);
+    if (hostAz !== az)
+      throw new NovaError("UnshelveHostNotInAZ", `Host "${move.target.name}" is not in the availability zone "${az}".`);
+  }
+  selectDestinations(s, run, scenario, move, random);
+}
+
+/**
+ * LiveMigrationTask._find_destination: schedule, check the host the
+ * scheduler chose, and on failure ignore it and schedule again (the claim
+ * on the refused host is removed; migrate_max_retries -1: no limit).
+ */
+function findDestination(
+  move: Move,
+  s: Scheduler,
+  run: ScheduleRun,
+  scenario: Scenario,
+  random: (() => number) | undefined,
+): void {
+  const { spec } = s;
+  const source = move.source!;
+  const attempted = [source.name];
+  const numa = spec.numaTopology;
+  const groupHosts = spec.instanceGroup ? [...spec.instanceGroup.hosts] : null;
+  const skipped: Array<{ host: string; error: string; reason: string }> = [];
+  for (;;) {
+    spec.ignoreHosts = [...attempted];
+    // each select_destinations sees the conductor's RequestSpec, not the scheduler's fitted copy
+    spec.numaTopology = numa;
+    if (spec.instanceGroup && groupHosts) spec.instanceGroup.hosts = [...groupHosts];
+    resetRun(run);
+    selectDestinations(s, run, scenario, move, random);
+    if (run.error || !run.selections.length) break;
+    const host = run.selections[0].host.host;
+    const why = incompatibleHypervisor(source, firstNodeOf(scenario, host)) ?? pciRefusal(move);
+    if (!why) break;
+    skipped.push({ host, error: why.name, reason: why.message });
+    attempted.push(host);
+  }
+  if (move.echo.request_spec) move.echo.request_spec.ignore_hosts = [...attempted];
+  move.echo.skipped_hosts = skipped;
+}
+
+/** A forced live-migrate or evacuate: no scheduler, the conductor's checks of the target. */
+function forcedMove(move: Move, s: Scheduler, run: ScheduleRun, scenario: Scenario): void {
+  const { config, spec } = s;
+  const source = move.source!;
+  const target = move.target!;
+  const dest = firstNodeOf(scenario, target.name);
+  // Placement: the instance's allocation on the source (held by a migration for live-migrate)
+  let held: ReturnType<typeof holdSourceAllocation> | null = null;
+  let cloud: ReturnType<typeof buildPlacementCloud> | null = null;
+  if (config.placement) {
+    cloud = buildPlacementCloud(scenario, s.hosts, config.release.addedStandardTraits);
+    held = holdSourceAllocation(move, cloud, instanceResources(move, !!spec.isBfv, config));
+  }
+  if (move.operation === "live-migrate") {
+    // LiveMigrationTask._check_host_is_up(destination)
+    if (!(dest.service?.up ?? true))
+      throw new NovaError(
+        "ComputeServiceUnavailable",
+        `Compute service of ${target.name} is unavailable at this time.`,
+      );
+    // _check_destination_has_enough_memory
+    const total = Number(dest.memory_mb);
+    const free = Number(dest.free_ram_mb ?? total - Number(dest.memory_mb_used ?? 0));
+    const avail = total * Number(dest.ram_allocation_ratio ?? 1.0) - (total - free);
+    const mem = Number(move.instance.flavor.memory_mb);
+    if (!mem || avail <= mem)
+      throw new NovaError(
+        "MigrationPreCheckError",
+        `Migration pre-check error: Unable to migrate ${move.uuid} to ${target.name}: Lack of memory(host:${avail} <= instance:${mem})`,
+      );
+    const hv = incompatibleHypervisor(firstNodeOf(scenario, source.name), dest);
+    if (hv) throw new NovaError(hv.name, hv.message);
+  }
+  if (cloud && held) {
+    // claim_resources_on_destination: the source's allocation, on the target's first node
+    const p = cloud.providers.find((x) => x.host.host === dest.name && x.host.nodename === (dest.node ?? dest.name));
+    if (!p || !sourceStillFits(held) || claim(p, held.amounts) !== null)
+      throw new NovaError(
+        "NoValidHost",
+        `No valid host was found. Unable to move instance ${move.uuid} to host ${target.name}. There is not enough capacity on the host for the instance.`,
+      );
+  }
+  if (move.operation === "live-migrate") {
+    const pci = pciRefusal(move);
+    if (pci) throw new NovaError(pci.name, pci.message);
+    if (cellOf(dest) !== cellOf(source))
+      throw new NovaError(
+        "MigrationPreCheckError",
+        `Migration pre-check error: Unable to force live migrate instance ${move.uuid} across cells.`,
+      );
+  }
+  const host = s.hosts.find((h) => h.host === dest.name && h.nodename === (dest.node ?? dest.name))!;
+  run.selections = [{ host, alternates: [], placement: {} }];
+}
