@@ -31,6 +31,7 @@ import {
 } from "@/lib/cloud/placement-options";
 import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/cloud/schemas";
 import type { OptionDoc } from "@/lib/scheduler/config";
+import { releaseProvenance } from "@/lib/scheduler/releases";
 import { HiddenColumnHeader } from "@/components/ui/table";
 import { OrderedList, type Known } from "./ordered-list";
 
@@ -376,7 +377,7 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
           <option value="">default (zed)</option>
           {NOVA_RELEASES.map((r) => (
             <option key={r} value={r}>
-              {r} — {NOVA_RELEASE_HELP[r]}
+              {r} — {NOVA_RELEASE_HELP[r]} ({releaseProvenance(r)})
             </option>
           ))}
         </SelectField>

@@ -467,6 +467,7 @@ export const ResultView = memo(function ResultView({
         </li>
         <li>
           Nova release <b>{view.novaRelease}</b>
+          {view.novaReleaseProvenance ? <span className="muted"> ({view.novaReleaseProvenance})</span> : null}
         </li>
         <li>
           <b>{fmtCount(meta.hostCount)}</b> hosts

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { commitRunAction, rerunAction, rerunUnderReleaseAction } from "@/lib/runs/actions";
-import { NOVA_RELEASES } from "@/lib/scheduler/releases";
+import { NOVA_RELEASES, releaseProvenance } from "@/lib/scheduler/releases";
 import type { ActionResult } from "@/lib/actions/mutation";
 import type { CommitOutcome } from "@/lib/runs/commit";
 import type { RunMeta } from "@/lib/runs/view";
@@ -151,7 +151,7 @@ export function ReleaseRerunForm({ runId }: { runId: number }) {
       <select id={id} value={release} onChange={(e) => setRelease(e.target.value)} disabled={pending}>
         {NOVA_RELEASES.map((r) => (
           <option key={r} value={r}>
-            {r}
+            {r} ({releaseProvenance(r)})
           </option>
         ))}
       </select>

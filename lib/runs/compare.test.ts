@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schedule, toResult } from "@/lib/scheduler";
-import { compareResults, sameVerdict, type Verdict } from "./compare";
+import { compareResults, releaseDifferences, sameVerdict, type Verdict } from "./compare";
 import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
 import type { FunnelStep } from "@/lib/scheduler/result";
 
@@ -297,5 +297,44 @@ describe("the same request under two Nova releases", () => {
     const c = compareResults(toResult(schedule(scenario("zed"))), toResult(schedule(scenario("2025.1"))));
     expect([c.releaseA, c.releaseB]).toEqual(["26 (Zed)", "31 (2025.1 Epoxy)"]);
     expect(c.instances[0]).toMatchObject({ chosenA: "old", chosenB: "new", chosenChanged: true });
+    expect(releaseDifferences(toResult(schedule(scenario("zed"))), toResult(schedule(scenario("2025.1"))))).toEqual([
+      "HypervisorVersionWeigher weighs only under 31 (2025.1 Epoxy) and ranks the hosts apart",
+      "NumInstancesWeigher weighs only under 31 (2025.1 Epoxy) (the same for every host)",
+      "ImagePropertiesWeigher weighs only under 31 (2025.1 Epoxy) (the same for every host)",
+    ]);
+  });
+
+  it("names the filter and the Nova change when a filter decides differently, and nothing for one release", () => {
+    // a pinned 4 GiB guest on a cell with 6 GiB free but only 3 GiB of free 4 KiB pages
+    const scenario = (nova_release: string) => ({
+      config: { nova_release, enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"] },
+      hosts: ["h1", "h2"].map((name, i) => ({
+        name,
+        vcpus: 8,
+        memory_mb: 8192,
+        local_gb: 100,
+        numa_topology: {
+          cells: [
+            {
+              id: 0,
+              cpuset: [0, 1, 2, 3, 4, 5, 6, 7],
+              pcpuset: [0, 1, 2, 3, 4, 5, 6, 7],
+              memory: 8192,
+              memory_usage: 2048,
+              mempages: [{ size_kb: 4, total: 1572864, used: i === 0 ? 786432 : 0 }],
+            },
+          ],
+        },
+      })),
+      request: {
+        flavor: { name: "pinned", vcpus: 2, memory_mb: 4096, extra_specs: { "hw:cpu_policy": "dedicated" } },
+      },
+    });
+    const a = toResult(schedule(scenario("2024.1")));
+    const b = toResult(schedule(scenario("2024.2")));
+    expect(releaseDifferences(a, b)).toEqual([
+      expect.stringMatching(/^NUMATopologyFilter now rejects h1: pinned guest cells .* free small pages since Nova 30/),
+    ]);
+    expect(releaseDifferences(b, b)).toEqual([]);
   });
 });

@@ -236,3 +236,87 @@ export function compareResults(a: ScheduleResult, b: ScheduleResult): RunCompari
     identical,
   };
 }
+
+/** What a filter's changed verdicts mean across releases: the Nova change that makes it decide differently. */
+const FILTER_RELEASE_CHANGES: Record<string, string> = {
+  NUMATopologyFilter:
+    "pinned guest cells must fit the host cell's free small pages since Nova 30 (2024.2, f14c16af82), and a page size is no longer also checked against free memory",
+  ImagePropertiesFilter:
+    "img_hv_requested_version is read as PEP 440 versions since 2025.1; image hw_maxphysaddr_bits is read since 2024.1",
+  ComputeCapabilitiesFilter: "flavor hw:maxphysaddr_bits is checked against the host's cpu_info since 2024.1",
+  AggregateMultiTenancyIsolation: "every filter_tenant_id* aggregate key is read since 2024.2",
+  Placement:
+    "the Placement query changed (the AZ request filter always on since 2023.2; packed ring, maxphysaddr, vTPM model, stateless firmware, sound model and TPM secret security traits in later releases)",
+};
+
+/** The terms of a Placement query ("resources=VCPU:1&required=X" → its parts), for a diff. */
+function queryTerms(q: string | null | undefined): string[] {
+  return (q ?? "").split("&").filter(Boolean);
+}
+
+/**
+ * The release differences that changed the answer between two runs of the
+ * same request under different Nova releases, in words: a filter that no
+ * longer ran, a weigher one release has and the other lacks (when it ranks
+ * hosts apart), a filter deciding differently (with the Nova change that
+ * makes it), Placement query terms, and a new error. Empty when the
+ * releases are the same or nothing release-specific is seen.
+ */
+export function releaseDifferences(a: ScheduleResult, b: ScheduleResult): string[] {
+  if (!a.nova_release || !b.nova_release || a.nova_release === b.nova_release) return [];
+  const out: string[] = [];
+  const notesA = new Set(a.release_notes ?? []);
+  const notesB = new Set(b.release_notes ?? []);
+  for (const n of notesB) if (!notesA.has(n)) out.push(`${b.nova_release}: ${n}`);
+  for (const n of notesA) if (!notesB.has(n)) out.push(`${a.nova_release}: ${n}`);
+  const ra = a.requests[0];
+  const rb = b.requests[0];
+  const weighersOf = (r: RequestResult | undefined) => new Set(Object.keys(r?.weighed[0]?.weighers ?? {}));
+  const wa = weighersOf(ra);
+  const wb = weighersOf(rb);
+  const sideOf = (r: RequestResult | undefined, only: Set<string>, other: Set<string>, release: string) => {
+    for (const w of only) {
+      if (other.has(w)) continue;
+      const scores = new Set((r?.weighed ?? []).map((h) => h.weighers[w]?.score ?? 0));
+      out.push(
+        scores.size > 1
+          ? `${w} weighs only under ${release} and ranks the hosts apart`
+          : `${w} weighs only under ${release} (the same for every host)`,
+      );
+    }
+  };
+  // one weighed host is not weighed at all (no weighers in its breakdown)
+  if ((ra?.weighed.length ?? 0) > 1 && (rb?.weighed.length ?? 0) > 1) {
+    sideOf(rb, wb, wa, b.nova_release);
+    sideOf(ra, wa, wb, a.nova_release);
+  }
+  const cmp = compareResults(a, b);
+  const seen = new Set<string>();
+  for (const c of cmp.instances) {
+    for (const f of c.filterChanges) {
+      if (seen.has(f.filter)) continue;
+      seen.add(f.filter);
+      const why = FILTER_RELEASE_CHANGES[f.filter];
+      const what = [
+        f.nowRejects.length ? `now rejects ${f.nowRejects.join(", ")}` : null,
+        f.noLongerRejects.length ? `no longer rejects ${f.noLongerRejects.join(", ")}` : null,
+      ]
+        .filter(Boolean)
+        .join("; ");
+      out.push(`${f.filter} ${what}${why ? `: ${why}` : ""}`);
+    }
+  }
+  const qa = queryTerms(a.placement?.query);
+  const qb = queryTerms(b.placement?.query);
+  const added = qb.filter((t) => !qa.includes(t));
+  const removed = qa.filter((t) => !qb.includes(t));
+  if (added.length || removed.length)
+    out.push(
+      `the Placement query ${[added.length ? `adds ${added.join(", ")}` : null, removed.length ? `drops ${removed.join(", ")}` : null].filter(Boolean).join(" and ")}`,
+    );
+  if (a.error !== b.error && b.error === "OrphanedObjectError")
+    out.push(
+      `${b.nova_release}: ImagePropertiesWeigher cannot read the server group's stub instance on a host chosen earlier in the request (OrphanedObjectError)`,
+    );
+  return out;
+}

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "@/lib/testing/cloud";
-import { placementView, releaseOf, selectionFits } from "./fit-view";
+import { placementView, releaseOf, releaseProvenanceOf, selectionFits } from "./fit-view";
 
 const expected = (name: string) =>
   JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, `${name}.expected.json`), "utf8"));
@@ -85,5 +85,15 @@ describe("placementView", () => {
     expect(releaseOf(expected("gpu-az"))).toBe("26 (Zed)");
     expect(releaseOf({ nova_release: "26 (Zed)" }, { nova_release: "2024.1" })).toBe("29 (2024.1 Caracal)");
     expect(releaseOf({}, {})).toBe("26 (Zed)");
+  });
+
+  it.each([
+    ["26 (Zed)", "checked against Nova 26.2.2"],
+    ["29 (2024.1 Caracal)", "read from Nova's source"],
+    ["31 (2025.1 Epoxy)", "checked against Nova 31.0.0"],
+    ["33 (2026.1 Gazpacho)", "checked against Nova 33.0.2"],
+    ["99 (Nowhere)", null],
+  ])("says how the answers of %s are known: %s", (label, provenance) => {
+    expect(releaseProvenanceOf(label)).toBe(provenance);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { formatCpuList, formatKib } from "@/lib/cloud/hw-specs";
 import type { FittedCell } from "@/lib/scheduler/numa/objects";
-import { isNovaRelease, releaseBehaviour } from "@/lib/scheduler/releases";
+import { isNovaRelease, NOVA_RELEASES, releaseBehaviour, releaseProvenance } from "@/lib/scheduler/releases";
 import { fmtCount } from "./format";
 
 /** One cell of `selections[i].numa` as the result document has it. */
@@ -202,4 +202,10 @@ export function releaseOf(result: { nova_release?: string }, config?: { nova_rel
   const named = config?.nova_release;
   if (named !== undefined && isNovaRelease(named)) return releaseBehaviour(named).label;
   return result.nova_release ?? releaseBehaviour("zed").label;
+}
+
+/** "checked against Nova 31.0.0" or "read from Nova's source" for a release label ("31 (2025.1 Epoxy)"); null when unknown. */
+export function releaseProvenanceOf(label: string): string | null {
+  const release = NOVA_RELEASES.find((r) => releaseBehaviour(r).label === label);
+  return release ? releaseProvenance(release) : null;
 }

@@ -10,7 +10,14 @@
 import type { FunnelStep, RequestResult, ScheduleResult, WeigherBreakdown } from "@/lib/scheduler/result";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { explainFailure, groupReasons, type DiagnosisView, type ReasonCount } from "./advice";
-import { placementView, releaseOf, selectionFits, type PlacementView, type SelectionFit } from "./fit-view";
+import {
+  placementView,
+  releaseOf,
+  releaseProvenanceOf,
+  selectionFits,
+  type PlacementView,
+  type SelectionFit,
+} from "./fit-view";
 
 export const CHART_TOP_N = 25;
 export const PAGE_SIZE = 25;
@@ -104,6 +111,8 @@ export interface RunView {
   placement: PlacementView | null;
   /** the Nova release the run answered as */
   novaRelease: string;
+  /** whether that release's answers were checked against a real Nova or read from its source */
+  novaReleaseProvenance: string | null;
   /** what that release changed in this run's config (e.g. a filter it no longer ships) */
   releaseNotes: string[];
   /** computed without Placement: nothing checked RAM, CPU or disk */
@@ -283,6 +292,7 @@ export function instanceDetail(
 }
 
 export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, config?: object | null): RunView {
+  const release = releaseOf(result, config as { nova_release?: string } | null | undefined);
   const view: RunView = {
     error: result.error,
     diagnosis: explainFailure(result, request),
@@ -292,7 +302,8 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
     detail0: instanceDetail(result, 0),
     fits: selectionFits(result.selections),
     placement: placementView(result),
-    novaRelease: releaseOf(result, config as { nova_release?: string } | null | undefined),
+    novaRelease: release,
+    novaReleaseProvenance: releaseProvenanceOf(release),
     releaseNotes: result.release_notes ?? [],
     filtersOnly:
       config === undefined || config === null

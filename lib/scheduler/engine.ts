@@ -633,6 +633,10 @@ export class Scheduler {
       this.spec,
       this.config.packingHostNumaCellsAllocationStrategy,
       this.asked,
+      {
+        freeSmallPages: this.config.release.pinnedCellsUseFreePages,
+        emptyPinningFits: this.config.release.mixedCellsWithoutDedicatedFit,
+      },
     );
     if (!ok) return placement;
     host.numIoOps += 1;

@@ -29,26 +29,96 @@ export function compareStrictVersion(a: StrictVersion, b: StrictVersion): number
   return 0;
 }
 
-export type VersionPredicate = Array<[string, StrictVersion]>;
+/**
+ * packaging.version.Version's sort key (PEP 440): epoch, release without
+ * trailing zeros, pre-release, post-release, dev-release, local label.
+ */
+export type Pep440Version = [number, number[], [number, string, number], number, number, Array<[number, string]>];
 
-/** distutils.versionpredicate.VersionPredicate('image_prop (' + value + ')'). */
-export function parseVersionPredicate(value: string): VersionPredicate {
-  const inner = value.trim();
-  return inner.split(",").map((part) => {
-    const m = /^\s*(<=|>=|<|>|!=|==)\s*([^\s,]+)\s*$/.exec(part);
-    if (!m)
-      throw new NovaError("ValueError", `Version ${value} is not a valid predicate in field img_hv_requested_version`);
+const PEP440 =
+  /^\s*v?(?:(?:(\d+)!)?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d+)?)?((?:-(\d+))|(?:[-_.]?(post|rev|r)[-_.]?(\d+)?))?(?:[-_.]?(dev)[-_.]?(\d+)?)?)(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$/i;
+const PRE_LETTER: Record<string, string> = { alpha: "a", beta: "b", c: "rc", pre: "rc", preview: "rc" };
+
+/** packaging.version.Version(s); InvalidVersion (a ValueError) when it is no PEP 440 version. */
+export function parsePep440Version(s: string): Pep440Version {
+  const m = PEP440.exec(s);
+  if (!m) throw new NovaError("ValueError", `Invalid version: '${s}'`);
+  const release = m[2].split(".").map(Number);
+  while (release.length > 1 && release[release.length - 1] === 0) release.pop();
+  const hasPost = m[5] !== undefined;
+  const post = hasPost ? Number(m[6] ?? m[8] ?? 0) : Number.NEGATIVE_INFINITY;
+  const hasDev = m[9] !== undefined;
+  const dev = hasDev ? Number(m[10] ?? 0) : Number.POSITIVE_INFINITY;
+  let pre: [number, string, number];
+  if (m[3] !== undefined) {
+    const letter = m[3].toLowerCase();
+    pre = [0, PRE_LETTER[letter] ?? letter, Number(m[4] ?? 0)];
+  } else pre = !hasPost && hasDev ? [-1, "", 0] : [1, "", 0];
+  // local segments: numbers sort after strings, strings among themselves
+  const local = m[11]
+    ? m[11]
+        .toLowerCase()
+        .split(/[-_.]/)
+        .map((p): [number, string] => (/^\d+$/.test(p) ? [Number(p), ""] : [Number.NEGATIVE_INFINITY, p]))
+    : [];
+  return [Number(m[1] ?? 0), release, pre, post, dev, local];
+}
+
+function cmp<T extends number | string>(a: T, b: T): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function comparePep440Version(a: Pep440Version, b: Pep440Version): number {
+  let c = cmp(a[0], b[0]);
+  if (c) return c;
+  for (let i = 0; i < Math.max(a[1].length, b[1].length); i++) {
+    if (i >= a[1].length) return -1;
+    if (i >= b[1].length) return 1;
+    if ((c = cmp(a[1][i], b[1][i]))) return c;
+  }
+  for (let i = 0; i < 3; i++) if ((c = cmp(a[2][i], b[2][i]))) return c;
+  if ((c = cmp(a[3], b[3])) || (c = cmp(a[4], b[4]))) return c;
+  // no local label sorts first; then segment by segment, a longer label after its prefix
+  if (!a[5].length || !b[5].length) return cmp(a[5].length, b[5].length);
+  for (let i = 0; i < Math.min(a[5].length, b[5].length); i++) {
+    if ((c = cmp(a[5][i][0], b[5][i][0])) || (c = cmp(a[5][i][1], b[5][i][1]))) return c;
+  }
+  return cmp(a[5].length, b[5].length);
+}
+
+/** A parsed img_hv_requested_version: each clause's operator and how a version compares with its operand. */
+export type VersionPredicate = Array<[string, (version: string) => number]>;
+
+/**
+ * img_hv_requested_version as a predicate: distutils.versionpredicate's
+ * StrictVersion clauses up to 2024.2, oslo_utils.versionutils.VersionPredicate's
+ * packaging (PEP 440) versions since 2025.1 (Python 3.12 has no distutils).
+ * A bad clause is the ValueError ImageMetaProps raises.
+ */
+export function parseVersionPredicate(value: string, pep440 = false): VersionPredicate {
+  const bad = () =>
+    new NovaError("ValueError", `Version ${value} is not a valid predicate in field img_hv_requested_version`);
+  const clauses = pep440 ? value.split(",") : value.trim().split(",");
+  return clauses.map((part) => {
+    const m = (pep440 ? /^\s*(<=|>=|<|>|!=|==)\s*(\S+)\s*$/ : /^\s*(<=|>=|<|>|!=|==)\s*([^\s,]+)\s*$/).exec(part);
+    if (!m) throw bad();
     try {
-      return [m[1], parseStrictVersion(m[2])] as [string, StrictVersion];
+      if (pep440) {
+        const operand = parsePep440Version(m[2]);
+        return [m[1], (v: string) => comparePep440Version(parsePep440Version(v), operand)];
+      }
+      const operand = parseStrictVersion(m[2]);
+      return [m[1], (v: string) => compareStrictVersion(parseStrictVersion(v), operand)];
     } catch {
-      throw new NovaError("ValueError", `Version ${value} is not a valid predicate in field img_hv_requested_version`);
+      throw bad();
     }
   });
 }
 
-export function versionSatisfies(pred: VersionPredicate, version: StrictVersion): boolean {
-  for (const [op, v] of pred) {
-    const c = compareStrictVersion(version, v);
+/** Whether a version ("6.2.0") satisfies every clause. */
+export function versionSatisfies(pred: VersionPredicate, version: string): boolean {
+  for (const [op, compare] of pred) {
+    const c = compare(version);
     const ok =
       op === "<"
         ? c < 0
@@ -145,7 +215,7 @@ function parseCpuSpec(spec: string): number[] {
  * of the value as Nova sees it. Invalid values raise (ValueError, or
  * AttributeError where Nova calls .lower() on a non-string).
  */
-function coerce(key: string, raw: unknown, text?: string): PyValue {
+function coerce(key: string, raw: unknown, text: string | undefined, options: ImagePropsOptions): PyValue {
   const field = IMAGE_META_FIELDS[key];
   const str = text ?? (typeof raw === "string" ? raw : pyStr(raw as PyValue));
   switch (field.kind) {
@@ -177,7 +247,7 @@ function coerce(key: string, raw: unknown, text?: string): PyValue {
     case "bool":
       return typeof raw === "boolean" ? raw : TRUE_STRINGS.has(str.trim().toLowerCase());
     case "string":
-      if (key === "img_hv_requested_version") parseVersionPredicate(str);
+      if (key === "img_hv_requested_version") parseVersionPredicate(str, options.pep440VersionPredicates);
       return str;
     default:
       // list fields (img_mappings, img_block_device_mapping): a JSON scalar is no list
@@ -207,7 +277,12 @@ function numaList(properties: Record<string, unknown>, key: "hw_numa_mem" | "hw_
  * Nova's field order, so the first invalid one decides the error), then
  * trait:NAME=required.
  */
-export function buildImageProps(properties: Record<string, unknown> = {}): ImageProps {
+export interface ImagePropsOptions {
+  /** img_hv_requested_version is parsed as PEP 440 versions (2025.1+). */
+  pep440VersionPredicates?: boolean;
+}
+
+export function buildImageProps(properties: Record<string, unknown> = {}, options: ImagePropsOptions = {}): ImageProps {
   const props: ImageProps = new Map();
   if (properties === null || typeof properties !== "object" || Array.isArray(properties)) {
     // `key in 5` is a TypeError; a string or list has no .get()
@@ -219,13 +294,13 @@ export function buildImageProps(properties: Record<string, unknown> = {}): Image
   }
   for (const [legacy, current] of Object.entries(LEGACY_IMAGE_PROPERTIES)) {
     if (Object.hasOwn(properties, legacy))
-      props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy)));
+      props.set(current, coerce(current, properties[legacy], pyStrAt(properties, legacy), options));
   }
   const adapter = properties.vmware_adaptertype;
   if (adapter === "ide") props.set("hw_disk_bus", "ide");
   else if (adapter) {
     props.set("hw_disk_bus", "scsi");
-    props.set("hw_scsi_model", coerce("hw_scsi_model", adapter));
+    props.set("hw_scsi_model", coerce("hw_scsi_model", adapter, undefined, options));
   }
   for (const key of IMAGE_META_FIELD_ORDER) {
     if (key === "hw_numa_mem" || key === "hw_numa_cpus") {
@@ -234,7 +309,7 @@ export function buildImageProps(properties: Record<string, unknown> = {}): Image
       continue;
     }
     if (key === "traits_required" || !Object.hasOwn(properties, key)) continue;
-    props.set(key, coerce(key, properties[key], pyStrAt(properties, key)));
+    props.set(key, coerce(key, properties[key], pyStrAt(properties, key), options));
   }
   const traits = Object.entries(properties)
     .filter(([k, v]) => k.startsWith("trait:") && String(v) === "required")

@@ -4,7 +4,7 @@ import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/clou
 import { resolveConfig } from "./config";
 import { schedule } from "./engine";
 import { toResult } from "./result";
-import type { Scenario, ScenarioConfig } from "./scenario";
+import type { Scenario, ScenarioConfig, ServerGroupPolicy } from "./scenario";
 
 const hosts = [
   { name: "old", vcpus: 16, memory_mb: 65536, local_gb: 500, hypervisor_version: 6002000 },
@@ -292,6 +292,33 @@ describe("Placement request changes of 2024.2, 2025.2 and 2026.1", () => {
       /^FlavorImageConflict: Flavor m1 has hw:sound_model/,
     ],
     ["2025.2", { "hw:sound_model": "beeper" }, undefined, /^Invalid: Invalid sound device model 'beeper'/],
+    // hardware.get_vtpm_constraint (every release): checked against Nova 31
+    [
+      "2025.1",
+      { "hw:tpm_version": "1.2", "hw:tpm_model": "tpm-crb" },
+      undefined,
+      "Invalid: TPM model CRB is only valid with TPM version 2.0.",
+    ],
+    ["zed", { "hw:tpm_version": "3.0" }, undefined, "Invalid: Invalid TPM version '3.0'. Allowed values: 1.2, 2.0."],
+    [
+      "2025.1",
+      { "hw:tpm_version": "2.0" },
+      { hw_tpm_version: "1.2" },
+      /^FlavorImageConflict: Flavor m1 has hw:tpm_version extra spec explicitly set to 2.0/,
+    ],
+    // _translate_maxphysaddr_request runs before _translate_stateless_firmware_request
+    [
+      "2025.1",
+      { "hw:maxphysaddr_mode": "emulate" },
+      { hw_maxphysaddr_mode: "passthrough", hw_firmware_stateless: "true" },
+      /^FlavorImageConflict: Flavor m1 has hw:maxphysaddr_mode extra spec explicitly set to emulate/,
+    ],
+    [
+      "2025.1",
+      { "hw:maxphysaddr_mode": "bogus" },
+      undefined,
+      "Invalid: Invalid Maxphyaddr mode 'bogus'. Allowed values: passthrough, emulate.",
+    ],
     [
       "2026.1",
       { "hw:tpm_version": "2.0", "hw:tpm_secret_security": "vault" },
@@ -351,4 +378,176 @@ it.each([
       (w) => `${w} is not in Nova ${resolveConfig({ nova_release }).release.label} (added later); it did not run`,
     ),
   );
+});
+
+describe('Nova 30 f14c16af82 "hardware: Use free small pages for pinned instances" (bug 1811886)', () => {
+  // One host cell: 8 pCPUs, 8192 MiB, 2048 MiB of it used; 6144 MiB of
+  // 4 KiB pages (3072 MiB of them used), 2048 MiB of 2 MiB pages.
+  const cell = (smallUsedMib: number) => ({
+    id: 0,
+    cpuset: [0, 1, 2, 3, 4, 5, 6, 7],
+    pcpuset: [0, 1, 2, 3, 4, 5, 6, 7],
+    memory: 8192,
+    memory_usage: 2048,
+    mempages: [
+      { size_kb: 4, total: 1572864, used: smallUsedMib * 256 },
+      { size_kb: 2048, total: 1024, used: 0 },
+    ],
+  });
+  const run = (nova_release: string, extra: Record<string, string>, smallUsedMib = 3072) =>
+    toResult(
+      schedule({
+        config: { enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"], nova_release },
+        hosts: [
+          { name: "h", vcpus: 8, memory_mb: 8192, local_gb: 100, numa_topology: { cells: [cell(smallUsedMib)] } },
+        ],
+        request: {
+          flavor: { name: "pinned", vcpus: 2, memory_mb: 4096, extra_specs: { "hw:numa_nodes": "1", ...extra } },
+        },
+      }),
+    ).requests[0].weighed.length;
+  it.each([
+    // pinned, no page size: up to Nova 29 the cell's free memory (6144 MiB) and all its small pages (6144 MiB); since 30 its free small pages (3072 MiB)
+    ["2024.1", { "hw:cpu_policy": "dedicated" }, 1],
+    ["2024.2", { "hw:cpu_policy": "dedicated" }, 0],
+    ["2025.1", { "hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "^0" }, 0],
+    // unpinned: overcommit allowed in every release (total small pages)
+    ["2025.1", {}, 1],
+  ])("under %s a guest cell with %j fits: %i", (release, extra, fits) => {
+    expect(run(release, extra)).toBe(fits);
+  });
+  it.each([
+    ["2024.1", 0],
+    ["2024.2", 1],
+  ])("under %s a pinned guest cell with 2 MiB pages needs the cell's free memory as well: fits %i", (release, fits) => {
+    // 7168 MiB used: the cell has 1024 MiB of free memory, but 2048 MiB of free 2 MiB pages for a 2048 MiB guest
+    const r = toResult(
+      schedule({
+        config: { enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"], nova_release: release },
+        hosts: [
+          {
+            name: "h",
+            vcpus: 8,
+            memory_mb: 8192,
+            local_gb: 100,
+            numa_topology: { cells: [{ ...cell(0), memory_usage: 7168 }] },
+          },
+        ],
+        request: {
+          flavor: {
+            name: "huge",
+            vcpus: 2,
+            memory_mb: 2048,
+            extra_specs: { "hw:cpu_policy": "dedicated", "hw:mem_page_size": "2048" },
+          },
+        },
+      }),
+    );
+    expect(r.requests[0].weighed.length).toBe(fits);
+  });
+});
+
+describe("2025.1: img_hv_requested_version is read as PEP 440 versions (oslo_utils.versionutils.VersionPredicate)", () => {
+  const run = (nova_release: string, predicate: string) =>
+    toResult(
+      schedule({
+        config: { enabled_filters: ["ImagePropertiesFilter"], weighers: ["RAMWeigher"], nova_release },
+        hosts: hosts.map((h) => ({ ...h, supported_instances: [["x86_64", "kvm", "hvm"]] })),
+        request: {
+          flavor: { name: "m1", vcpus: 1, memory_mb: 1024 },
+          image: { properties: { hw_architecture: "x86_64", img_hv_requested_version: predicate } },
+        },
+      }),
+    );
+  it.each([
+    // distutils' StrictVersion needs "major.minor"
+    ["2024.2", ">=8", "ValueError", []],
+    ["2025.1", ">=8", null, ["new"]],
+    ["2025.1", ">6.2.post1", null, ["new"]],
+    ["2025.1", ">=6.2,<8.0.0.dev1", null, ["old"]],
+    ["2025.1", ">=v8", null, ["new"]],
+    ["2025.1", ">=eight", "ValueError", []],
+    ["2024.2", ">=6.2, <8.0", null, ["old"]],
+  ])("under %s %s: error %s, hosts %j", (release, predicate, error, kept) => {
+    const r = run(release, predicate);
+    expect(r.error ?? null).toBe(error);
+    expect(r.requests.flatMap((q) => q.weighed.map((w) => w.host)).sort()).toEqual(kept);
+  });
+});
+
+describe("2025.1 ImagePropertiesWeigher and a multi-instance server-group request", () => {
+  const group = "55555555-5555-4555-8555-555555555555";
+  const run = (policy: ServerGroupPolicy, image_props_weight_multiplier: number, nova_release = "2025.1") =>
+    toResult(
+      schedule({
+        config: {
+          enabled_filters: ["ComputeFilter", "ServerGroupAffinityFilter"],
+          weighers: ["RAMWeigher", "ImagePropertiesWeigher"],
+          nova_release,
+          image_props_weight_multiplier,
+        },
+        hosts,
+        server_groups: [{ uuid: group, name: "g", policy, members: [] }],
+        request: { flavor: { name: "m1", vcpus: 1, memory_mb: 1024 }, num_instances: 2, server_group: group },
+      }),
+    ).error;
+  it.each<[ServerGroupPolicy, number, string, string | null]>([
+    // the second instance weighs the host holding the first one's stub Instance: its image_meta cannot load
+    ["soft-affinity", 1, "2025.1", "OrphanedObjectError"],
+    ["soft-affinity", 1, "2026.1", "OrphanedObjectError"],
+    // the weigher returns before reading instances
+    ["soft-affinity", 0, "2025.1", null],
+    // one host left for the second instance (the first one's): nothing is weighed
+    ["affinity", 1, "2025.1", null],
+    // no ImagePropertiesWeigher before 2025.1
+    ["soft-affinity", 1, "2024.2", null],
+  ])("policy %s, multiplier %d, under %s: error %s", (policy, multiplier, release, error) => {
+    expect(run(policy, multiplier, release) ?? null).toBe(error);
+  });
+});
+
+it.each([
+  ["2024.2", 0],
+  ["2025.1", 1],
+])(
+  "Nova 31 _pack_instance_onto_cores: a mixed guest cell with no dedicated vCPU of its own fits under %s: %i",
+  (nova_release, fits) => {
+    // two guest cells: vCPU 0 shared on one, vCPU 1 dedicated on the other
+    const cell = (id: number) => ({ id, cpuset: [id * 2, id * 2 + 1], pcpuset: [id * 2, id * 2 + 1], memory: 4096 });
+    const r = toResult(
+      schedule({
+        config: { enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"], nova_release },
+        hosts: [{ name: "h", vcpus: 4, memory_mb: 8192, local_gb: 100, numa_topology: { cells: [cell(0), cell(1)] } }],
+        request: {
+          flavor: {
+            name: "mixed",
+            vcpus: 2,
+            memory_mb: 2048,
+            extra_specs: { "hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "^0", "hw:numa_nodes": "2" },
+          },
+        },
+      }),
+    );
+    expect(r.requests[0].weighed.length).toBe(fits);
+  },
+);
+
+it("Nova 31 numa_usage_from_instance_numa: the second mixed instance pins another CPU (cpu_pinning or set())", () => {
+  const cell = (id: number) => ({ id, cpuset: [id * 2, id * 2 + 1], pcpuset: [id * 2, id * 2 + 1], memory: 4096 });
+  const r = toResult(
+    schedule({
+      config: { enabled_filters: ["NUMATopologyFilter"], weighers: ["RAMWeigher"], nova_release: "2025.1" },
+      hosts: [{ name: "h", vcpus: 4, memory_mb: 8192, local_gb: 100, numa_topology: { cells: [cell(0), cell(1)] } }],
+      request: {
+        num_instances: 2,
+        flavor: {
+          name: "mixed",
+          vcpus: 2,
+          memory_mb: 2048,
+          extra_specs: { "hw:cpu_policy": "mixed", "hw:cpu_dedicated_mask": "^0", "hw:numa_nodes": "2" },
+        },
+      },
+    }),
+  );
+  expect(r.selections.map((s) => s.numa?.[1].cpu_pinning)).toEqual([{ "1": 2 }, { "1": 3 }]);
 });

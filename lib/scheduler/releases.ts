@@ -40,6 +40,23 @@ export interface ReleaseBehaviour {
   virtioSoundFilter: boolean;
   /** Request filter tpm_secret_security_filter (every vTPM request, hw:tpm_secret_security). */
   tpmSecretSecurityFilter: boolean;
+  /**
+   * img_hv_requested_version is oslo_utils.versionutils.VersionPredicate's
+   * (packaging, PEP 440 versions) rather than distutils' StrictVersion one.
+   */
+  pep440VersionPredicates: boolean;
+  /**
+   * _numa_fit_instance_cell: a pinned guest cell without a page size must fit
+   * the host cell's free smallest pages (free memory without pages); with a
+   * page size, only the pages are checked (f14c16af82, bug 1811886).
+   */
+  pinnedCellsUseFreePages: boolean;
+  /**
+   * _pack_instance_onto_cores tests `pinning is None`: a mixed guest cell
+   * with no dedicated vCPUs of its own fits (Zed: `not pinning`, it fails).
+   * Seen in Nova 31.0.0; the release that changed it is not identified.
+   */
+  mixedCellsWithoutDedicatedFit: boolean;
   /** Standard traits this release's os-traits adds to the 2.9.0 list Zed ships. */
   addedStandardTraits: ReadonlySet<string>;
 }
@@ -123,6 +140,28 @@ const OS_TRAITS_ADDED: Array<[NovaRelease, string[]]> = [
   ["2026.1", ["HW_CPU_X86_AMXBF16", "HW_CPU_X86_AMXINT8", "HW_CPU_X86_AMXTILE"]],
 ];
 
+/**
+ * How each release's answers are known: checked against a real Nova (a
+ * reference running Debian's python3-nova of that release, see
+ * conformance/README.md) or read from Nova's source at its tag.
+ */
+export const RELEASE_CHECKED_AGAINST: Record<NovaRelease, string | null> = {
+  zed: "Nova 26.2.2",
+  "2023.1": null,
+  "2023.2": null,
+  "2024.1": null,
+  "2024.2": null,
+  "2025.1": "Nova 31.0.0",
+  "2025.2": null,
+  "2026.1": "Nova 33.0.2",
+};
+
+/** "checked against Nova 31.0.0" or "read from Nova's source". */
+export function releaseProvenance(release: NovaRelease): string {
+  const nova = RELEASE_CHECKED_AGAINST[release];
+  return nova ? `checked against ${nova}` : "read from Nova's source";
+}
+
 const at = (r: NovaRelease, since: NovaRelease) => NOVA_RELEASES.indexOf(r) >= NOVA_RELEASES.indexOf(since);
 
 /**
@@ -176,6 +215,9 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     tpmModelAndStatelessFirmwareTraits: at(release, "2024.2"),
     virtioSoundFilter: at(release, "2025.2"),
     tpmSecretSecurityFilter: at(release, "2026.1"),
+    pep440VersionPredicates: at(release, "2025.1"),
+    pinnedCellsUseFreePages: at(release, "2024.2"),
+    mixedCellsWithoutDedicatedFit: at(release, "2025.1"),
     addedStandardTraits: traits,
   };
 }

@@ -126,7 +126,7 @@ export function requestInstanceUuid(index: number): string {
 export function buildRequestSpec(
   scenario: Scenario,
   hosts: HostState[],
-  pci: { pciAlias: unknown[] } = { pciAlias: [] },
+  pci: { pciAlias: unknown[]; release?: { pep440VersionPredicates: boolean } } = { pciAlias: [] },
 ): RequestSpec {
   const req = scenario.request;
   const f = req.flavor;
@@ -190,7 +190,9 @@ export function buildRequestSpec(
     },
     imageId: image.id ?? stableUuid("image"),
     imageName: image.name ?? "None",
-    imageProps: buildImageProps(image.properties ?? {}),
+    imageProps: buildImageProps(image.properties ?? {}, {
+      pep440VersionPredicates: pci.release?.pep440VersionPredicates,
+    }),
     newerImageProps: newerImageProps(image.properties ?? {}),
     numInstances: int(req.num_instances ?? 1, "request.num_instances"),
     availabilityZone: req.availability_zone ?? null,

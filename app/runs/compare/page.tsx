@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { prisma } from "@/lib/db";
 import { loadRun } from "@/lib/runs/cache";
-import { compareResults, type InstanceComparison, type Verdict } from "@/lib/runs/compare";
+import { compareResults, type InstanceComparison, releaseDifferences, type Verdict } from "@/lib/runs/compare";
 import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import { getRun, type RunRecord } from "@/lib/runs/queries";
 import "@/components/schedule/schedule.css";
@@ -325,6 +325,7 @@ export default async function ComparePage({
     );
   }
   const cmp = compareResults(resA.result, resB.result);
+  const releaseChanges = releaseDifferences(resA.result, resB.result);
   const multi = cmp.instances.length > 1;
   const changedChosen = cmp.instances.filter((c) => c.chosenChanged).length;
   const moved = cmp.instances.reduce((s, c) => s + c.rankChanges.length, 0);
@@ -353,6 +354,16 @@ export default async function ComparePage({
           Swap A and B
         </Link>
       </p>
+      {releaseChanges.length ? (
+        <section className="sc-panel" aria-labelledby="release-changes">
+          <h2 id="release-changes">What the release changed</h2>
+          <ul aria-label="Release differences">
+            {releaseChanges.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {cmp.instances.slice(0, SHOW_INSTANCES).map((c) => (
         <InstanceDiff key={c.index} c={c} multi={multi} />
       ))}

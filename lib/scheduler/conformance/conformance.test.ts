@@ -1,7 +1,10 @@
 /**
- * Exact agreement with OpenStack Nova (Zed) on every committed fixture. The
+ * Exact agreement with OpenStack Nova on every committed fixture. The
  * expected results were produced by ../shared/nova-reference/nova_reference.py
- * (real Nova code), never by this engine: see README.md beside this file.
+ * (real Nova code), never by this engine: Zed's for most, 2025.1's (Nova
+ * 31.0.0) for `r2025.1-*` and 2026.1's (Nova 33.0.2) for `r2026.1-*`, whose
+ * scenarios name their release in `config.nova_release`; see README.md
+ * beside this file.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +23,17 @@ const names = readdirSync(dir)
 
 describe("conformance with Nova", () => {
   it("has a few hundred fixtures", () => expect(names.length).toBeGreaterThanOrEqual(200));
+  it.each([
+    ["2025.1", "r2025.1-"],
+    ["2026.1", "r2026.1-"],
+  ])("has fixtures answered by Nova %s", (release, prefix) => {
+    const ours = names.filter((n) => n.startsWith(prefix));
+    expect(ours.length).toBeGreaterThanOrEqual(60);
+    for (const n of ours) {
+      const s = JSON.parse(readFileSync(path.join(dir, `${n}.scenario.json`), "utf8")) as Scenario;
+      expect(s.config?.nova_release).toBe(release);
+    }
+  });
   it.each(names)("%s", (name) => {
     const scenario = parseJson(readFileSync(path.join(dir, `${name}.scenario.json`), "utf8")) as Scenario;
     const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), "utf8"));

@@ -1,11 +1,5 @@
 import { canonicalizeArch } from "../nova-fields";
-import {
-  parseStrictVersion,
-  parseVersionPredicate,
-  versionIntToStr,
-  versionSatisfies,
-  type VersionPredicate,
-} from "../image-meta";
+import { parseVersionPredicate, versionIntToStr, versionSatisfies, type VersionPredicate } from "../image-meta";
 import type { FilterFactory } from "../plugin";
 import { NovaError, pyInt } from "../python";
 
@@ -36,7 +30,9 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
       const v = p.get("img_hv_requested_version");
       versionRequired = typeof v === "string" && v ? v : null;
       // Valid by now: ImageMetaProps already rejected a bad predicate.
-      predicate = versionRequired ? parseVersionPredicate(versionRequired) : null;
+      predicate = versionRequired
+        ? parseVersionPredicate(versionRequired, config.release.pep440VersionPredicates)
+        : null;
       const bits = config.release.maxphysaddrBitsChecks ? spec.newerImageProps.get("hw_maxphysaddr_bits") : undefined;
       bitsRequired = bits === undefined ? false : pyInt(bits) !== 0;
     },
@@ -53,7 +49,7 @@ export const ImagePropertiesFilter: FilterFactory = (config) => {
           if (
             !host.hypervisorVersion ||
             !predicate ||
-            versionSatisfies(predicate, parseStrictVersion(versionIntToStr(host.hypervisorVersion)))
+            versionSatisfies(predicate, versionIntToStr(host.hypervisorVersion))
           ) {
             // 2024.1's _compare_maxphysaddr_bits calls host_state.cpu_info.get(),
             // but HostState.cpu_info is ComputeNode's JSON text: Nova raises.

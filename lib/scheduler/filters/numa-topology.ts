@@ -42,6 +42,8 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
     pack: false,
     verdictOnly: true,
     pciMiss: { hostCells: null },
+    freeSmallPages: config.release.pinnedCellsUseFreePages,
+    emptyPinningFits: config.release.mixedCellsWithoutDedicatedFit,
   };
   let limits: NUMALimits | null = null;
   let scratchFor: InstanceNUMATopology | null = null;
@@ -87,7 +89,8 @@ export const NUMATopologyFilter: FilterFactory = (config) => {
       // (the summary's first number is the count of cells: the cells themselves stay unread)
       if (!summary[at]) return NO_TOPOLOGY;
       // Most hosts fail a first check (free pCPUs, pages, memory): no copy, no fit for them.
-      if (!mayFit(summary, requested, at)) return noFitOf(host.numaFitFacts(cells), requested, host.cpuAllocationRatio);
+      if (!mayFit(summary, requested, at, opts.freeSmallPages))
+        return noFitOf(host.numaFitFacts(cells), requested, host.cpuAllocationRatio);
       // Read only (by the fit and the consume step): hosts with the same ratios share one.
       if (
         limits === null ||

@@ -67,6 +67,7 @@ export function consumeNumaAndPci(
   spec: RequestSpec,
   pack: boolean,
   asked: { numa: boolean; pci: boolean },
+  rules: { freeSmallPages?: boolean; emptyPinningFits?: boolean } = {},
 ): { placement: Placement; ok: boolean } {
   const before = asked.pci ? poolCounts(host.pciStats.pools) : null;
   const fits = !!(host.numaCells?.length && spec.numaTopology?.cells.length);
@@ -78,8 +79,10 @@ export function consumeNumaAndPci(
         pciRequests: spec.pciRequests,
         pciStats: host.pciStats,
         pack,
+        ...rules,
       });
-      if (spec.numaTopology) host.numaCells = numaUsageFromInstance(host.numaCells, spec.numaTopology);
+      if (spec.numaTopology)
+        host.numaCells = numaUsageFromInstance(host.numaCells, spec.numaTopology, rules.emptyPinningFits);
     }
     if (spec.pciRequests.length) {
       const cells = spec.numaTopology?.cells.length ? spec.numaTopology.cells : null;

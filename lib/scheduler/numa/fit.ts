@@ -67,6 +67,8 @@ function fitCell(
   limits: NUMALimits | null,
   cpusetReserved: number,
   verdictOnly = false,
+  freeSmallPages = false,
+  emptyPinningFits = false,
 ): InstanceNUMACell | null | typeof UNSUPPORTED {
   if (cell.pagesize) {
     const size = supportedPagesize(host, cell);
@@ -74,10 +76,14 @@ function fitCell(
     if (!size) return null;
     cell.pagesize = size;
   } else if (host.mempages.length) {
-    // No size asked: smallest pages, overcommit allowed (total, not free).
+    // No size asked: smallest pages, overcommit allowed (total, not free);
+    // since Nova 30 a pinned cell may not overcommit: free pages.
     const sizes = cellPageSizesDesc(host);
     const smallest = sizes[sizes.length - 1];
-    if (!cellCanFitPagesize(host, smallest, cell.memory * 1024, false)) return null;
+    const useFree = freeSmallPages && dedicatedOrMixed(cell);
+    if (!cellCanFitPagesize(host, smallest, cell.memory * 1024, useFree)) return null;
+  } else if (freeSmallPages && dedicatedOrMixed(cell)) {
+    if (cellAvailMemory(host) < cell.memory) return null;
   } else if (cell.memory > host.memory) return null;
 
   if (dedicatedOrMixed(cell) && cell.pcpuset.length + cpusetReserved > host.pcpuset.size) return null;
@@ -86,11 +92,12 @@ function fitCell(
   let fitted: InstanceNUMACell | null = cell;
   if (dedicatedOrMixed(cell)) {
     if (cell.pcpuset.length + cpusetReserved > cellFreePcpuCount(host)) return null;
-    if (cell.memory > cellAvailMemory(host)) return null;
+    // Up to Nova 29 a pinned cell also needed the host cell's free memory, page size asked or not.
+    if (!freeSmallPages && cell.memory > cellAvailMemory(host)) return null;
     const packs = verdictOnly ? wouldPack(host, cell, cpusetReserved) : null;
     if (packs === false) return null;
     if (packs) cell.cpusetReserved = null;
-    else fitted = packInstanceOntoCores(host, cell, cpusetReserved);
+    else fitted = packInstanceOntoCores(host, cell, cpusetReserved, emptyPinningFits);
     // `if not instance_cell`: a cell without CPUs is falsy too
     if (!fitted || fitted.cpuset.length + fitted.pcpuset.length === 0) return null;
   }
@@ -157,7 +164,12 @@ export class NumaFitFacts {
  * another guest cell left, whatever it needs. Every placement starts with a
  * real fit of the first guest cell, so without one nothing fits.
  */
-export function mayFit(summary: ArrayLike<number>, topology: InstanceNUMATopology, from = 0): boolean {
+export function mayFit(
+  summary: ArrayLike<number>,
+  topology: InstanceNUMATopology,
+  from = 0,
+  freeSmallPages = false,
+): boolean {
   const cells = summary[from];
   const cell = topology.cells[0];
   if (!cell) return true;
@@ -176,7 +188,9 @@ export function mayFit(summary: ArrayLike<number>, topology: InstanceNUMATopolog
     const cpus = summary[at + 3];
     at = end;
     if (!cell.pagesize && pages === end && cell.memory > memory) continue;
-    if (pinned && (cell.memory > available || cell.pcpuset.length > freePcpus)) continue;
+    // Since Nova 30 a pinned cell's memory is checked against pages where the host cell has them.
+    const memoryCheck = !freeSmallPages || (!cell.pagesize && pages === end);
+    if (pinned && ((memoryCheck && cell.memory > available) || cell.pcpuset.length > freePcpus)) continue;
     if (shared && cell.cpuset.length > cpus) continue;
     if (!cell.pagesize) return true;
     for (let p = pages; p < end; p += 2) {
@@ -256,6 +270,14 @@ export interface FitOptions {
   verdictOnly?: boolean;
   /** Set to the host cells of the first placement that fitted but lacked the PCI devices' NUMA affinity. */
   pciMiss?: { hostCells: number[] | null };
+  /**
+   * Nova 30+ (f14c16af82, bug 1811886): a pinned guest cell with no page size
+   * must fit the host cell's free smallest pages (its free memory when the cell
+   * reports no pages), and one with a page size only needs those pages.
+   */
+  freeSmallPages?: boolean;
+  /** Nova 31 (_pack_instance_onto_cores): a mixed guest cell without dedicated vCPUs fits (empty pinning). */
+  emptyPinningFits?: boolean;
 }
 
 /** numa_fit_instance_to_host: the fitted topology (guest cells carry host cell ids), or null. */
@@ -290,7 +312,7 @@ export function numaFitInstanceToHost(
     const cell = topology.cells[0];
     const reserved = topology.emulatorThreadsPolicy === "isolate" ? 1 : 0;
     for (const host of cells) {
-      const got = fitCell(host, cell, limits, reserved, opts.verdictOnly);
+      const got = fitCell(host, cell, limits, reserved, opts.verdictOnly, opts.freeSmallPages, opts.emptyPinningFits);
       if (got === null || got === UNSUPPORTED) continue;
       const chosen = [got];
       if (pciRequests?.length && pciStats && !pciStats.supportRequests(pciRequests, chosen)) {
@@ -317,7 +339,15 @@ export function numaFitInstanceToHost(
         chosen.push(cell);
         continue;
       }
-      const got = fitCell(host, cell, limits, emulatorIsolated && chosen.length === 0 ? 1 : 0, opts.verdictOnly);
+      const got = fitCell(
+        host,
+        cell,
+        limits,
+        emulatorIsolated && chosen.length === 0 ? 1 : 0,
+        opts.verdictOnly,
+        opts.freeSmallPages,
+        opts.emptyPinningFits,
+      );
       if (got === null || got === UNSUPPORTED) {
         notFit.add(pair);
         break;

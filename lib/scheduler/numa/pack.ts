@@ -43,12 +43,19 @@ function getReserved(
   return reserved.size ? reserved : null;
 }
 
-/** Returns the pinned cell (mutated: pinning, id, reserved CPUs) or null. */
+/**
+ * Returns the pinned cell (mutated: pinning, id, reserved CPUs) or null.
+ * `emptyPinningFits`: Nova 31 tests `pinning is None` where Zed tested
+ * `not pinning`, so a mixed guest cell with no dedicated vCPUs (an empty
+ * pinning) fits instead of failing.
+ */
 export function packInstanceOntoCores(
   hostCell: NUMACell,
   cell: InstanceNUMACell,
   numCpuReserved = 0,
+  emptyPinningFits = false,
 ): InstanceNUMACell | null {
+  const none = (p: Pinning | null) => (emptyPinningFits ? p === null : !p?.length);
   if (!hostCell.siblings.length) throw new NovaError("ValueError", `host NUMA cell ${hostCell.id} has no sibling sets`);
   const threadsPerCore = Math.max(...hostCell.siblings.map((s) => s.size)) || 1;
   const siblingSets = new Map<number, number[][]>();
@@ -80,7 +87,7 @@ export function packInstanceOntoCores(
       if (policy === "require" && t <= 1) continue;
       pinning = getPinning(t, siblingSets.get(t)!, cell.pcpuset);
       reserved = getReserved(setsOf(1), pinning, numCpuReserved);
-      if (!pinning?.length || (numCpuReserved && !reserved)) continue;
+      if (none(pinning) || (numCpuReserved && !reserved)) continue;
       break;
     }
     if (policy !== "require" && !pinning?.length) {
@@ -90,8 +97,8 @@ export function packInstanceOntoCores(
       reserved = getReserved(single, pinning, numCpuReserved);
     }
   }
-  if (!pinning?.length || (numCpuReserved && !reserved)) return null;
-  pinVcpus(cell, pinning);
+  if (none(pinning) || (numCpuReserved && !reserved)) return null;
+  pinVcpus(cell, pinning!);
   cell.id = hostCell.id;
   cell.cpusetReserved = reserved ? PySet.coerce(reserved) : null;
   return cell;

@@ -38,7 +38,11 @@ function pinCpusWithSiblings(cell: NUMACell, cpus: PySet): void {
 }
 
 /** The new host cells; throws like Nova when they cannot take the guest (the old cells stay). */
-export function numaUsageFromInstance(hostCells: NUMACell[], topology: InstanceNUMATopology): NUMACell[] {
+export function numaUsageFromInstance(
+  hostCells: NUMACell[],
+  topology: InstanceNUMATopology,
+  emptyPinningFits = false,
+): NUMACell[] {
   const out: NUMACell[] = [];
   for (const host of hostCells) {
     let memoryUsage = host.memoryUsage;
@@ -57,8 +61,10 @@ export function numaUsageFromInstance(hostCells: NUMACell[], topology: InstanceN
       memoryUsage += guest.memory;
       cpuUsage += guest.cpuset.length;
       if (guest.cpuPolicy === null || guest.cpuPolicy === "shared") continue;
-      if (!guest.cpuPinning) throw new NovaError("AttributeError", "'NoneType' object has no attribute 'values'");
-      const pinned = PySet.of(guest.cpuPinning.values());
+      // Nova 31 reads `cpu_pinning or set()`: the pinned guest cell with no dedicated vCPU it lets fit
+      if (!guest.cpuPinning && !emptyPinningFits)
+        throw new NovaError("AttributeError", "'NoneType' object has no attribute 'values'");
+      const pinned = PySet.of(guest.cpuPinning?.values() ?? []);
       if (guest.cpusetReserved) pinned.merge(guest.cpusetReserved);
       if (guest.cpuThreadPolicy === "isolate") pinCpusWithSiblings(cell, pinned);
       else pinCpus(cell, pinned);

@@ -5,7 +5,7 @@
  * to GET /allocation_candidates, byte for byte.
  */
 import type { ImageProps } from "../image-meta";
-import { NovaError, pyInt } from "../python";
+import { NovaError, pyInt, pyRepr } from "../python";
 import type { RequestSpec } from "../request-spec";
 import { STANDARD_RESOURCE_CLASSES } from "./standard-names";
 
@@ -166,28 +166,57 @@ function translatePinning(rr: ResourceRequest, spec: RequestSpec): void {
 }
 
 /**
+ * hardware._get_unique_flavor_image_meta: flavor hw:KEY or image hw_KEY
+ * (both set and different is FlavorImageConflict), `flavor or image`.
+ */
+function uniqueFlavorImageMeta(spec: RequestSpec, key: string, image: string | undefined): string | undefined {
+  const flavor = extraSpec(spec, `hw:${key}`);
+  if (flavor && image && flavor !== image)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${spec.flavor.name} has hw:${key} extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_${key} explicitly set to ${image}.`,
+    );
+  return flavor || image;
+}
+
+/** hardware.get_vtpm_constraint: the vTPM's version and model (tpm-tis unless asked), or null; Invalid values raise. */
+function vtpmConstraint(spec: RequestSpec): { version: string; model: string } | null {
+  const version = uniqueFlavorImageMeta(spec, "tpm_version", imageString(spec.imageProps, "hw_tpm_version"));
+  if (version === undefined) return null;
+  if (version !== "1.2" && version !== "2.0")
+    throw new NovaError("Invalid", `Invalid TPM version ${pyRepr(version)}. Allowed values: 1.2, 2.0.`);
+  const model = uniqueFlavorImageMeta(spec, "tpm_model", imageString(spec.imageProps, "hw_tpm_model"));
+  if (model === undefined) return { version, model: "tpm-tis" };
+  if (model !== "tpm-tis" && model !== "tpm-crb")
+    throw new NovaError("Invalid", `Invalid TPM model ${pyRepr(model)}. Allowed values: tpm-tis, tpm-crb.`);
+  if (model === "tpm-crb" && version !== "2.0")
+    throw new NovaError("Invalid", "TPM model CRB is only valid with TPM version 2.0.");
+  return { version, model };
+}
+
+/**
  * The _translate_* steps that only add a trait: vTPM, PCI socket affinity,
  * secure boot. From 2024.2 the vTPM also requires its model (tpm-tis unless
- * tpm-crb) and the image's hw_firmware_stateless requires
- * COMPUTE_SECURITY_STATELESS_FIRMWARE (only with hw_firmware_type=uefi).
+ * tpm-crb).
  */
 function translateTraits(rr: ResourceRequest, spec: RequestSpec, dalmatian: boolean): void {
-  const tpm = extraSpec(spec, "hw:tpm_version") ?? imageString(spec.imageProps, "hw_tpm_version");
-  if (tpm && dalmatian) {
-    const model = extraSpec(spec, "hw:tpm_model") ?? imageString(spec.imageProps, "hw_tpm_model");
-    addTrait(rr, model === "tpm-crb" ? "COMPUTE_SECURITY_TPM_CRB" : "COMPUTE_SECURITY_TPM_TIS", "required");
-  }
-  if (tpm) addTrait(rr, tpm === "1.2" ? "COMPUTE_SECURITY_TPM_1_2" : "COMPUTE_SECURITY_TPM_2_0", "required");
+  const vtpm = vtpmConstraint(spec);
+  if (vtpm && dalmatian)
+    addTrait(rr, vtpm.model === "tpm-crb" ? "COMPUTE_SECURITY_TPM_CRB" : "COMPUTE_SECURITY_TPM_TIS", "required");
+  if (vtpm) addTrait(rr, vtpm.version === "1.2" ? "COMPUTE_SECURITY_TPM_1_2" : "COMPUTE_SECURITY_TPM_2_0", "required");
   const pci =
     extraSpec(spec, "hw:pci_numa_affinity_policy") ?? imageString(spec.imageProps, "hw_pci_numa_affinity_policy");
   if (pci === "socket") addTrait(rr, "COMPUTE_SOCKET_PCI_NUMA_AFFINITY", "required");
   const sb = extraSpec(spec, "os:secure_boot") ?? imageString(spec.imageProps, "os_secure_boot");
   if (sb === "required") addTrait(rr, "COMPUTE_SECURITY_UEFI_SECURE_BOOT", "required");
-  if (dalmatian && boolFromString(spec.newerImageProps.get("hw_firmware_stateless") ?? "false")) {
-    if (imageString(spec.imageProps, "hw_firmware_type") !== "uefi")
-      throw new NovaError("Invalid", "Stateless firmware is supported only when UEFI firmware type is used.");
-    addTrait(rr, "COMPUTE_SECURITY_STATELESS_FIRMWARE", "required");
-  }
+}
+
+/** _translate_stateless_firmware_request (2024.2): after _translate_maxphysaddr_request, as Nova runs them. */
+function translateStatelessFirmware(rr: ResourceRequest, spec: RequestSpec): void {
+  if (!boolFromString(spec.newerImageProps.get("hw_firmware_stateless") ?? "false")) return;
+  if (imageString(spec.imageProps, "hw_firmware_type") !== "uefi")
+    throw new NovaError("Invalid", "Stateless firmware is supported only when UEFI firmware type is used.");
+  addTrait(rr, "COMPUTE_SECURITY_STATELESS_FIRMWARE", "required");
 }
 
 /** oslo strutils.bool_from_string (not strict), as ImageMetaProps reads a boolean. */
@@ -204,17 +233,11 @@ function boolFromString(v: string): boolean {
  * 2024.1, 1038a63387 "libvirt: Support maxphysaddr.".
  */
 export function maxphysaddrTrait(spec: RequestSpec): string | null {
-  const flavor = extraSpec(spec, "hw:maxphysaddr_mode");
-  const image = spec.newerImageProps.get("hw_maxphysaddr_mode");
-  if (flavor !== undefined && image !== undefined && flavor !== image)
-    throw new NovaError(
-      "FlavorImageConflict",
-      `Flavor ${spec.flavor.name} has hw:maxphysaddr_mode extra spec explicitly set to ${flavor}, conflicting with image ${spec.imageName} which has hw_maxphysaddr_mode explicitly set to ${image}.`,
-    );
-  const mode = flavor ?? image;
+  const mode = uniqueFlavorImageMeta(spec, "maxphysaddr_mode", spec.newerImageProps.get("hw_maxphysaddr_mode"));
+  if (!mode) return null;
   if (mode === "passthrough") return "COMPUTE_ADDRESS_SPACE_PASSTHROUGH";
   if (mode === "emulate") return "COMPUTE_ADDRESS_SPACE_EMULATED";
-  return null;
+  throw new NovaError("Invalid", `Invalid Maxphyaddr mode ${pyRepr(mode)}. Allowed values: passthrough, emulate.`);
 }
 
 export interface ResourceRequestOptions {
@@ -272,6 +295,7 @@ export function buildResourceRequest(
     const trait = maxphysaddrTrait(spec);
     if (trait) addTrait(rr, trait, "required");
   }
+  if (opts.translateTpmModelAndStatelessFirmware) translateStatelessFirmware(rr, spec);
   // strip_zeros: zero amounts vanish, then empty groups.
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) if (n === 0) g.resources.delete(rc);
   for (const [k, g] of rr.groups) {

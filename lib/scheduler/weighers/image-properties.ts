@@ -1,7 +1,8 @@
 import { parseMetricsWeightSetting } from "../config";
 import type { ImageProps } from "../image-meta";
 import type { WeigherFactory } from "../plugin";
-import { pyStr } from "../python";
+import type { HostState } from "../host-state";
+import { NovaError, pyStr } from "../python";
 
 /**
  * Raw value of Nova's ImagePropertiesWeigher (2025.1, acd6c733c6 and
@@ -33,18 +34,36 @@ export function imagePropertiesWeight(
 }
 
 /**
+ * Whether the host holds an instance this request placed on it: in a
+ * multi-instance server-group request, SchedulerManager._consume_selected_host
+ * adds a stub Instance(uuid=...) to the chosen host's instances.
+ */
+function hasStubInstance(host: HostState): boolean {
+  for (const uuid of host.instances) if (!host.instanceList.includes(uuid)) return true;
+  return false;
+}
+
+/**
  * ImagePropertiesWeigher (2025.1+): > 0 packs instances booted from images
  * with the same properties, < 0 spreads them. A host's instances' image
  * properties come from the scenario's `instance_image_properties`; with the
  * configured multiplier 0 Nova skips the work and weighs 0 (an aggregate's
- * image_props_weight_multiplier does not change that).
+ * image_props_weight_multiplier does not change that). A host that got a
+ * server group's stub instance earlier in the request makes it raise.
  */
 export const ImagePropertiesWeigher: WeigherFactory = (config) => {
   const ratios = new Map(parseMetricsWeightSetting(config.imagePropsWeightSetting));
   const off = config.imagePropsWeightMultiplier === 0;
   return {
     name: "ImagePropertiesWeigher",
-    weigh: (host, spec) => (off ? 0.0 : imagePropertiesWeight(spec.imageProps, host.instanceImageProps, ratios)),
+    weigh: (host, spec) => {
+      if (off) return 0.0;
+      // The stub has no context: ImageMeta.from_instance's lazy load of its
+      // image_ref raises (nova/objects/image_meta.py; still so on master).
+      if (spec.instanceGroup && hasStubInstance(host))
+        throw new NovaError("OrphanedObjectError", "Cannot call obj_load_attr on orphaned Instance object");
+      return imagePropertiesWeight(spec.imageProps, host.instanceImageProps, ratios);
+    },
     multiplier: (host) =>
       host.aggregates.weightMultiplier("image_props_weight_multiplier", config.imagePropsWeightMultiplier),
   };
