@@ -18,6 +18,7 @@ import { RecordHead } from "@/components/ui/record-head";
 import { HiddenColumnHeader } from "@/components/ui/table";
 import { getAggregate } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import { pageOf } from "@/lib/api/input-limits";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +35,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
   const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
   const name = decodeParam(raw);
   const hq = one(sp.hq).trim();
-  const agg = await getAggregate(prisma, name, { search: hq, page: Number(one(sp.hpage)) || 1 });
+  const agg = await getAggregate(prisma, name, { search: hq, page: pageOf(sp.hpage) });
   if (!agg) notFound();
   const href = `/aggregates/${encodeURIComponent(agg.name)}`;
   const entries = [
