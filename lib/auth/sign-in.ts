@@ -50,41 +50,48 @@ function lockAfter(failures: number, now: Date): Date | null {
 async function countAttempt(db: PrismaClient, key: string, now: Date): Promise<Attempt> {
   for (let tries = 0; ; tries++) {
     try {
-      return await db.$transaction(async (tx) => {
-        const bumped = await tx.signInThrottle.updateMany({
-          where: { name: key },
-          data: { failures: { increment: 1 } },
-        });
-        if (bumped.count === 0) {
-          await tx.signInThrottle.create({ data: { name: key, failures: 1, firstAt: now } });
-          return { allowed: true, number: 1 } as const;
-        }
-        const row = (await tx.signInThrottle.findUnique({ where: { name: key } }))!;
-        if (row.lockedUntil && row.lockedUntil > now) {
-          // a locked name: the attempt is refused and not counted (the lock does not grow while it holds)
-          await tx.signInThrottle.update({ where: { name: key }, data: { failures: row.failures - 1 } });
-          return { allowed: false, lockedUntil: row.lockedUntil } as const;
-        }
-        if (now.getTime() - row.firstAt.getTime() > WINDOW_MS) {
-          await tx.signInThrottle.update({
+      return await db.$transaction(
+        async (tx) => {
+          const bumped = await tx.signInThrottle.updateMany({
             where: { name: key },
-            data: { failures: 1, firstAt: now, lockedUntil: null },
+            data: { failures: { increment: 1 } },
           });
-          return { allowed: true, number: 1 } as const;
-        }
-        if (row.lockedUntil) {
-          // a lock just ended: this attempt is checked, and the others wait out the next, longer lock meanwhile
-          await tx.signInThrottle.update({ where: { name: key }, data: { lockedUntil: lockAfter(row.failures, now) } });
+          if (bumped.count === 0) {
+            await tx.signInThrottle.create({ data: { name: key, failures: 1, firstAt: now } });
+            return { allowed: true, number: 1 } as const;
+          }
+          const row = (await tx.signInThrottle.findUnique({ where: { name: key } }))!;
+          if (row.lockedUntil && row.lockedUntil > now) {
+            // a locked name: the attempt is refused and not counted (the lock does not grow while it holds)
+            await tx.signInThrottle.update({ where: { name: key }, data: { failures: row.failures - 1 } });
+            return { allowed: false, lockedUntil: row.lockedUntil } as const;
+          }
+          if (now.getTime() - row.firstAt.getTime() > WINDOW_MS) {
+            await tx.signInThrottle.update({
+              where: { name: key },
+              data: { failures: 1, firstAt: now, lockedUntil: null },
+            });
+            return { allowed: true, number: 1 } as const;
+          }
+          if (row.lockedUntil) {
+            // a lock just ended: this attempt is checked, and the others wait out the next, longer lock meanwhile
+            await tx.signInThrottle.update({
+              where: { name: key },
+              data: { lockedUntil: lockAfter(row.failures, now) },
+            });
+            return { allowed: true, number: row.failures } as const;
+          }
+          if (row.failures > MAX_FAILURES) {
+            // more attempts in flight than failures allowed: lock now, before any of them is answered
+            const lockedUntil = lockAfter(MAX_FAILURES, now)!;
+            await tx.signInThrottle.update({ where: { name: key }, data: { lockedUntil, failures: row.failures - 1 } });
+            return { allowed: false, lockedUntil } as const;
+          }
           return { allowed: true, number: row.failures } as const;
-        }
-        if (row.failures > MAX_FAILURES) {
-          // more attempts in flight than failures allowed: lock now, before any of them is answered
-          const lockedUntil = lockAfter(MAX_FAILURES, now)!;
-          await tx.signInThrottle.update({ where: { name: key }, data: { lockedUntil, failures: row.failures - 1 } });
-          return { allowed: false, lockedUntil } as const;
-        }
-        return { allowed: true, number: row.failures } as const;
-      });
+          // many attempts at once wait their turn for a connection rather than fail
+        },
+        { maxWait: 30_000, timeout: 10_000 },
+      );
     } catch (e) {
       // two first attempts created the row at once: the loser counts again on the winner's row
       if ((e as { code?: string }).code === "P2002" && tries < 3) continue;
