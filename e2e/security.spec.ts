@@ -73,8 +73,10 @@ function actionId(name: string): string {
 
 /** A server action called as React calls one from a form: (previous state, FormData). */
 function actionForm(fields: Record<string, string>): { multipart: Record<string, string> } {
-  const multipart: Record<string, string> = { "0": '["$undefined","$K1"]' };
+  const multipart: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) multipart[`1_${k}`] = v;
+  // the root row last, as React sends it: the form's fields must have arrived when it is read
+  multipart["0"] = '["$undefined","$K1"]';
   return { multipart };
 }
 

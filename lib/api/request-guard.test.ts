@@ -72,6 +72,14 @@ describe("actionBodyRefusal: bodies Next.js would fail on are refused first", ()
       () => new Request("http://x/", { method: "POST", body: form({ "0": '["$undefined","$K1"]', "1_id": "3" }) }),
     ],
     ["plain arguments", () => post("[7]", "text/plain;charset=UTF-8")],
+    [
+      "a browser's multipart (mixed-case boundary)",
+      () =>
+        post(
+          '--AbC\r\nContent-Disposition: form-data; name="0"\r\n\r\n[1]\r\n--AbC--\r\n',
+          "multipart/form-data; boundary=AbC",
+        ),
+    ],
     ["an escaped dollar string", () => post('["$$not a reference"]', "text/plain")],
     [
       "a reference to a part sent",

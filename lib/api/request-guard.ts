@@ -139,13 +139,15 @@ export async function actionBodyRefusal(request: Request): Promise<Refused | nul
     error: `action body: is larger than ${MAX_ACTION_BODY_BYTES} bytes (1 MB), the limit of a form`,
   };
   if (Number.isFinite(declared) && declared > MAX_ACTION_BODY_BYTES) return tooLarge;
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  // the multipart boundary is case-sensitive: only the comparisons are lower-cased
+  const rawType = request.headers.get("content-type") ?? "";
+  const type = rawType.toLowerCase();
   const bytes = await readLimited(request, MAX_ACTION_BODY_BYTES);
   if (bytes === null) return tooLarge;
   if (type.startsWith("multipart/form-data")) {
     let form: FormData;
     try {
-      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } }).formData();
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": rawType } }).formData();
     } catch {
       return { status: 400, error: "action body: is not valid multipart/form-data" };
     }
