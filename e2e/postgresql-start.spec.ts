@@ -3,21 +3,10 @@
 // (the second instance finds the cloud seeded), and both serve. Runs in the
 // "postgresql" project, on the throwaway cluster scripts/test.mjs started.
 import { type ChildProcess, spawn } from "node:child_process";
-import net from "node:net";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { ROOT } from "./auth";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from "./server";
 
 async function sql<T>(url: string, text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });

@@ -7,17 +7,16 @@
  * 500. Its own server on a copy of the e2e database: imports replace the
  * cloud there, the other specs' cloud is untouched.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
-import Database from "better-sqlite3";
+import { mulberry32 } from "../lib/cloud/demo-cloud";
+import { gzipBomb } from "../lib/testing/tar-bomb";
 import { E2E_PASSWORD, E2E_USERS, ROOT, storageStateFile } from "./auth";
-import { e2eDatabaseFile } from "./db";
+import { freePort, queryFile, serveCopy } from "./server";
 
 const FIXTURES = path.join(ROOT, "lib", "cloud", "openstack", "fixtures");
 
@@ -29,24 +28,8 @@ let admin: APIRequestContext;
 let viewer: APIRequestContext;
 let bundle: Buffer;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+  return queryFile<T>(dbFile, sql, ...params);
 }
 
 /** What a refused request must leave as it was: the cloud and the audit trail. */
@@ -97,25 +80,7 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-security-e2e-"));
-  dbFile = path.join(tmp, "security.db");
-  const source = new Database(e2eDatabaseFile(), { readonly: true, fileMustExist: true });
-  await source.backup(dbFile);
-  source.close();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: `file:${dbFile}` }, stdio: "ignore" },
-  );
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/sign-in`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  ({ dbFile, base, server } = await serveCopy(tmp, "security"));
   // the e2e users' sessions are in the copied database; cookies do not depend on the port
   admin = await request.newContext({ baseURL: base, storageState: storageStateFile("admin") });
   viewer = await request.newContext({ baseURL: base, storageState: storageStateFile("viewer") });
@@ -320,42 +285,6 @@ test("a save without the version the form was opened at is refused; nothing is w
   expect(query(`SELECT 1 FROM "AggregateMetadata" WHERE key = 'kept'`)).toHaveLength(1);
 });
 
-/** A .tar.gz holding `name`: `size` zero bytes, gzipped as it is made (about 1 MB per GB). */
-async function gzipBomb(entries: { name: string; size: number }[]): Promise<Buffer> {
-  const gz = zlib.createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gz.on("data", (c: Buffer) => out.push(c));
-  const done = new Promise((r) => gz.on("end", r));
-  const zeros = Buffer.alloc(16 * 1024 * 1024);
-  for (const { name, size } of entries) {
-    const h = Buffer.alloc(512);
-    h.write(name, 0);
-    h.write("0000644\0", 100);
-    h.write("0000000\0", 108);
-    h.write("0000000\0", 116);
-    h.write(`${size.toString(8).padStart(11, "0")}\0`, 124);
-    h.write("00000000000\0", 136);
-    h.write("        ", 148);
-    h.write("0", 156);
-    h.write("ustar\u000000", 257);
-    h.write(
-      `${h
-        .reduce((a, b) => a + b, 0)
-        .toString(8)
-        .padStart(6, "0")}\0 `,
-      148,
-    );
-    gz.write(h);
-    for (let left = size; left > 0; left -= zeros.length) {
-      if (!gz.write(left >= zeros.length ? zeros : zeros.subarray(0, left)))
-        await new Promise((r) => gz.once("drain", r));
-    }
-  }
-  gz.end(Buffer.alloc(1024));
-  await done;
-  return Buffer.concat(out);
-}
-
 test("1 GB gzip bombs are refused in under 2 s while a viewer is answered in under 200 ms", async () => {
   test.setTimeout(120_000);
   const GB = 1024 * 1024 * 1024;
@@ -393,18 +322,6 @@ test("1 GB gzip bombs are refused in under 2 s while a viewer is answered in und
   expect(footprint()).toBe(before);
 });
 
-/** A small seeded generator: the fuzz run is the same every time (seed printed on failure). */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const NASTY = [
   "99999999999999999999",
   "9223372036854775808",
@@ -441,7 +358,7 @@ const NASTY = [
 test("fuzz: 2,400 malformed query strings, path ids and action bodies get no 500", async () => {
   test.setTimeout(120_000);
   const seed = 24;
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const nasty = () => pick(NASTY);
   const queries = [

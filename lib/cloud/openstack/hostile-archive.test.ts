@@ -10,6 +10,7 @@ import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Actor, runAs } from "@/lib/auth/session";
 import { tableCounts } from "@/lib/testing/cloud";
+import { gzipBomb } from "@/lib/testing/tar-bomb";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { readBundleDir } from "./read-bundle";
 import { bundleUpload } from "./upload";
@@ -36,40 +37,6 @@ async function tarOf(entries: Entry[]): Promise<Buffer> {
 async function bundleWith(extra: Entry[]): Promise<Buffer> {
   const own = [...modern].map(([name, data]) => ({ name: `${DIR}/${name}`, data }));
   return zlib.gzipSync(await tarOf([...own, ...extra]));
-}
-
-/** A tar header of a file `name` of `size` bytes. */
-function fileHeader(name: string, size: number): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, "utf8");
-  h.write("0000644\0", 100);
-  h.write("0000000\0", 108);
-  h.write("0000000\0", 116);
-  h.write(`${size.toString(8).padStart(11, "0")}\0`, 124);
-  h.write("00000000000\0", 136);
-  h.write("        ", 148);
-  h.write("0", 156);
-  h.write("ustar\u000000", 257);
-  const sum = h.reduce((a, b) => a + b, 0);
-  h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
-  return h;
-}
-
-/** A .tar.gz holding `name`: `size` zero bytes (about 1 MB per GB), gzipped as it is made, never held whole. */
-async function bomb(name: string, size: number): Promise<Buffer> {
-  const gz = zlib.createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gz.on("data", (c: Buffer) => out.push(c));
-  const done = new Promise((r) => gz.on("end", r));
-  gz.write(fileHeader(name, size));
-  const zeros = Buffer.alloc(16 * 1024 * 1024);
-  for (let left = size; left > 0; left -= zeros.length) {
-    if (!gz.write(left >= zeros.length ? zeros : zeros.subarray(0, left)))
-      await new Promise((r) => gz.once("drain", r));
-  }
-  gz.end(Buffer.alloc(1024));
-  await done;
-  return Buffer.concat(out);
 }
 
 function post(body: Buffer): Request {
@@ -113,7 +80,7 @@ describe("hostile archives", () => {
     ],
     [
       "a 1 GB gzip bomb in one entry",
-      () => bomb(`${DIR}/hypervisor-show.json`, 1024 * 1024 * 1024),
+      () => gzipBomb([{ name: `${DIR}/hypervisor-show.json`, size: 1024 * 1024 * 1024 }]),
       /^the upload: the entry "openstack-bundle-20261120\/hypervisor-show\.json": is 1024\.0 MB unpacked; a bundle file may be at most 256\.0 MB$/,
     ],
     [
