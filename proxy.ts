@@ -1,6 +1,6 @@
 /**
  * Every request passes here first, before any work:
- *   1. the raw path and query must decode (a malformed %-escape is a 400);
+ *   1. every segment of the raw path must decode (a malformed %-escape is a 400);
  *   2. a request that changes state (server actions and /api/* alike) must
  *      come from this site's own pages (Origin / Sec-Fetch-Site): 403;
  *   3. a server action's body must be one Next.js can decode: 413 / 400;
@@ -15,7 +15,6 @@ import {
   crossSiteRefusal,
   isStateChanging,
   pathRefusal,
-  queryRefusal,
   type Refused,
   securityHeaders,
 } from "@/lib/api/request-guard";
@@ -34,14 +33,13 @@ function withHeaders(res: NextResponse): NextResponse {
 const refuse = (r: Refused) => withHeaders(NextResponse.json({ error: r.error }, { status: r.status }));
 
 /** The path as the client sent it (nextUrl's pathname may already be normalized). */
-function rawPathAndQuery(request: NextRequest): { path: string; query: string } {
-  const m = /^[a-z]+:\/\/[^/?#]*([^?#]*)(\?[^#]*)?/i.exec(request.url);
-  return { path: m?.[1] ?? request.nextUrl.pathname, query: m?.[2] ?? "" };
+function rawPath(request: NextRequest): string {
+  return /^[a-z]+:\/\/[^/?#]*([^?#]*)/i.exec(request.url)?.[1] ?? request.nextUrl.pathname;
 }
 
 export async function proxy(request: NextRequest) {
-  const raw = rawPathAndQuery(request);
-  const bad = pathRefusal(raw.path) ?? queryRefusal(raw.query);
+  // (a malformed escape in the query is left to URLSearchParams, which keeps it as text)
+  const bad = pathRefusal(rawPath(request));
   if (bad) return refuse(bad);
   if (isStateChanging(request.method)) {
     const cross = crossSiteRefusal(request.headers);

@@ -68,21 +68,6 @@ export function pathRefusal(rawPath: string): Refused | null {
   return null;
 }
 
-/** Why the query string is refused (a malformed %-escape), or null. */
-export function queryRefusal(search: string): Refused | null {
-  for (const part of search.replace(/^\?/, "").split("&")) {
-    try {
-      decodeURIComponent(part.replace(/\+/g, " "));
-    } catch {
-      return {
-        status: 400,
-        error: `query: ${JSON.stringify(part.slice(0, 80))} has a malformed %-escape (write % as %25)`,
-      };
-    }
-  }
-  return null;
-}
-
 /** A string of React's reply encoding that refers to another row of the body ("$1", "$@2", "$Q3", "$W4"). */
 const ROW_REF = /^\$(@|Q|W)?([0-9a-f]+)(?::.*)?$/;
 
