@@ -17,6 +17,14 @@ export const MAX_BUNDLE_BYTES = 200 * 1024 * 1024;
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 /** The largest file of a bundle once decompressed. */
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** Files that are not the bundle's (collect-openstack.sh writes none): skipped, but only this much. */
+export const MAX_OTHER_BYTES = 16 * 1024 * 1024;
+/**
+ * Past 64 MB unpacked, an archive that unpacks to more than this many times
+ * its size is a bomb (JSON of real clouds compresses about 10 to 30 times).
+ */
+export const MAX_RATIO = 200;
+const RATIO_FROM_BYTES = 64 * 1024 * 1024;
 
 export class BundleReadError extends Error {
   constructor(
@@ -127,10 +135,10 @@ export async function readBundleStream(
       if (plain === null) {
         plain = !(chunk.byteLength >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b);
         if (!plain) {
-          gunzip = zlib.createGunzip();
+          gunzip = zlib.createGunzip({ chunkSize: 256 * 1024 });
           // its errors reach consume(); a late one after the end marker is of no interest
           gunzip.on("error", () => {});
-          unpacking = consume(gunzip, tar, source).catch((e) => {
+          unpacking = consume(gunzip, tar, source, () => bytes).catch((e) => {
             failure = e;
           });
         }
@@ -157,11 +165,16 @@ export async function readBundleStream(
 }
 
 /** Feed the gunzipped bytes to the tar reader, until its end marker or an error. */
-async function consume(gunzip: zlib.Gunzip, tar: TarReader, source: string): Promise<void> {
+async function consume(gunzip: zlib.Gunzip, tar: TarReader, source: string, sent: () => number): Promise<void> {
   try {
     for await (const out of gunzip) {
       tar.push(out as Buffer);
       if (tar.done) break;
+      if (tar.unpacked > RATIO_FROM_BYTES && tar.unpacked > MAX_RATIO * sent()) {
+        throw new BundleReadError([
+          `${source}: unpacks to more than ${MAX_RATIO} times its size (${mb(tar.unpacked)} from ${mb(sent())} so far): not a bundle of JSON files`,
+        ]);
+      }
     }
   } catch (e) {
     if (e instanceof BundleReadError) throw e;
@@ -182,7 +195,8 @@ const BLOCK = 512;
 class TarReader {
   done = false;
   private buf: Buffer = Buffer.alloc(0);
-  private unpacked = 0;
+  unpacked = 0;
+  private other = 0;
   /** the entry being read: its data left to read (then padding), kept or skipped */
   private entry: { path: string; type: string; left: number; pad: number; chunks: Buffer[] | null } | null = null;
   private longName: string | null = null;
@@ -294,6 +308,13 @@ class TarReader {
       this.fileDirs.add(dir === "." ? "" : dir.split("/")[0]);
     }
     const keep = (isFile && KNOWN.has(path.posix.basename(p))) || "xLK".includes(type);
+    if (!keep) {
+      this.other += entrySize;
+      if (this.other > MAX_OTHER_BYTES)
+        this.fail(
+          `the entry ${JSON.stringify(p)}: brings the files that are not the bundle's to ${mb(this.other)}; at most ${mb(MAX_OTHER_BYTES)} of them are skipped`,
+        );
+    }
     this.entry = {
       path: p,
       type,
