@@ -26,23 +26,23 @@ export function tarFileHeader(name: string, size: number): Buffer {
   return h;
 }
 
-/** A .tar.gz of `entries`, each `size` zero bytes, with the end-of-archive marker. */
-export async function gzipBomb(entries: { name: string; size: number }[]): Promise<Buffer> {
-  const gz = zlib.createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gz.on("data", (c: Buffer) => out.push(c));
-  const done = new Promise((r) => gz.on("end", r));
-  const zeros = Buffer.alloc(16 * 1024 * 1024);
+/**
+ * A .tar.gz of `entries`, each `size` zero bytes, with the end-of-archive
+ * marker: gzip members one after another (gunzip reads them as one stream),
+ * the 16 MB of zeros compressed once and repeated, so making a 1 GB bomb
+ * costs one small compression.
+ */
+export function gzipBomb(entries: { name: string; size: number }[]): Buffer {
+  const CHUNK = 16 * 1024 * 1024;
+  const zeros = zlib.gzipSync(Buffer.alloc(CHUNK), { level: 9 });
+  const members: Buffer[] = [];
   for (const { name, size } of entries) {
-    gz.write(tarFileHeader(name, size));
-    for (let left = size; left > 0; left -= zeros.length) {
-      if (!gz.write(left >= zeros.length ? zeros : zeros.subarray(0, left)))
-        await new Promise((r) => gz.once("drain", r));
-    }
-    const pad = (512 - (size % 512)) % 512;
-    if (pad) gz.write(Buffer.alloc(pad));
+    members.push(zlib.gzipSync(tarFileHeader(name, size)));
+    const whole = Math.floor(size / CHUNK);
+    for (let i = 0; i < whole; i++) members.push(zeros);
+    const rest = size - whole * CHUNK + ((512 - (size % 512)) % 512);
+    if (rest) members.push(zlib.gzipSync(Buffer.alloc(rest)));
   }
-  gz.end(Buffer.alloc(1024));
-  await done;
-  return Buffer.concat(out);
+  members.push(zlib.gzipSync(Buffer.alloc(1024)));
+  return Buffer.concat(members);
 }
