@@ -138,7 +138,9 @@ export async function readBundleStream(
           gunzip = zlib.createGunzip({ chunkSize: 256 * 1024 });
           // its errors reach consume(); a late one after the end marker is of no interest
           gunzip.on("error", () => {});
-          unpacking = consume(gunzip, tar, source, () => bytes).catch((e) => {
+          // the ratio is of what gunzip has consumed, not of what was sent (the body arrives faster)
+          const z = gunzip;
+          unpacking = consume(gunzip, tar, source, () => z.bytesWritten).catch((e) => {
             failure = e;
           });
         }
@@ -172,7 +174,7 @@ async function consume(gunzip: zlib.Gunzip, tar: TarReader, source: string, sent
       if (tar.done) break;
       if (tar.unpacked > RATIO_FROM_BYTES && tar.unpacked > MAX_RATIO * sent()) {
         throw new BundleReadError([
-          `${source}: unpacks to more than ${MAX_RATIO} times its size (${mb(tar.unpacked)} from ${mb(sent())} so far): not a bundle of JSON files`,
+          `${source}: unpacks to more than ${MAX_RATIO} times its size (${mb(tar.unpacked)} from ${(sent() / 1024).toFixed(0)} KB so far): not a bundle of JSON files`,
         ]);
       }
     }
