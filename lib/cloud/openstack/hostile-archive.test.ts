@@ -109,6 +109,25 @@ describe("hostile archives", () => {
         ),
       /cpu_info.*nests deeper than 64 levels at a\.a\.a/,
     ],
+    [
+      "1 GB of files that are not the bundle's",
+      () => gzipBomb([0, 1, 2, 3].map((i) => ({ name: `${DIR}/junk-${i}.bin`, size: 256 * 1024 * 1024 - 1024 }))),
+      /^the upload: the entry "openstack-bundle-20261120\/junk-0\.bin": brings the files that are not the bundle's to 256\.0 MB; at most 16\.0 MB/,
+    ],
+    [
+      "1 GB of bundle files of zeros",
+      () =>
+        gzipBomb(
+          [
+            "hypervisor-show.json",
+            "server-list.json",
+            "flavor-list.json",
+            "image-show.json",
+            "aggregate-show.json",
+          ].map((name) => ({ name: `${DIR}/${name}`, size: 200 * 1024 * 1024 })),
+        ),
+      /^the upload: unpacks to more than 200 times its size/,
+    ],
     ["10 MB of zero bytes", () => Buffer.alloc(10 * 1024 * 1024), /^the upload: contains none of the bundle's files/],
     [
       "a symlink named like a bundle file",
