@@ -20,11 +20,11 @@ export const MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** Files that are not the bundle's (collect-openstack.sh writes none): skipped, but only this much. */
 export const MAX_OTHER_BYTES = 16 * 1024 * 1024;
 /**
- * Past 64 MB unpacked, an archive that unpacks to more than this many times
+ * Past 16 MB unpacked, an archive that unpacks to more than this many times
  * its size is a bomb (JSON of real clouds compresses about 10 to 30 times).
  */
 export const MAX_RATIO = 200;
-const RATIO_FROM_BYTES = 64 * 1024 * 1024;
+const RATIO_FROM_BYTES = 16 * 1024 * 1024;
 
 export class BundleReadError extends Error {
   constructor(
