@@ -166,6 +166,7 @@ test("a page on another port cannot replace the cloud with the admin's cookie", 
 });
 
 test("after sign-in, next with a tab or a newline never leaves the site and never fails", async ({ browser }) => {
+  test.setTimeout(90_000);
   for (const next of ["/%09/evil.example/x", "/%0A/evil.example/x", "/%0D%0A/evil.example/x", "//evil.example/x"]) {
     // signed out: the project's admin cookie is not this test's
     const ctx = await browser.newContext({ storageState: { cookies: [], origins: [] } });
