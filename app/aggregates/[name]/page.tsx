@@ -118,7 +118,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
                         <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
                       </td>
                       <td>
-                        <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} />
+                        <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} version={agg.version} />
                       </td>
                     </tr>
                   ))}
@@ -138,7 +138,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
               label="Aggregate host pages"
             />
           </div>
-          <HostPicker aggregateId={agg.id} aggregateName={agg.name} />
+          <HostPicker aggregateId={agg.id} aggregateName={agg.name} version={agg.version} />
         </div>
       </section>
     </section>
