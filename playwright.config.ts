@@ -68,7 +68,7 @@ export default defineConfig({
     {
       name: "chromium",
       dependencies: ["setup"],
-      testIgnore: /postgresql\.spec\.ts$/,
+      testIgnore: /postgresql(-start)?\.spec\.ts$/,
       use: {
         ...devices["Desktop Chrome"],
         // every spec runs signed in as an admin unless it says otherwise
@@ -80,7 +80,7 @@ export default defineConfig({
       ? [
           {
             name: "postgresql",
-            testMatch: /postgresql\.spec\.ts$/,
+            testMatch: /postgresql(-start)?\.spec\.ts$/,
             use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${pgPort}`, launchOptions },
           },
         ]

@@ -1,28 +1,65 @@
 /**
- * Every page, server action and API route needs a signed-in user: the
- * session is checked against the database here (valid signature, not
- * expired, user still present with a known role) before anything renders.
+ * Every request passes here first, before any work:
+ *   1. every segment of the raw path must decode (a malformed %-escape is a 400);
+ *   2. a request that changes state (server actions and /api/* alike) must
+ *      come from this site's own pages (Origin / Sec-Fetch-Site): 403;
+ *   3. a server action's body must be one Next.js can decode: 413 / 400;
+ *   4. a signed-in user: the session is checked against the database
+ *      (valid signature, not expired, user still present with a known role).
  * Roles are enforced where the work happens (mutate(), requireRole()).
+ * Every answer carries the security headers (lib/api/request-guard.ts).
  */
 import { type NextRequest, NextResponse } from "next/server";
+import {
+  actionBodyRefusal,
+  crossSiteRefusal,
+  isStateChanging,
+  pathRefusal,
+  type Refused,
+  securityHeaders,
+} from "@/lib/api/request-guard";
 import { actorFromHeaders } from "@/lib/auth/session";
 
 const PUBLIC = ["/sign-in"];
 /** Answered with 401, not a redirect to the sign-in page: machine-read routes. */
 const API = ["/api/", "/audit/export"];
+const HEADERS = securityHeaders(process.env.NODE_ENV === "development");
+
+function withHeaders(res: NextResponse): NextResponse {
+  for (const [k, v] of Object.entries(HEADERS)) res.headers.set(k, v);
+  return res;
+}
+
+const refuse = (r: Refused) => withHeaders(NextResponse.json({ error: r.error }, { status: r.status }));
+
+/** The path as the client sent it (nextUrl's pathname may already be normalized). */
+function rawPath(request: NextRequest): string {
+  return /^[a-z]+:\/\/[^/?#]*([^?#]*)/i.exec(request.url)?.[1] ?? request.nextUrl.pathname;
+}
 
 export async function proxy(request: NextRequest) {
+  // (a malformed escape in the query is left to URLSearchParams, which keeps it as text)
+  const bad = pathRefusal(rawPath(request));
+  if (bad) return refuse(bad);
+  if (isStateChanging(request.method)) {
+    const cross = crossSiteRefusal(request.headers);
+    if (cross) return refuse(cross);
+    if (request.headers.has("next-action")) {
+      const body = await actionBodyRefusal(request);
+      if (body) return refuse(body);
+    }
+  }
   const { pathname, search } = request.nextUrl;
-  if (PUBLIC.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
+  if (PUBLIC.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return withHeaders(NextResponse.next());
   const actor = await actorFromHeaders(request.headers);
-  if (actor) return NextResponse.next();
+  if (actor) return withHeaders(NextResponse.next());
   if (API.some((p) => pathname.startsWith(p)))
-    return NextResponse.json({ error: "sign in first (no valid session)" }, { status: 401 });
+    return refuse({ status: 401, error: "sign in first (no valid session)" });
   const url = request.nextUrl.clone();
   url.pathname = "/sign-in";
   url.search = "";
   if (pathname !== "/") url.searchParams.set("next", `${pathname}${search}`);
-  return NextResponse.redirect(url);
+  return withHeaders(NextResponse.redirect(url));
 }
 
 export const config = {

@@ -4,15 +4,13 @@
  * Importing replaces the whole cloud, so these tests run against their own
  * server on a copy of the e2e database: the other specs' cloud is untouched.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import Database from "better-sqlite3";
 import { effectiveConfig } from "../lib/cloud/openstack/nova-conf";
-import { e2eDatabaseFile } from "./db";
+import { queryFile, serveCopy } from "./server";
 
 const FIXTURES = path.resolve(__dirname, "..", "lib", "cloud", "openstack", "fixtures");
 
@@ -21,24 +19,8 @@ let dbFile: string;
 let server: ChildProcess | undefined;
 let base: string;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+  return queryFile<T>(dbFile, sql, ...params);
 }
 
 const hostCount = () => query<{ n: number }>(`SELECT count(*) AS n FROM "ComputeHost"`)[0].n;
@@ -55,30 +37,7 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-import-e2e-"));
-  dbFile = path.join(tmp, "import.db");
-  const source = new Database(e2eDatabaseFile(), { readonly: true, fileMustExist: true });
-  await source.backup(dbFile);
-  source.close();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(
-    process.execPath,
-    [path.resolve(__dirname, "..", "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: path.resolve(__dirname, ".."),
-      env: { ...process.env, DATABASE_URL: `file:${dbFile}` },
-      stdio: "ignore",
-    },
-  );
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/import`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the import test server did not start on ${base}`);
+  ({ dbFile, base, server } = await serveCopy(tmp, "import"));
 });
 
 test.afterAll(async () => {

@@ -21,12 +21,31 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
 
+/** The advisory lock that serializes setup (migrations, then seeding) across instances starting together. */
+const SETUP_LOCK = 727274;
+
+/**
+ * `fn` while holding the setup lock on `url`'s server: a second instance
+ * waits, then re-checks what the first did (e.g. finds the cloud seeded).
+ */
+export async function withSetupLock<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [SETUP_LOCK]);
+    return await fn();
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [SETUP_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}
+
 export async function migratePostgres(url: string, dir: string = PG_MIGRATIONS_DIR): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     // one migrator at a time (several instances starting together)
-    await client.query("SELECT pg_advisory_lock(727274)");
+    await client.query("SELECT pg_advisory_lock($1)", [SETUP_LOCK]);
     await client.query(MIGRATIONS_TABLE);
     const done = new Set(
       (
@@ -55,7 +74,7 @@ export async function migratePostgres(url: string, dir: string = PG_MIGRATIONS_D
     }
     return applied;
   } finally {
-    await client.query("SELECT pg_advisory_unlock(727274)").catch(() => undefined);
+    await client.query("SELECT pg_advisory_unlock($1)", [SETUP_LOCK]).catch(() => undefined);
     await client.end();
   }
 }

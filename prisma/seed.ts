@@ -7,10 +7,11 @@
  * Does nothing when the database already has hosts, unless --force, which
  * REPLACES the whole cloud. Default 200 hosts; --hosts 10000 for a large one.
  */
-import { createPrismaClient } from "@/lib/db-client";
+import { createPrismaClient, databaseProvider } from "@/lib/db-client";
 import { migrateDatabaseAt } from "@/lib/db-open";
 import { MIN_DEMO_HOSTS } from "@/lib/cloud/demo-cloud";
 import { seedDemoCloud } from "@/lib/cloud/seed-demo";
+import { withSetupLock } from "@/lib/db-migrate-pg";
 
 const USAGE = "usage: npm run seed [-- --hosts N] [--seed S] [--force]";
 
@@ -56,7 +57,12 @@ async function main() {
   }
   const prisma = createPrismaClient(url);
   try {
-    const r = await seedDemoCloud(prisma, opts);
+    // on PostgreSQL under the migrations' lock, the emptiness re-checked inside it: of several
+    // instances starting together on one empty database exactly one seeds
+    const r =
+      databaseProvider(url) === "postgresql"
+        ? await withSetupLock(url, () => seedDemoCloud(prisma, opts))
+        : await seedDemoCloud(prisma, opts);
     if (!r.seeded) {
       process.stdout.write(
         `seed: ${file} already has ${r.existingHosts} hosts; nothing done (--force replaces the cloud)\n`,

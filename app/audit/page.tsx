@@ -4,6 +4,7 @@ import { Pager, queryString } from "@/components/ui/pager";
 import { entityHref, ENTITY_KINDS } from "@/lib/audit/entities";
 import { type AuditFilter, AuditFilterSchema, auditUsers, listAudit } from "@/lib/audit/queries";
 import { prisma } from "@/lib/db";
+import { pageOf } from "@/lib/api/input-limits";
 
 export const metadata: Metadata = { title: "Audit trail" };
 export const dynamic = "force-dynamic";
@@ -43,7 +44,7 @@ export default async function AuditPage({
   const raw = { user: one(sp.user), entity: one(sp.entity), key: one(sp.key), from: one(sp.from), to: one(sp.to) };
   const parsed = AuditFilterSchema.safeParse(raw);
   const filter: AuditFilter = parsed.success ? parsed.data : {};
-  const page = Number(one(sp.page)) || 1;
+  const page = pageOf(sp.page);
   const [{ entries, total, pages }, users] = await Promise.all([
     listAudit(prisma, filter, { limit: 50, page }),
     auditUsers(prisma),
@@ -71,7 +72,7 @@ export default async function AuditPage({
           <label htmlFor="audit-entity">Entity</label>
           <select id="audit-entity" name="entity" defaultValue={raw.entity}>
             <option value="">any</option>
-            {[...ENTITY_KINDS, "user"].map((k) => (
+            {[...ENTITY_KINDS, "user", "cloud"].map((k) => (
               <option key={k} value={k}>
                 {k.replace("_", " ")}
               </option>

@@ -17,6 +17,7 @@ import {
   type HostStateFilter,
 } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import { pageOf } from "@/lib/api/input-limits";
 
 export const metadata: Metadata = { title: "Hosts" };
 // Always read the database at request time, never at build time.
@@ -55,7 +56,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
   const cell = one(sp.cell) || undefined;
   const sizeRaw = Number(one(sp.size));
   const size = HOST_PAGE_SIZES.includes(sizeRaw as 50) ? sizeRaw : 50;
-  const pageNum = Number(one(sp.page)) || 1;
+  const pageNum = pageOf(sp.page);
 
   const [result, cells] = await Promise.all([
     listHostsPage(prisma, { search: q, sort, dir, page: pageNum, pageSize: size, state, cell }),

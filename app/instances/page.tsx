@@ -10,6 +10,7 @@ import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { getInstance, INSTANCE_PAGE_SIZE, instanceFormChoices, listInstances } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import { pageOf } from "@/lib/api/input-limits";
 
 export const metadata: Metadata = { title: "Instances" };
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
   const host = one(sp.host).trim();
   const editUuid = one(sp.edit);
   const [list, choices, editing] = await Promise.all([
-    listInstances(prisma, { search: q, host, page: Number(one(sp.page)) || 1, pageSize: INSTANCE_PAGE_SIZE }),
+    listInstances(prisma, { search: q, host, page: pageOf(sp.page), pageSize: INSTANCE_PAGE_SIZE }),
     instanceFormChoices(prisma),
     editUuid ? getInstance(prisma, editUuid) : Promise.resolve(null),
   ]);

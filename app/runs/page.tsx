@@ -5,6 +5,7 @@ import { fmtCount, fmtMs } from "@/lib/runs/format";
 import { listRuns } from "@/lib/runs/queries";
 import { RerunButton } from "@/components/schedule/run-buttons";
 import "@/components/schedule/schedule.css";
+import { recordIdOf } from "@/lib/api/input-limits";
 
 export const metadata: Metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
@@ -31,11 +32,9 @@ export default async function RunsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const sp = await searchParams;
-  const before = Number(Array.isArray(sp.before) ? sp.before[0] : sp.before);
-  const { runs, total, nextBefore } = await listRuns(prisma, {
-    limit: 50,
-    before: Number.isInteger(before) && before > 0 ? before : undefined,
-  });
+  // a cursor that is not a run id starts from the newest run
+  const before = recordIdOf(Array.isArray(sp.before) ? sp.before[0] : sp.before);
+  const { runs, total, nextBefore } = await listRuns(prisma, { limit: 50, before: before ?? undefined });
   return (
     <section className="sc-page">
       <h1>Runs</h1>

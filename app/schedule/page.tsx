@@ -5,6 +5,7 @@ import { EMPTY_FORM, requestToFormValues, type FormValues } from "@/lib/runs/for
 import { getRun, scheduleFormOptions } from "@/lib/runs/queries";
 import { ScheduleForm } from "@/components/schedule/schedule-form";
 import "@/components/schedule/schedule.css";
+import { recordIdOf } from "@/lib/api/input-limits";
 
 export const metadata: Metadata = { title: "Schedule" };
 export const dynamic = "force-dynamic";
@@ -22,9 +23,9 @@ export default async function SchedulePage({
     flavor: options.flavors.find((f) => f.name === "m1.small")?.name ?? options.flavors[0]?.name ?? "",
   };
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const from = Number(one(sp.from));
+  const from = recordIdOf(one(sp.from));
   let fromRun: number | null = null;
-  if (Number.isInteger(from) && from > 0) {
+  if (from !== null) {
     const run = await getRun(prisma, from);
     if (run) {
       Object.assign(initial, requestToFormValues(run.request, run.profileName, active));

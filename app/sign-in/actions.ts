@@ -2,15 +2,11 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { safeNext } from "@/lib/auth/next-path";
 import { signInWithPassword, signOut } from "@/lib/auth/sign-in";
 import { prisma } from "@/lib/db";
 
 export type SignInState = { message: string; fieldErrors?: Record<string, string[]>; name?: string } | null;
-
-/** Only a path on this site (never "//host" or a full URL). */
-function safeNext(next: unknown): string {
-  return typeof next === "string" && /^\/(?!\/)/.test(next) && !next.includes("\\") ? next : "/";
-}
 
 export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
   const name = form.get("name");

@@ -1,19 +1,24 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { safeNext } from "@/lib/auth/next-path";
 import { currentActor } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const sp = await searchParams;
   if (await currentActor()) redirect("/");
   return (
     <section className="sign-in">
       <h1>Sign in</h1>
       {sp.signedOut ? <p role="status">You are signed out.</p> : null}
-      <SignInForm next={sp.next ?? "/"} />
+      <SignInForm next={safeNext(sp.next)} />
       <p className="hint">
         No account? An admin adds users with <code>npm run -s users -- add NAME --role viewer</code>.
       </p>

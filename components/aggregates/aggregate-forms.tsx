@@ -97,9 +97,19 @@ export function DeleteAggregateForm({
   );
 }
 
-export function RemoveHostButton({ id, aggregateName, host }: { id: number; aggregateName: string; host: string }) {
+export function RemoveHostButton({
+  id,
+  aggregateName,
+  host,
+  version,
+}: {
+  id: number;
+  aggregateName: string;
+  host: string;
+  version: number;
+}) {
   return (
-    <RowActionForm action={removeAggregateHost} hidden={{ id, aggregate_name: aggregateName, host }}>
+    <RowActionForm action={removeAggregateHost} hidden={{ id, aggregate_name: aggregateName, host, version }}>
       {(form) => (
         <SubmitButton
           form={form}

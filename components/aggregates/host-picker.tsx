@@ -14,7 +14,16 @@ import type { HostSearchResult } from "@/lib/cloud/queries";
 
 const LIMIT = 20;
 
-export function HostPicker({ aggregateId, aggregateName }: { aggregateId: number; aggregateName: string }) {
+export function HostPicker({
+  aggregateId,
+  aggregateName,
+  version,
+}: {
+  aggregateId: number;
+  aggregateName: string;
+  /** the aggregate's version when the page was opened (a change since is refused) */
+  version: number;
+}) {
   const [q, setQ] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const debounced = useDebounced(q.trim(), 200);
@@ -92,6 +101,7 @@ export function HostPicker({ aggregateId, aggregateName }: { aggregateId: number
       </fieldset>
       <form ref={form.formRef} onSubmit={form.onSubmit} aria-label="Add selected hosts">
         <input type="hidden" name="id" value={aggregateId} />
+        <input type="hidden" name="version" value={version} />
         <input type="hidden" name="aggregate_name" value={aggregateName} />
         {selected.map((h) => (
           <input key={h} type="hidden" name="hosts" value={h} />

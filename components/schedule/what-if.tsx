@@ -29,17 +29,19 @@ function failure(r: ActionResult): string {
 
 async function applyChange(c: Proposal["changes"][number]): Promise<string | null> {
   let r: ActionResult;
-  if (c.kind === "enable-service") r = await setHostService(null, formData({ host: c.host, disabled: "false" }));
+  const version = String(c.version ?? "");
+  if (c.kind === "enable-service")
+    r = await setHostService(null, formData({ host: c.host, disabled: "false", version }));
   else if (c.aggregateId === undefined) return `aggregate ${c.aggregate} no longer exists`;
   else if (c.kind === "add-to-aggregate")
     r = await addAggregateHosts(
       null,
-      formData({ id: String(c.aggregateId), hosts: [c.host], aggregate_name: c.aggregate }),
+      formData({ id: String(c.aggregateId), hosts: [c.host], aggregate_name: c.aggregate, version }),
     );
   else
     r = await saveAggregateMetadata(
       null,
-      formData({ id: String(c.aggregateId), key: c.key, value: c.value, aggregate_name: c.aggregate }),
+      formData({ id: String(c.aggregateId), key: c.key, value: c.value, aggregate_name: c.aggregate, version }),
     );
   return r.ok ? null : `${c.text}: ${failure(r)}`;
 }
@@ -77,8 +79,13 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
     setBusy(true);
     setError(null);
     try {
+      // each change moves its record one version on: a later change to the same record sends the next one
+      const applied = new Map<string, number>();
       for (const c of p.changes) {
-        const why = await applyChange(c);
+        const record = c.kind === "enable-service" ? `host:${c.host}` : `aggregate:${c.aggregate}`;
+        const done = applied.get(record) ?? 0;
+        const why = await applyChange({ ...c, version: c.version === undefined ? undefined : c.version + done });
+        applied.set(record, done + 1);
         if (why) {
           setError(`Not applied: ${why}`);
           return;

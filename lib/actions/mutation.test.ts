@@ -48,6 +48,10 @@ async function useAppClientOn(url: string | undefined) {
   if (url) process.env.DATABASE_URL = url;
 }
 
+async function profileId(name: string): Promise<number> {
+  return (await db.prisma.schedulerProfile.findUniqueOrThrow({ where: { name } })).id;
+}
+
 async function gpuValue() {
   const row = await db.prisma.aggregateMetadata.findFirst({ where: { aggregateId: aggId, key: "gpu" } });
   return row?.value;
@@ -89,7 +93,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     });
 
     it("an admin can, and the audit trail has who, what, before and after", async () => {
-      const r = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false" });
+      const r = await saveMetadata(alice, { id: aggId, key: "gpu", value: "false", version: 1 });
       expect(r.ok).toBe(true);
       expect(await gpuValue()).toBe("false");
       const entries = await db.prisma.auditEntry.findMany();
@@ -144,10 +148,15 @@ describe.each(PROVIDERS)("on %s", (provider) => {
 
     it("a write that fails leaves neither the change nor an audit entry", async () => {
       const r = await runAs(alice, () =>
-        mutate("aggregate.metadata.save", MetadataSchema, { id: aggId, key: "gpu", value: "x" }, async (tx, d) => {
-          await tx.aggregateMetadata.updateMany({ where: { aggregateId: d.id }, data: { value: d.value } });
-          throw new Error("disk full");
-        }),
+        mutate(
+          "aggregate.metadata.save",
+          MetadataSchema,
+          { id: aggId, key: "gpu", value: "x", version: 1 },
+          async (tx, d) => {
+            await tx.aggregateMetadata.updateMany({ where: { aggregateId: d.id }, data: { value: d.value } });
+            throw new Error("disk full");
+          },
+        ),
       ).catch((e: Error) => e);
       expect(r).toBeInstanceOf(Error);
       expect(await gpuValue()).toBe("true");
@@ -208,6 +217,43 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect(r.ok).toBe(false);
       expect(!r.ok && r.formError).toMatch(/changed by alice at \d\d:\d\d since you opened it/);
       expect(await db.prisma.schedulerProfile.findMany({ orderBy: { name: "asc" } })).toEqual(before);
+    });
+
+    it.each([
+      ["saving metadata", () => saveMetadata(alice, { id: aggId, key: "gpu", value: "false" })],
+      ["deleting the aggregate", () => runAs(alice, () => deleteAggregate(null, form({ id: aggId })))],
+      [
+        "activating a profile",
+        () => runAs(alice, async () => activateProfile(null, form({ id: await profileId("b") }))),
+      ],
+    ] as const)(
+      "%s without the version the form was opened at is refused on its field, nothing written",
+      async (_w, act) => {
+        await db.prisma.schedulerProfile.deleteMany();
+        await db.prisma.schedulerProfile.create({ data: { name: "a", config: "{}", active: true } });
+        await db.prisma.schedulerProfile.create({ data: { name: "b", config: "{}" } });
+        const r = await act();
+        expect(r).toMatchObject({
+          ok: false,
+          fieldErrors: { version: [expect.stringMatching(/^version: is required/)] },
+        });
+        expect(await gpuValue()).toBe("true");
+        expect(await db.prisma.aggregate.count({ where: { id: aggId } })).toBe(1);
+        expect((await db.prisma.schedulerProfile.findUniqueOrThrow({ where: { name: "a" } })).active).toBe(true);
+        expect(await db.prisma.auditEntry.count()).toBe(0);
+      },
+    );
+
+    it("20 parallel saves at one version: one is kept, 19 are refused as conflicts, none lost silently", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          saveMetadata(i % 2 ? alice : bob, { id: aggId, key: "gpu", value: `v${i}`, version: 1 }),
+        ),
+      );
+      const saved = answers.filter((r) => r.ok);
+      expect(saved).toHaveLength(1);
+      expect(answers.filter((r) => !r.ok && r.conflict)).toHaveLength(19);
+      expect(await db.prisma.auditEntry.count()).toBe(1);
     });
 
     it.each([["abc"], ["0"], ["1.5"]])("a malformed version %j is refused on its field", async (version) => {

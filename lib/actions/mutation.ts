@@ -26,6 +26,7 @@ import {
   expectedVersion,
   recordChanges,
   snapshot,
+  type Target,
   targetsOf,
   VersionConflict,
 } from "@/lib/audit/trail";
@@ -82,11 +83,29 @@ async function auditedWrite<D, T>(
   const before = await snapshot(tx, targets);
   const expected = expectedVersion(input);
   if (expected === "bad") throw new MutationError("version", "version: must be a whole number >= 1");
+  if (expected === null && needsVersion(action, targets, before)) {
+    // without it a second save would silently overwrite the first
+    throw new MutationError(
+      "version",
+      "version: is required (the version of the record when your form was opened); reload the page and try again",
+    );
+  }
   const claimed = expected !== null && targets.length > 0 && before[0] !== null;
   if (claimed) await claimVersion(tx, targets[0], before[0]!, expected, d);
   const result = await write(tx, data);
   await recordChanges(tx, actor, action, targets, before, createdTarget(action, result), claimed);
   return result;
+}
+
+/**
+ * Whether the action changes an existing record a form was opened at (edit,
+ * delete, activation), which must say the version it saw. Creations,
+ * imports by name and commits of a run (checked against the hosts' state
+ * instead) have none to send.
+ */
+function needsVersion(action: string, targets: Target[], before: unknown[]): boolean {
+  if (targets.length === 0 || before[0] === null || before[0] === undefined) return false;
+  return targets[0].kind !== "run" && action !== "profile.import-nova-conf";
 }
 
 /** Prisma's unique-constraint error, turned into a message on the field. */
@@ -102,7 +121,7 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
   action: string,
   schema: S,
   input: unknown,
-  write: (tx: Tx, data: z.output<S>, prepared: P) => Promise<T>,
+  write: (tx: Tx, data: z.output<S>, prepared: P, actor: Actor) => Promise<T>,
   opts: {
     revalidate?: string[];
     message?: string;
@@ -124,7 +143,9 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
     const prepared = (opts.prepare ? await opts.prepare(parsed.data) : undefined) as P;
     const data = await prisma.$transaction(
       async (tx) => {
-        const out = await auditedWrite(tx, auth.actor, action, input, parsed.data, (t, d) => write(t, d, prepared));
+        const out = await auditedWrite(tx, auth.actor, action, input, parsed.data, (t, d) =>
+          write(t, d, prepared, auth.actor),
+        );
         // In the same transaction: every process's cached snapshot sees the change.
         if (opts.changesCloud !== false) await bumpCloudRevision(tx);
         return out;

@@ -2,6 +2,10 @@
  * What the route handlers (app/api/...) read from a request, and the answers
  * they give when it is wrong, worded once so every route says it alike.
  */
+import { MAX_DB_INT, readUserJson, recordIdOf, wholeNumber } from "./input-limits";
+
+/** More instances than one request may ask for. */
+const MAX_INSTANCE_INDEX = 100_000;
 
 /** 400 {"error": message}: the runs API's shape. */
 export const badRequest = (error: string) => Response.json({ error }, { status: 400 });
@@ -14,21 +18,28 @@ export const fieldErrors = (errors: Record<string, string[]>) => Response.json({
 
 /** The ID of /api/runs/ID/…: a positive whole number, or the 400 answer saying so. */
 export async function runIdParam(ctx: { params: Promise<{ id: string }> }): Promise<number | Response> {
-  const id = Number((await ctx.params).id);
-  return Number.isInteger(id) && id > 0 ? id : badRequest("run id must be a positive whole number");
+  return (
+    recordIdOf((await ctx.params).id) ?? badRequest(`run id must be a positive whole number (at most ${MAX_DB_INT})`)
+  );
 }
 
 /** `index`: which instance of a run (0, the first, when absent), or the 400 answer saying so. */
 export function instanceIndexParam(params: URLSearchParams): number | Response {
-  const index = Number(params.get("index") ?? "0");
-  return Number.isInteger(index) && index >= 0 ? index : badRequest("index: must be a whole number from 0");
+  const index = wholeNumber(params.get("index") ?? "0", 0, MAX_INSTANCE_INDEX);
+  return index ?? badRequest(`index: must be a whole number from 0 to ${MAX_INSTANCE_INDEX}`);
 }
 
 /** The request's JSON body, or the 400 answer (a form error) when it is not JSON. */
 export async function jsonBody(req: Request): Promise<{ body: unknown } | Response> {
+  let text: string;
   try {
-    return { body: await req.json() };
+    text = await req.text();
   } catch {
     return fieldErrors({ _form: ["the request body must be JSON"] });
   }
+  const read = readUserJson(text, "the request body");
+  if (read.ok) return { body: read.value };
+  return fieldErrors({
+    _form: [read.message.includes("not valid JSON") ? "the request body must be JSON" : read.message],
+  });
 }

@@ -12,6 +12,7 @@
  * the cloud: they get no audit entry.
  */
 import type { Tx } from "@/lib/actions/mutation";
+import { recordIdOf, wholeNumber } from "@/lib/api/input-limits";
 import type { Actor } from "@/lib/auth/session";
 import { lockHosts } from "@/lib/runs/lock";
 import { bumpVersion, type EntityKind, type EntityRef, type EntityState, loadEntity } from "./entities";
@@ -31,6 +32,9 @@ const PREFIX_KIND: Record<string, EntityKind> = {
   profile: "profile",
 };
 
+/** The action that names its profile rather than sending its id (created or replaced). */
+const BY_NAME = "profile.import-nova-conf";
+
 /** Actions that write only history, never the cloud. */
 const NOT_AUDITED = new Set(["schedule.run", "run.rerun"]);
 
@@ -48,8 +52,8 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
   const kind = kindOf(action);
   if (!kind) return [];
   if (kind === "run") {
-    const runId = Number(d.runId);
-    if (!Number.isInteger(runId)) return [];
+    const runId = recordIdOf(d.runId);
+    if (runId === null) return [];
     const run = await tx.schedulingRun.findUnique({ where: { id: runId }, select: { chosenHosts: true } });
     const hosts: string[] = run ? [...new Set(JSON.parse(run.chosenHosts) as string[])] : [];
     // their "before" must be read under the commit's locks, not before them
@@ -57,6 +61,11 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
     return [{ kind, ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
   }
   if (kind === "host" && typeof d.host === "string") return [{ kind, ref: { name: d.host } }];
+  // an import names the profile it creates or replaces
+  if (action === BY_NAME && typeof d.name === "string") {
+    const ref = { name: d.name };
+    return (await loadEntity(tx, kind, ref)) ? [{ kind, ref }] : [];
+  }
   if (typeof d.id === "number") return [{ kind, ref: { id: d.id } }];
   return [];
 }
@@ -64,7 +73,8 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
 /** A created entity, found from what the action returned (its name or uuid). */
 export function createdTarget(action: string, result: unknown): Target | null {
   const kind = kindOf(action);
-  if (!kind || !action.endsWith(".create") || !result || typeof result !== "object") return null;
+  if (!kind || !(action.endsWith(".create") || action === BY_NAME) || !result || typeof result !== "object")
+    return null;
   const r = result as Data;
   if (typeof r.id === "number") return { kind, ref: { id: r.id } };
   if (typeof r.uuid === "string") return { kind, ref: { uuid: r.uuid } };
@@ -103,8 +113,7 @@ export function expectedVersion(input: unknown): number | null | "bad" {
   if (!input || typeof input !== "object") return null;
   const v = (input as Data).version;
   if (v === undefined || v === null || v === "") return null;
-  const n = typeof v === "number" ? v : Number(String(v));
-  return Number.isInteger(n) && n >= 1 ? n : "bad";
+  return wholeNumber(typeof v === "number" ? v : String(v), 1) ?? "bad";
 }
 
 const show = (v: unknown) =>

@@ -70,6 +70,25 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect((await signInWithPassword(db.prisma, { name: "vera", password: PASSWORD })).ok).toBe(true);
     });
 
+    it("40 guesses at once, the right password as number 30: the first 5 are checked, the rest refused, no session", async () => {
+      await addUser(db.prisma, "petra", "operator", PASSWORD);
+      const sessions = await db.prisma.session.count();
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          signInWithPassword(db.prisma, { name: "petra", password: i === 29 ? PASSWORD : `guess-${i}` }),
+        ),
+      );
+      expect(answers.filter((r) => r.ok)).toEqual([]);
+      expect(answers.filter((r) => !r.ok && r.message === WRONG_CREDENTIALS)).toHaveLength(MAX_FAILURES);
+      expect(answers.filter((r) => !r.ok && /^Too many failed sign-ins/.test(r.message))).toHaveLength(
+        40 - MAX_FAILURES,
+      );
+      expect(await db.prisma.session.count()).toBe(sessions);
+      // and the name stays locked for the right password afterwards
+      const after = await signInWithPassword(db.prisma, { name: "petra", password: PASSWORD });
+      expect(!after.ok && after.message).toMatch(/^Too many failed sign-ins/);
+    });
+
     it("empty fields are named, nothing else is said", async () => {
       expect(await signInWithPassword(db.prisma, { name: "", password: "" })).toMatchObject({
         ok: false,

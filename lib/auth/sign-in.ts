@@ -1,6 +1,7 @@
 /**
  * Sign-in by name and password, with a per-name lockout kept in the
- * database (SignInThrottle): every instance counts the same failures, and
+ * database (SignInThrottle): every instance counts the same attempts, each
+ * counted atomically before its password is checked, and
  * unknown names are counted like known ones so neither the message nor the
  * lockout tells whether a name exists.
  */
@@ -32,17 +33,77 @@ export function lockMessage(until: Date, now: Date): string {
   return `Too many failed sign-ins for this name: try again in ${secs} s.`;
 }
 
-async function recordFailure(db: PrismaClient, key: string, now: Date): Promise<void> {
-  const row = await db.signInThrottle.findUnique({ where: { name: key } });
-  const fresh = !row || now.getTime() - row.firstAt.getTime() > WINDOW_MS;
-  const failures = fresh ? 1 : row.failures + 1;
+type Attempt = { allowed: true; number: number } | { allowed: false; lockedUntil: Date };
+
+/** The lock after `failures` failures in the window (null below MAX_FAILURES). */
+function lockAfter(failures: number, now: Date): Date | null {
   const over = failures - MAX_FAILURES;
-  const lockedUntil = over >= 0 ? new Date(now.getTime() + Math.min(MAX_LOCK_MS, FIRST_LOCK_MS * 2 ** over)) : null;
-  await db.signInThrottle.upsert({
-    where: { name: key },
-    create: { name: key, failures, firstAt: now, lockedUntil },
-    update: fresh ? { failures, firstAt: now, lockedUntil } : { failures, lockedUntil },
-  });
+  return over >= 0 ? new Date(now.getTime() + Math.min(MAX_LOCK_MS, FIRST_LOCK_MS * 2 ** over)) : null;
+}
+
+/**
+ * Count this attempt before the password is checked, in one transaction
+ * that holds the name's row (the increment takes its row lock): parallel
+ * attempts each get their own number, and only the first MAX_FAILURES of a
+ * window are checked; the rest are refused as locked, right password or not.
+ */
+async function countAttempt(db: PrismaClient, key: string, now: Date): Promise<Attempt> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await db.$transaction(
+        async (tx) => {
+          const bumped = await tx.signInThrottle.updateMany({
+            where: { name: key },
+            data: { failures: { increment: 1 } },
+          });
+          if (bumped.count === 0) {
+            await tx.signInThrottle.create({ data: { name: key, failures: 1, firstAt: now } });
+            return { allowed: true, number: 1 } as const;
+          }
+          const row = (await tx.signInThrottle.findUnique({ where: { name: key } }))!;
+          if (row.lockedUntil && row.lockedUntil > now) {
+            // a locked name: the attempt is refused and not counted (the lock does not grow while it holds)
+            await tx.signInThrottle.update({ where: { name: key }, data: { failures: row.failures - 1 } });
+            return { allowed: false, lockedUntil: row.lockedUntil } as const;
+          }
+          if (now.getTime() - row.firstAt.getTime() > WINDOW_MS) {
+            await tx.signInThrottle.update({
+              where: { name: key },
+              data: { failures: 1, firstAt: now, lockedUntil: null },
+            });
+            return { allowed: true, number: 1 } as const;
+          }
+          if (row.lockedUntil) {
+            // a lock just ended: this attempt is checked, and the others wait out the next, longer lock meanwhile
+            await tx.signInThrottle.update({
+              where: { name: key },
+              data: { lockedUntil: lockAfter(row.failures, now) },
+            });
+            return { allowed: true, number: row.failures } as const;
+          }
+          if (row.failures > MAX_FAILURES) {
+            // more attempts in flight than failures allowed: lock now, before any of them is answered
+            const lockedUntil = lockAfter(MAX_FAILURES, now)!;
+            await tx.signInThrottle.update({ where: { name: key }, data: { lockedUntil, failures: row.failures - 1 } });
+            return { allowed: false, lockedUntil } as const;
+          }
+          return { allowed: true, number: row.failures } as const;
+          // many attempts at once wait their turn for a connection rather than fail
+        },
+        { maxWait: 30_000, timeout: 10_000 },
+      );
+    } catch (e) {
+      // two first attempts created the row at once: the loser counts again on the winner's row
+      if ((e as { code?: string }).code === "P2002" && tries < 3) continue;
+      throw e;
+    }
+  }
+}
+
+/** A failed attempt (already counted): lock the name when it was one too many. */
+async function recordFailure(db: PrismaClient, key: string, number: number, now: Date): Promise<void> {
+  const lockedUntil = lockAfter(number, now);
+  if (lockedUntil) await db.signInThrottle.updateMany({ where: { name: key }, data: { lockedUntil } });
 }
 
 /**
@@ -64,10 +125,10 @@ export async function signInWithPassword(
   if (Object.keys(fieldErrors).length) return { ok: false, message: "Enter your name and password.", fieldErrors };
 
   const key = throttleKey(name);
-  const t = await db.signInThrottle.findUnique({ where: { name: key } });
-  if (t?.lockedUntil && t.lockedUntil > now()) {
+  const attempt = await countAttempt(db, key, now());
+  if (!attempt.allowed) {
     await sleep(FAILURE_DELAY_MS);
-    return { ok: false, message: lockMessage(t.lockedUntil, now()) };
+    return { ok: false, message: lockMessage(attempt.lockedUntil, now()) };
   }
 
   const auth = await getAuth(db);
@@ -82,7 +143,7 @@ export async function signInWithPassword(
     return { ok: true, userName: res.response.user.username ?? name, setCookie: res.headers.get("set-cookie") };
   } catch {
     // Unknown name, wrong password, malformed name: one answer for all.
-    await recordFailure(db, key, now());
+    await recordFailure(db, key, attempt.number, now());
     const left = FAILURE_DELAY_MS - (Date.now() - started);
     if (left > 0) await sleep(left);
     return { ok: false, message: WRONG_CREDENTIALS };

@@ -8,6 +8,7 @@
  * scheduler profile schema takes the known filter/weigher names as an
  * argument (the server passes FILTERS/WEIGHERS from the engine).
  */
+import { readUserJson, recordIdOf } from "@/lib/api/input-limits";
 import { z } from "zod";
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { pyFloat } from "@/lib/scheduler/python";
@@ -70,8 +71,9 @@ export function intText(field: string, min: number, dflt?: number) {
 export const recordId = (field = "id") =>
   z
     .string({ error: `${field}: is required` })
-    .regex(/^\d+$/, { error: `${field}: must be a record id` })
-    .transform(Number);
+    .regex(/^\d{1,10}$/, { error: `${field}: must be a record id` })
+    .transform(Number)
+    .refine((n) => recordIdOf(n) !== null, { error: `${field}: must be a record id` });
 
 /** Checkbox: "on"/"true" → true, missing → false. */
 export const checkbox = () =>
@@ -220,17 +222,18 @@ export const ImagePropertySchema = z.object({ ...kvRowFields, json: checkbox() }
     });
   }
   if (d.json) {
-    let v: unknown;
-    try {
-      v = JSON.parse(d.value);
-    } catch {
+    const read = readUserJson(d.value, "value", { maxBytes: 65535 });
+    if (!read.ok) {
       ctx.addIssue({
         code: "custom",
         path: ["value"],
-        message: `value: with JSON checked, must be valid JSON, got ${quoted(d.value)}`,
+        message: read.message.includes("not valid JSON")
+          ? `value: with JSON checked, must be valid JSON, got ${quoted(d.value.slice(0, 200))}`
+          : read.message,
       });
       return;
     }
+    const v = read.value;
     if (!(typeof v === "number" || typeof v === "boolean" || Array.isArray(v))) {
       ctx.addIssue({
         code: "custom",

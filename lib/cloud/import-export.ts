@@ -54,6 +54,19 @@ export interface ImportOptions {
   timeoutMs?: number;
   /** Write in this transaction (e.g. the mutation wrapper's) instead of opening one. */
   tx?: Tx;
+  /** Who imports what: recorded in the audit trail in the same transaction as the import. */
+  audit?: CloudImportAudit;
+}
+
+/** The audit entry of a whole-cloud import: who, which file (name, sha256, bytes). */
+export interface CloudImportAudit {
+  userId: string | null;
+  userName: string;
+  role: string;
+  action: string;
+  source: string;
+  sha256: string;
+  bytes: number;
 }
 
 export interface ImportSummary {
@@ -401,7 +414,7 @@ export async function importCloud(
         profile = profileName;
       }
       await bumpCloudRevision(tx);
-      return {
+      const summary = {
         cells: cellNames.length,
         hosts: doc.hosts.length,
         aggregates: aggregates.length,
@@ -411,10 +424,28 @@ export async function importCloud(
         images: images.length,
         profile,
       };
+      if (opts.audit) await auditCloudImport(tx, opts.audit, summary);
+      return summary;
     },
     { timeout: opts.timeoutMs ?? 600_000, maxWait: 60_000 },
   );
   return { ...counts, warnings: v.warnings, validateMs, writeMs: performance.now() - t1 };
+}
+
+/** One audit entry for a whole-cloud import: entity "cloud", keyed by the file, its hash and what it brought. */
+async function auditCloudImport(tx: Tx, a: CloudImportAudit, summary: Record<string, unknown>): Promise<void> {
+  await tx.auditEntry.create({
+    data: {
+      userId: a.userId,
+      userName: a.userName,
+      role: a.role,
+      action: a.action,
+      entity: "cloud",
+      entityKey: a.source,
+      before: null,
+      after: JSON.stringify({ file: a.source, sha256: a.sha256, bytes: a.bytes, summary }),
+    },
+  });
 }
 
 /** Delete the whole cloud (not profiles, not run history), children first. */

@@ -9,7 +9,12 @@
  * The database is DATABASE_URL (default data/schedscope.db); it is created
  * and migrated when missing. FILE may be "-" for stdin.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { recordChanges, type Target } from "@/lib/audit/trail";
+import { loadEntity } from "@/lib/audit/entities";
 import { createPrismaClient } from "@/lib/db-client";
 import { migrateDatabaseAt } from "@/lib/db-open";
 import { CloudValidationError, DEFAULT_IMPORT_PROFILE, exportCloud, importCloud, requestFromDb } from "./import-export";
@@ -75,14 +80,42 @@ function parseArgs(argv: string[]) {
   return { positional, flags };
 }
 
-function readJson(file: string): unknown {
-  let text: string;
+/** Who a write of this CLI is audited as: the operating-system user running it. */
+function cliActor() {
+  let user = "unknown";
   try {
-    text = file === "-" ? fs.readFileSync(0, "utf8") : fs.readFileSync(file, "utf8");
+    user = os.userInfo().username;
+  } catch {}
+  return { userId: null, name: `(scenario CLI: ${user})`, userName: `(scenario CLI: ${user})`, role: "admin" as const };
+}
+
+/** The audit of a whole-cloud import from `source` (its bytes, or a directory's bundle files). */
+function importAudit(action: string, source: string, bytes: Buffer | Map<string, Buffer>) {
+  const h = createHash("sha256");
+  let size = 0;
+  if (Buffer.isBuffer(bytes)) {
+    h.update(bytes);
+    size = bytes.length;
+  } else {
+    for (const [name, data] of [...bytes].sort(([a], [b]) => a.localeCompare(b))) {
+      h.update(`${name}\0`).update(data).update("\0");
+      size += data.length;
+    }
+  }
+  const { userId, userName, role } = cliActor();
+  return { userId, userName, role, action, source, sha256: h.digest("hex"), bytes: size };
+}
+
+function readText(file: string): Buffer {
+  try {
+    return file === "-" ? fs.readFileSync(0) : fs.readFileSync(file);
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const parsed = parseJsonText(text, file);
+}
+
+function readJson(file: string, bytes: Buffer = readText(file)): unknown {
+  const parsed = parseJsonText(bytes.toString("utf8"), file);
   if (!parsed.ok) throw new CloudValidationError([parsed.error]);
   return parsed.value;
 }
@@ -160,7 +193,22 @@ async function main(argv: string[]): Promise<number> {
       }
       const parsed = importNovaConf(text);
       if (parsed.errors.length) throw new CloudValidationError(parsed.errors);
-      await prisma.$transaction((tx) => saveNovaConfProfile(tx, name, parsed));
+      await prisma.$transaction(async (tx) => {
+        // audited like the app's import-nova-conf: the profile before and after
+        const target: Target = { kind: "profile", ref: { name } };
+        const before = await loadEntity(tx, "profile", target.ref);
+        await saveNovaConfProfile(tx, name, parsed);
+        const [targets, befores] = before ? [[target], [before]] : [[], []];
+        await recordChanges(
+          tx,
+          cliActor(),
+          "profile.import-nova-conf",
+          targets,
+          befores,
+          before ? null : target,
+          false,
+        );
+      });
       const count = (s: string) => parsed.report.filter((r) => r.status === s).length;
       process.stdout.write(
         `profile "${name}" from ${rest[0]}: ${count("kept")} kept, ${count("ignored")} ignored, ${count("unknown")} unknown\n` +
@@ -172,10 +220,12 @@ async function main(argv: string[]): Promise<number> {
     }
     if (cmd === "import") {
       if (rest.length !== 1) throw new UsageError("import needs exactly one FILE");
-      const doc = readJson(rest[0]);
+      const bytes = readText(rest[0]);
+      const doc = readJson(rest[0], bytes);
       const s = await importCloud(prisma, doc, {
         profileName: flag(flags, "profile"),
         keepProfiles: flags["keep-profiles"] === true,
+        audit: importAudit("cloud.import", rest[0] === "-" ? "(standard input)" : path.basename(rest[0]), bytes),
       });
       for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
       process.stdout.write(
@@ -243,7 +293,14 @@ async function importOpenStack(
     process.stdout.write("dry run: nothing was changed\n");
     return 0;
   }
-  const s = await applyImport(prisma, prepared, {}, progress);
+  const source = path.basename(path.resolve(rest[0]));
+  const archive = fs.statSync(rest[0]).isFile() ? fs.readFileSync(rest[0]) : files;
+  const s = await applyImport(
+    prisma,
+    prepared,
+    { audit: importAudit("cloud.import-openstack", source, archive) },
+    progress,
+  );
   process.stdout.write(
     `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts, ${s.aggregates} aggregates, ` +
       `${s.serverGroups} server groups, ${s.instances} instances, ${s.flavors} flavors, ${s.images} images` +

@@ -20,6 +20,7 @@
  */
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { PLACEMENT_OPTION_DOCS } from "./placement-options";
+import { readUserJson } from "@/lib/api/input-limits";
 import { z } from "zod";
 import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
@@ -1113,12 +1114,12 @@ export function checkProfileConfig(cfg: Record<string, unknown>, prefix = "confi
       const where = `${prefix}pci_alias[${i}]`;
       let spec: unknown = entry;
       if (typeof entry === "string") {
-        try {
-          spec = JSON.parse(entry);
-        } catch {
+        const read = readUserJson(entry, where);
+        if (!read.ok) {
           errors.push(`${where}: must be a JSON object (Nova's [pci] alias form), got ${shown(entry)}`);
           return;
         }
+        spec = read.value;
       }
       const release = typeof cfg.nova_release === "string" ? cfg.nova_release : "zed";
       const r = pciAliasSchemaFor(release).safeParse(spec);
@@ -1205,9 +1206,7 @@ export function parseJsonText(
   text: string,
   source = "input",
 ): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    return { ok: false, error: `${source}: not valid JSON (${(e as Error).message})` };
-  }
+  // a scenario file may be large (10,000 hosts); its depth is what must stay bounded
+  const read = readUserJson(text, source, { maxBytes: Number.MAX_SAFE_INTEGER });
+  return read.ok ? read : { ok: false, error: read.message.replace(": is not valid JSON", ": not valid JSON") };
 }

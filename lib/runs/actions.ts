@@ -1,5 +1,6 @@
 "use server";
 
+import { MAX_DB_INT } from "@/lib/api/input-limits";
 import { after } from "next/server";
 import { z } from "zod";
 import { mutate, type ActionResult } from "@/lib/actions/mutation";
@@ -79,7 +80,8 @@ const RunIdSchema = z.object({
   runId: z.coerce
     .number({ error: "must be a run id" })
     .int({ error: "must be a run id" })
-    .positive({ error: "must be a run id" }),
+    .positive({ error: "must be a run id" })
+    .max(MAX_DB_INT, { error: "must be a run id" }),
 });
 
 /** Place the run's instances on its chosen hosts (one transaction that re-checks capacity). */
@@ -100,9 +102,11 @@ export async function rerunAction(runId: number): Promise<ActionResult<{ runId: 
 }
 
 const ReleaseRerunSchema = z.object({
-  runId: z.coerce.number({ error: "runId: must be a run id" }).int({ error: "runId: must be a run id" }).min(1, {
-    error: "runId: must be a run id",
-  }),
+  runId: z.coerce
+    .number({ error: "runId: must be a run id" })
+    .int({ error: "runId: must be a run id" })
+    .min(1, { error: "runId: must be a run id" })
+    .max(MAX_DB_INT, { error: "runId: must be a run id" }),
   release: z.string({ error: "release: is required" }).trim().min(1, { error: "release: is required" }),
 });
 

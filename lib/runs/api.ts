@@ -2,6 +2,7 @@
  * The runs API's answers (app/api/runs/[id]/...), as plain functions of a
  * cached run so they are testable without a server.
  */
+import { MAX_DB_INT, wholeNumber } from "@/lib/api/input-limits";
 import { fatesOf, type CachedRun } from "./cache";
 import { findFates, instanceDetail, rejectedPage, weighedPage, type PageQuery } from "./view";
 
@@ -19,8 +20,7 @@ export function parseHostsQuery(params: URLSearchParams): HostsQuery | string {
   const num = (k: string, dflt: number) => {
     const v = params.get(k);
     if (v === null || v === "") return dflt;
-    const n = Number(v);
-    return Number.isInteger(n) && n >= 0 ? n : NaN;
+    return wholeNumber(v, 0, MAX_DB_INT) ?? NaN;
   };
   const index = num("index", 0);
   const offset = num("offset", 0);

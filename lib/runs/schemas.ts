@@ -8,6 +8,7 @@
  * database (the flavor and image objects). The numeric and hint rules reuse
  * lib/cloud/schemas.ts (posInt, RequestSchema's scheduler_hints).
  */
+import { readUserJson } from "@/lib/api/input-limits";
 import { z } from "zod";
 import { zodFieldErrors } from "@/lib/actions/field-errors";
 import { RequestSchema, posInt } from "@/lib/cloud/schemas";
@@ -82,13 +83,12 @@ export const ScheduleFormSchema = z
     /** JsonFilter query, JSON text */
     query: optionalText().superRefine((v, ctx) => {
       if (v === undefined) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(v);
-      } catch (e) {
-        ctx.addIssue({ code: "custom", message: `not valid JSON (${(e as Error).message})` });
+      const read = readUserJson(v, "query");
+      if (!read.ok) {
+        ctx.addIssue({ code: "custom", message: read.message.replace(/^query: (is )?/, "") });
         return;
       }
+      const parsed = read.value;
       if (!Array.isArray(parsed) || typeof parsed[0] !== "string" || !JSON_FILTER_OPS.includes(parsed[0])) {
         ctx.addIssue({
           code: "custom",

@@ -13,7 +13,10 @@ import { describeChange, rejectionOf, whatWouldLetItPass, type Change, type Reje
 export class WhatIfInputError extends Error {}
 
 export interface WhatIfView extends Omit<WhatIf, "proposals"> {
-  proposals: Array<{ changes: Array<Change & { text: string; aggregateId?: number }>; answers: Rejection[] }>;
+  proposals: Array<{
+    changes: Array<Change & { text: string; aggregateId?: number; version?: number }>;
+    answers: Rejection[];
+  }>;
 }
 
 export async function runWhatIf(db: PrismaClient, runId: number, host: string, index: number): Promise<WhatIfView> {
@@ -29,9 +32,18 @@ export async function runWhatIf(db: PrismaClient, runId: number, host: string, i
     ),
   ];
   const rows = names.length
-    ? await db.aggregate.findMany({ where: { name: { in: names } }, select: { id: true, name: true } })
+    ? await db.aggregate.findMany({ where: { name: { in: names } }, select: { id: true, name: true, version: true } })
     : [];
   const ids = new Map(rows.map((r) => [r.name, r.id]));
+  const versions = new Map(rows.map((r) => [r.name, r.version]));
+  // the hosts' versions too: applying a change is refused when the record changed since this answer
+  const hostNames = [
+    ...new Set(w.proposals.flatMap((p) => p.changes.flatMap((c) => (c.kind === "enable-service" ? [c.host] : [])))),
+  ];
+  const hostRows = hostNames.length
+    ? await db.computeHost.findMany({ where: { name: { in: hostNames } }, select: { name: true, version: true } })
+    : [];
+  const hostVersions = new Map(hostRows.map((r) => [r.name, r.version]));
   return {
     ...w,
     proposals: w.proposals.map((p) => ({
@@ -39,7 +51,11 @@ export async function runWhatIf(db: PrismaClient, runId: number, host: string, i
       changes: p.changes.map((c) => ({
         ...c,
         text: describeChange(c),
-        ...(c.kind !== "enable-service" && ids.has(c.aggregate) ? { aggregateId: ids.get(c.aggregate) } : {}),
+        ...(c.kind === "enable-service"
+          ? { version: hostVersions.get(c.host) }
+          : ids.has(c.aggregate)
+            ? { aggregateId: ids.get(c.aggregate), version: versions.get(c.aggregate) }
+            : {}),
       })),
     })),
   };

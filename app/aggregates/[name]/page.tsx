@@ -18,6 +18,7 @@ import { RecordHead } from "@/components/ui/record-head";
 import { HiddenColumnHeader } from "@/components/ui/table";
 import { getAggregate } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import { pageOf } from "@/lib/api/input-limits";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +35,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
   const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
   const name = decodeParam(raw);
   const hq = one(sp.hq).trim();
-  const agg = await getAggregate(prisma, name, { search: hq, page: Number(one(sp.hpage)) || 1 });
+  const agg = await getAggregate(prisma, name, { search: hq, page: pageOf(sp.hpage) });
   if (!agg) notFound();
   const href = `/aggregates/${encodeURIComponent(agg.name)}`;
   const entries = [
@@ -117,7 +118,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
                         <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
                       </td>
                       <td>
-                        <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} />
+                        <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} version={agg.version} />
                       </td>
                     </tr>
                   ))}
@@ -137,7 +138,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
               label="Aggregate host pages"
             />
           </div>
-          <HostPicker aggregateId={agg.id} aggregateName={agg.name} />
+          <HostPicker aggregateId={agg.id} aggregateName={agg.name} version={agg.version} />
         </div>
       </section>
     </section>

@@ -2,6 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { searchHosts } from "@/lib/cloud/queries";
 import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
+import { recordIdOf, wholeNumber, wholeNumberRule } from "@/lib/api/input-limits";
+import { badRequest } from "@/lib/api/route-input";
 
 export const dynamic = "force-dynamic";
 
@@ -14,12 +16,10 @@ export async function GET(req: NextRequest) {
   const actor = await requireRole(req, "viewer");
   if (actor instanceof Response) return actor;
   const sp = req.nextUrl.searchParams;
-  const notIn = Number(sp.get("notIn") ?? "");
-  const limit = Number(sp.get("limit") ?? "20");
-  const result = await searchHosts(prisma, {
-    q: sp.get("q") ?? "",
-    notInAggregate: Number.isInteger(notIn) && notIn > 0 ? notIn : undefined,
-    limit: Number.isFinite(limit) ? limit : 20,
-  });
+  const notIn = sp.get("notIn") ? recordIdOf(sp.get("notIn")) : undefined;
+  if (notIn === null) return badRequest(wholeNumberRule("notIn", 1));
+  const limit = sp.get("limit") ? wholeNumber(sp.get("limit"), 1, 1000) : 20;
+  if (limit === null) return badRequest(wholeNumberRule("limit", 1, 1000));
+  const result = await searchHosts(prisma, { q: sp.get("q") ?? "", notInAggregate: notIn, limit });
   return NextResponse.json(result, { headers: { "Cache-Control": "no-store" } });
 }

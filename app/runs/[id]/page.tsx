@@ -7,6 +7,7 @@ import { getRun } from "@/lib/runs/queries";
 import { buildRunView, type RunMeta } from "@/lib/runs/view";
 import { ResultView } from "@/components/schedule/result-view";
 import "@/components/schedule/schedule.css";
+import { recordIdOf } from "@/lib/api/input-limits";
 
 export const dynamic = "force-dynamic";
 
@@ -18,8 +19,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** A stored run, shown again exactly: from the stored result JSON, never recomputed. */
 export default async function RunPage({ params }: Props) {
-  const id = Number((await params).id);
-  if (!Number.isInteger(id) || id <= 0) notFound();
+  const id = recordIdOf((await params).id);
+  if (id === null) notFound();
   const [run, cached] = await Promise.all([getRun(prisma, id), loadRun(prisma, id)]);
   if (!run || !cached) notFound();
   const meta: RunMeta = {

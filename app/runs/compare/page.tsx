@@ -6,6 +6,7 @@ import { compareResults, type InstanceComparison, releaseDifferences, type Verdi
 import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import { getRun, type RunRecord } from "@/lib/runs/queries";
 import "@/components/schedule/schedule.css";
+import { recordIdOf } from "@/lib/api/input-limits";
 
 export const metadata: Metadata = { title: "Compare runs" };
 export const dynamic = "force-dynamic";
@@ -290,9 +291,9 @@ export default async function ComparePage({
   const sp = await searchParams;
   const aText = one(sp.a);
   const bText = one(sp.b);
-  const a = Number(aText);
-  const b = Number(bText);
-  const valid = Number.isInteger(a) && a > 0 && Number.isInteger(b) && b > 0;
+  const a = recordIdOf(aText) ?? 0;
+  const b = recordIdOf(bText) ?? 0;
+  const valid = a > 0 && b > 0;
   const header = (
     <>
       <h1>Compare runs</h1>

@@ -14,6 +14,7 @@
  * those keys are left out (the reference's neutral defaults) and `neutral`
  * says which.
  */
+import { readUserJson } from "@/lib/api/input-limits";
 import {
   normalizeRow,
   parseBoolLike,
@@ -160,12 +161,15 @@ function num(where: string, v: unknown, is: Issues): number | undefined {
 function jsonColumn(where: string, v: unknown, is: Issues): unknown {
   if (v === null || v === undefined || v === "") return undefined;
   if (typeof v !== "string") return v;
-  try {
-    return JSON.parse(v);
-  } catch (e) {
-    is.error(where, `must be JSON text (${(e as Error).message})`);
-    return undefined;
-  }
+  const read = readUserJson(v, where, { maxBytes: Number.MAX_SAFE_INTEGER });
+  if (read.ok) return read.value;
+  is.error(
+    where,
+    read.message.includes("not valid JSON")
+      ? `must be JSON text (${read.message.replace(/^.*?\(/, "").replace(/\)$/, "")})`
+      : read.message.slice(where.length + 2),
+  );
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------

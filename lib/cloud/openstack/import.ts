@@ -5,7 +5,14 @@
  * /import upload; both show the same preview and the same messages.
  */
 import type { PrismaClient } from "@/lib/db-client";
-import { CloudValidationError, exportCloud, importCloud, type ImportSummary, type Tx } from "@/lib/cloud/import-export";
+import {
+  type CloudImportAudit,
+  CloudValidationError,
+  exportCloud,
+  importCloud,
+  type ImportSummary,
+  type Tx,
+} from "@/lib/cloud/import-export";
 import { validateCloud } from "@/lib/cloud/schemas";
 import { type Conversion, bundleToCloud } from "./convert";
 import { diffClouds, type KindChange } from "./preview";
@@ -103,7 +110,7 @@ export async function previewImport(
 export async function applyImport(
   prisma: PrismaClient,
   prepared: PreparedImport,
-  opts: { tx?: Tx } = {},
+  opts: { tx?: Tx; audit?: CloudImportAudit } = {},
   progress: Progress = () => {},
 ): Promise<ImportSummary> {
   progress("writing", `${prepared.counts.hosts} hosts`);
@@ -112,6 +119,7 @@ export async function applyImport(
     profileName: NOVA_CONF_PROFILE,
     keepProfiles: !hasConfig,
     tx: opts.tx,
+    audit: opts.audit,
   });
   progress("done");
   return summary;

@@ -1,45 +1,29 @@
 /**
- * The /import upload: the bundle's .tar.gz as the request body (streamed,
- * refused past 200 MB before it is all read), then the same steps as the
+ * The /import upload: the bundle's .tar.gz as the request body, streamed
+ * through the archive reader (refused past 200 MB as sent, or past its
+ * limits once unpacked, before it is all read), then the same steps as the
  * CLI. `preview` answers what would change and the upload's sha256;
  * `apply` (with that sha256, so the cloud replaced is the one previewed)
  * writes through the mutation wrapper, in one transaction.
  */
 import "server-only";
-import { createHash } from "node:crypto";
 import { mutate } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db-client";
 import { CloudValidationError, type ImportSummary } from "@/lib/cloud/import-export";
 import { CloudSchema } from "@/lib/cloud/schemas";
 import { applyImport, type ImportPreview, prepareImport, previewImport } from "./import";
-import { BundleReadError, MAX_BUNDLE_BYTES, readBundleTar, tooLargeMessage } from "./read-bundle";
+import {
+  BundleReadError,
+  MAX_BUNDLE_BYTES,
+  readBundleStream,
+  type StreamedBundle,
+  tooLargeMessage,
+} from "./read-bundle";
 
 export type UploadAnswer =
   | { ok: true; mode: "preview"; sha256: string; bytes: number; preview: Omit<ImportPreview, "doc"> }
   | { ok: true; mode: "apply"; summary: Omit<ImportSummary, "warnings"> & { warnings: number } }
   | { ok: false; errors: string[]; warnings: string[] };
-
-/** The request body, or the reason it is refused (too large: before reading it all). */
-async function readBody(req: Request): Promise<Buffer | string> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > MAX_BUNDLE_BYTES) return tooLargeMessage("the upload", declared);
-  if (!req.body) return "the upload: is empty (choose the bundle's .tar.gz)";
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BUNDLE_BYTES) {
-      await reader.cancel();
-      return tooLargeMessage("the upload", total);
-    }
-    chunks.push(Buffer.from(value));
-  }
-  if (total === 0) return "the upload: is empty (choose the bundle's .tar.gz)";
-  return Buffer.concat(chunks, total);
-}
 
 export async function bundleUpload(
   db: Db,
@@ -51,23 +35,44 @@ export async function bundleUpload(
     status,
     body: { ok: false as const, errors, warnings },
   });
-  const data = await readBody(req);
-  if (typeof data === "string") return fail(data.includes("at most") ? 413 : 400, [data]);
-  const sha256 = createHash("sha256").update(data).digest("hex");
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > MAX_BUNDLE_BYTES)
+    return fail(413, [tooLargeMessage("the upload", declared)]);
+  if (!req.body) return fail(400, ["the upload: is empty (choose the bundle's .tar.gz)"]);
+  let read: StreamedBundle;
+  try {
+    read = await readBundleStream(req.body as unknown as AsyncIterable<Uint8Array>, "the upload");
+  } catch (e) {
+    if (e instanceof BundleReadError) return fail(e.tooLarge ? 413 : 400, e.errors);
+    throw e;
+  }
+  const { sha256, bytes } = read;
   if (mode === "apply" && expectedSha !== sha256) {
     return fail(409, ["the upload: is not the file that was previewed (preview it again before replacing the cloud)"]);
   }
   try {
-    const prepared = prepareImport(await readBundleTar(data, "the upload"));
+    const prepared = prepareImport(read.files);
     if (mode === "preview") {
       const { doc: _doc, ...preview } = await previewImport(db, prepared);
-      return { status: 200, body: { ok: true, mode, sha256, bytes: data.length, preview } };
+      return { status: 200, body: { ok: true, mode, sha256, bytes, preview } };
     }
     const result = await mutate(
       "cloud.import-openstack",
       CloudSchema,
       prepared.doc,
-      (tx) => applyImport(db, prepared, { tx }),
+      (tx, _d, _p, actor) =>
+        applyImport(db, prepared, {
+          tx,
+          audit: {
+            userId: actor.userId,
+            userName: actor.name,
+            role: actor.role,
+            action: "cloud.import-openstack",
+            source: "(upload on /import)",
+            sha256,
+            bytes,
+          },
+        }),
       { revalidate: ["/", "/hosts", "/aggregates", "/flavors", "/images", "/server-groups", "/instances", "/config"] },
     );
     if (!result.ok) {
