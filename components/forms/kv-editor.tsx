@@ -20,6 +20,7 @@ import {
   describeRequirement,
   EXTRA_SPEC_OPERATORS,
   extraSpecKeyError,
+  extraSpecValueError,
   NAMESPACE_HELP,
 } from "@/lib/cloud/extra-specs";
 import { RememberedDetails } from "@/components/ui/density";
@@ -79,17 +80,29 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
   if (kind === "flavor") {
     if (!k) return { readers: "", meaning: null, keyError: null, valueError: null };
     const info = describeExtraSpec(k, value);
+    const keyError = extraSpecKeyError(k);
     return {
       readers: info.readers.length ? info.readers.join(" + ") : "not read by the scheduler",
-      meaning: info.meaning ? (
+      meaning: (
         <>
-          Matches {info.target}: <q>{info.meaning}</q>
+          {info.meaning ? (
+            <>
+              Matches {info.target}: <q>{info.meaning}</q>
+            </>
+          ) : (
+            <>Matches {info.target}.</>
+          )}
+          {info.novaHelp ? <span className="muted"> Nova: {info.novaHelp}</span> : null}
+          {info.warning && value ? (
+            <span className="warn-text">
+              {" "}
+              nova-api stores it, but {info.warning}: the filter will not match it as you may expect.
+            </span>
+          ) : null}
         </>
-      ) : (
-        <>Matches {info.target}.</>
       ),
-      keyError: extraSpecKeyError(k),
-      valueError: value ? info.error : null,
+      keyError,
+      valueError: value && !keyError ? extraSpecValueError(k, value) : null,
     };
   }
   // image properties
