@@ -202,7 +202,10 @@ function KvInputs({
         label={adding ? "New key" : `Key of ${rowKey}`}
         visuallyHiddenLabel={!adding}
         value={draft.key}
-        onChange={(e) => draft.setKey(e.target.value)}
+        onChange={(e) => {
+          draft.setKey(e.target.value);
+          form.clear();
+        }}
         clientError={d.keyError}
         className="kv-key"
         list={adding ? listId : undefined}
@@ -223,7 +226,10 @@ function KvInputs({
         label={adding ? "New value" : `Value of ${rowKey}`}
         visuallyHiddenLabel={!adding}
         value={draft.value}
-        onChange={(e) => draft.setValue(e.target.value)}
+        onChange={(e) => {
+          draft.setValue(e.target.value);
+          form.clear();
+        }}
         clientError={d.valueError}
         className="kv-value"
         autoComplete="off"
@@ -261,12 +267,14 @@ function Row({
   hidden,
   saveAction,
   removeAction,
+  onRemoving,
 }: {
   kind: KvKind;
   entry: KvEntry;
   hidden: Hidden;
   saveAction: FormAction;
   removeAction: FormAction;
+  onRemoving: (key: string) => void;
 }) {
   const save = useServerForm(saveAction);
   const remove = useServerForm(removeAction);
@@ -281,7 +289,20 @@ function Row({
           Save
         </SubmitButton>
       </form>
-      <form ref={remove.formRef} onSubmit={remove.onSubmit} className="kv-remove">
+      <form
+        ref={remove.formRef}
+        onSubmit={(e) => {
+          if (
+            !window.confirm(`Remove ${entry.key} (${entry.value})? Requests scheduled after this no longer see it.`)
+          ) {
+            e.preventDefault();
+            return;
+          }
+          onRemoving(entry.key);
+          remove.onSubmit(e);
+        }}
+        className="kv-remove"
+      >
         <HiddenInputs fields={{ ...hidden, key: entry.key }} />
         <SubmitButton form={remove} className="btn small" pendingText="Removing…" aria-label={`Remove ${entry.key}`}>
           Remove
@@ -347,9 +368,17 @@ export function KvEditor({
   emptyText: string;
 }) {
   const headingId = useId();
+  // the row goes away with its key, so the editor itself reports the removal
+  const [removing, setRemoving] = useState<string | null>(null);
+  const removed = removing !== null && !entries.some((e) => e.key === removing) ? removing : null;
   return (
     <section className={`kv-editor kind-${kind}`} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
+      {removed ? (
+        <p className="form-status ok" role="status" aria-label="Removed key">
+          Removed {removed}.
+        </p>
+      ) : null}
       {kind === "flavor" ? (
         <RememberedDetails id="extra-spec-help" summary="Namespaces and operators">
           <ul>
@@ -411,6 +440,7 @@ export function KvEditor({
                 hidden={hidden}
                 saveAction={saveAction}
                 removeAction={removeAction}
+                onRemoving={setRemoving}
               />
             ))}
           </ul>

@@ -9,6 +9,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { Flip, Sensitivity } from "@/lib/runs/sensitivity";
 import type { TryOutcome } from "@/lib/runs/sensitivity-run";
+import { errorTitle } from "@/lib/runs/error-words";
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : Number(n.toPrecision(4)).toString());
 
@@ -173,7 +174,7 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
           With {outcome.key} = {fmt(outcome.value)}:{" "}
           {outcome.error && outcome.error !== "NoValidHost" ? (
             <>
-              the engine answers {outcome.error}
+              {errorTitle(outcome.error).toLowerCase()}
               {outcome.message ? ` (${outcome.message})` : ""}.
             </>
           ) : outcome.chosen === data.winner ? (

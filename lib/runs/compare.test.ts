@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schedule, toResult } from "@/lib/scheduler";
-import { compareResults, sameVerdict, type Verdict } from "./compare";
+import { compareResults, sameVerdict, type Verdict, weigherChanges } from "./compare";
 import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
 import type { FunnelStep } from "@/lib/scheduler/result";
 
@@ -297,5 +297,32 @@ describe("the same request under two Nova releases", () => {
     const c = compareResults(toResult(schedule(scenario("zed"))), toResult(schedule(scenario("2025.1"))));
     expect([c.releaseA, c.releaseB]).toEqual(["26 (Zed)", "31 (2025.1 Epoxy)"]);
     expect(c.instances[0]).toMatchObject({ chosenA: "old", chosenB: "new", chosenChanged: true });
+  });
+});
+
+describe("which weigher moved", () => {
+  it("names the weigher whose scores differ, and one that weighs only in B", () => {
+    const w = (host: string, weight: number, scores: Record<string, number>) => ({
+      host,
+      weight,
+      weighers: Object.fromEntries(
+        Object.entries(scores).map(([n, score]) => [
+          n,
+          { raw: 0, normalized: 0, multiplier: 1, score, source: "config" },
+        ]),
+      ),
+    });
+    const ra = { index: 0, funnel: [], weighed: [w("a", 1, { RAMWeigher: 1 }), w("b", 0.5, { RAMWeigher: 0.5 })] };
+    const rb = {
+      index: 0,
+      funnel: [],
+      weighed: [
+        w("b", 1.5, { RAMWeigher: 0.5, HypervisorVersionWeigher: 1 }),
+        w("a", 1, { RAMWeigher: 1, HypervisorVersionWeigher: 0 }),
+      ],
+    };
+    expect(weigherChanges(ra, rb)).toEqual([
+      { weigher: "HypervisorVersionWeigher", kind: "added", hosts: 2, most: { host: "b", scoreA: null, scoreB: 1 } },
+    ]);
   });
 });
