@@ -123,6 +123,7 @@ test.describe("Flavors", () => {
     expect(specsOf(name)).toContainEqual({ key: "capabilities:hypervisor_type", value: "<in> QE" });
 
     // removed
+    page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: "Remove trait:HW_CPU_X86_AVX2" }).click();
     await expect(page.getByLabel("Value of trait:HW_CPU_X86_AVX2")).toHaveCount(0);
     await page.reload();
