@@ -161,9 +161,9 @@ test("5. errors in operator words: no exception class, reasons read reason then 
 
 test("6. leaving a profile with unsaved edits asks first", async ({ page }) => {
   await page.goto("/config");
-  await page.locator('main a[href^="/config/"]').first().click();
-  const first = page.locator("main form input:not([type=hidden]):not([type=checkbox]):not([readonly])").first();
-  await first.fill(`${(await first.inputValue()) || "1"}0`);
+  const editor = page.getByRole("form", { name: /^Edit profile / });
+  const attempts = editor.getByLabel("max_attempts", { exact: true });
+  await attempts.fill(String(Number((await attempts.inputValue()) || "3") + 1));
   let question = "";
   page.once("dialog", (d) => {
     question = d.message();
