@@ -11,6 +11,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Schedscope", template: "%s · Schedscope" },
   description: "Nova filter scheduler workbench: see why hosts are filtered and weighed.",
+  icons: { icon: "/favicon.ico" },
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
@@ -18,6 +19,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
+        <a href="#main" className="skip-link">
+          Skip to main content
+        </a>
         <div className="shell">
           <header className="topbar">
             <Link href="/" className="brand">
@@ -27,7 +31,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <UserMenu actor={actor} />
           </header>
           <Nav />
-          <main className="content">
+          <main className="content" id="main" tabIndex={-1}>
+            {actor?.role === "viewer" ? (
+              <p className="viewer-note" role="note">
+                You are signed in as a viewer: you can read everything and run trial schedules. Changing the cloud, its
+                flavors or its scheduler profiles needs the operator or admin role, so those fields are read-only and
+                their buttons disabled.
+              </p>
+            ) : null}
             <Providers>
               <RoleProvider role={actor?.role ?? null}>{children}</RoleProvider>
             </Providers>

@@ -130,6 +130,7 @@ test.describe("Aggregates", () => {
     expect(metadataOf(name)).toEqual([{ key: "disk_weight_multiplier", value: "-1.0" }]);
 
     // remove
+    page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: "Remove disk_weight_multiplier" }).click();
     await expect(page.getByLabel("Value of disk_weight_multiplier")).toHaveCount(0);
     await page.reload();

@@ -31,7 +31,7 @@ test.describe("Capacity page", () => {
 
     // why it stopped: NoValidHost for the next boot, every host accounted for
     const stop = page.getByRole("region", { name: "Why the fill stopped" });
-    await expect(stop).toContainText(`Boot ${(n + 1).toLocaleString("en-US")} (m1.large) failed: NoValidHost`);
+    await expect(stop).toContainText(`Boot ${(n + 1).toLocaleString("en-US")} (m1.large) failed: No valid host`);
     await expect(stop).toContainText(`0/${hosts} hosts available`);
     await expect(stop.getByRole("table", { name: "Funnel of the failing boot" })).toContainText("NumInstancesFilter");
   });

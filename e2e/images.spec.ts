@@ -60,6 +60,7 @@ test.describe("Images", () => {
     await row.getByLabel("Value of hw_architecture").fill("aarch64");
     await row.getByRole("button", { name: "Save hw_architecture" }).click();
     await expect(page.getByText("Saved hw_architecture.")).toBeVisible();
+    page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: "Remove hw_cpu_cores" }).click();
     await expect(page.getByLabel("Value of hw_cpu_cores")).toHaveCount(0);
     await page.reload();

@@ -77,7 +77,9 @@ test("upload a bundle, read the preview, confirm, see the hosts", async ({ page 
     await expect(page.getByRole("link", { name, exact: true })).toBeVisible();
   }
   expect(hostCount()).toBe(3);
-  expect(query<{ name: string }>(`SELECT name FROM "SchedulerProfile" WHERE active = 1`)[0].name).toBe("nova.conf");
+  expect(query<{ name: string }>(`SELECT name FROM "SchedulerProfile" WHERE active = 1`)[0].name).toBe(
+    "imported-nova-conf",
+  );
 });
 
 test("an Ironic bundle: its nodes come in under their service host, and a bare-metal flavor lands on a free node", async ({

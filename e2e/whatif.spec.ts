@@ -30,6 +30,7 @@ test("a disabled host: the proposal enables its service, and the re-run lets it 
   expect(host, "a disabled host with a verified proposal").not.toBe("");
   await expect(region).toContainText(`${host} fell out at ComputeFilter: compute service disabled`);
 
+  page.once("dialog", (d) => void d.accept());
   await region.getByRole("button", { name: `Apply: enable the compute service on ${host}` }).click();
   await expect(page.getByRole("status", { name: "Applied change" })).toContainText(
     `Applied to the cloud: enable the compute service on ${host}`,

@@ -5,9 +5,12 @@ import { entityHref, ENTITY_KINDS } from "@/lib/audit/entities";
 import { type AuditFilter, AuditFilterSchema, auditUsers, listAudit } from "@/lib/audit/queries";
 import { prisma } from "@/lib/db";
 import { pageOf } from "@/lib/api/input-limits";
+import { OPTION_DOCS } from "@/lib/scheduler/config";
 
 export const metadata: Metadata = { title: "Audit trail" };
 export const dynamic = "force-dynamic";
+
+const DEFAULTS = new Map<string, unknown>(OPTION_DOCS.map((o) => [o.key, o.default]));
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
@@ -25,8 +28,11 @@ function changes(before: string | null, after: string | null): { field: string; 
     if (bv && av && typeof bv === "object" && typeof av === "object" && !Array.isArray(bv) && !Array.isArray(av)) {
       const bm = bv as Record<string, unknown>;
       const am = av as Record<string, unknown>;
+      // a profile option left out reads as Nova's default: [] → (unset) is no change when [] is the default
+      const meant = (m: Record<string, unknown>, kk: string) =>
+        k === "config" && m[kk] === undefined && DEFAULTS.has(kk) ? DEFAULTS.get(kk) : m[kk];
       for (const kk of [...new Set([...Object.keys(bm), ...Object.keys(am)])])
-        if (JSON.stringify(bm[kk]) !== JSON.stringify(am[kk]))
+        if (JSON.stringify(meant(bm, kk)) !== JSON.stringify(meant(am, kk)))
           out.push({ field: `${k}.${kk}`, before: show(bm[kk]), after: show(am[kk]) });
       continue;
     }
@@ -106,54 +112,56 @@ export default async function AuditPage({
       {entries.length === 0 ? (
         <p className="empty">No changes match.</p>
       ) : (
-        <table className="data-table" aria-label="Changes">
-          <thead>
-            <tr>
-              <th scope="col">When (UTC)</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">What</th>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => {
-              const diff = changes(e.before, e.after);
-              const rows = diff.length
-                ? diff
-                : [{ field: "", before: e.before ? "…" : "—", after: e.after ? "…" : "—" }];
-              const href = e.after ? entityHref(e.entity, e.entityKey) : null;
-              return rows.map((d, i) => (
-                <tr key={`${e.id}-${d.field}`}>
-                  {i === 0 ? (
-                    <>
-                      <td rowSpan={rows.length}>
-                        <time dateTime={e.at.toISOString()}>{e.at.toISOString().slice(0, 19).replace("T", " ")}</time>
-                      </td>
-                      <td rowSpan={rows.length}>
-                        {e.userName} <span className="role-badge">{e.role}</span>
-                      </td>
-                      <td rowSpan={rows.length}>
-                        <code>{e.action}</code>
-                        {!e.before ? " (created)" : !e.after ? " (deleted)" : ""}
-                      </td>
-                      <td rowSpan={rows.length}>
-                        {e.entity.replace("_", " ")} {href ? <Link href={href}>{e.entityKey}</Link> : e.entityKey}
-                      </td>
-                    </>
-                  ) : null}
-                  <td>
-                    <code>{d.field}</code>
-                  </td>
-                  <td>{d.before}</td>
-                  <td>{d.after}</td>
-                </tr>
-              ));
-            })}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="data-table audit-table" aria-label="Changes">
+            <thead>
+              <tr>
+                <th scope="col">When (UTC)</th>
+                <th scope="col">Who</th>
+                <th scope="col">Action</th>
+                <th scope="col">What</th>
+                <th scope="col">Field</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => {
+                const diff = changes(e.before, e.after);
+                const rows = diff.length
+                  ? diff
+                  : [{ field: "", before: e.before ? "…" : "—", after: e.after ? "…" : "—" }];
+                const href = e.after ? entityHref(e.entity, e.entityKey) : null;
+                return rows.map((d, i) => (
+                  <tr key={`${e.id}-${d.field}`}>
+                    {i === 0 ? (
+                      <>
+                        <td rowSpan={rows.length}>
+                          <time dateTime={e.at.toISOString()}>{e.at.toISOString().slice(0, 19).replace("T", " ")}</time>
+                        </td>
+                        <td rowSpan={rows.length}>
+                          {e.userName} <span className="role-badge">{e.role}</span>
+                        </td>
+                        <td rowSpan={rows.length}>
+                          <code>{e.action}</code>
+                          {!e.before ? " (created)" : !e.after ? " (deleted)" : ""}
+                        </td>
+                        <td rowSpan={rows.length}>
+                          {e.entity.replace("_", " ")} {href ? <Link href={href}>{e.entityKey}</Link> : e.entityKey}
+                        </td>
+                      </>
+                    ) : null}
+                    <td>
+                      <code>{d.field}</code>
+                    </td>
+                    <td className="audit-value">{d.before}</td>
+                    <td className="audit-value">{d.after}</td>
+                  </tr>
+                ));
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       <Pager basePath="/audit" params={raw} page={page} pages={pages} label="Audit pages" />
     </section>

@@ -130,7 +130,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
 
       <p className="muted" role="status">
         {result.total === 0
-          ? "No host matches."
+          ? null
           : `${fmtInt(result.total)} compute host${result.total === 1 ? "" : "s"}${filtered ? " match" : ""} · showing ${fmtInt(first)}–${fmtInt(last)}, sorted by ${HOST_SORTS[sort].label} (${dir === "asc" ? "ascending" : "descending"})`}
       </p>
 

@@ -6,6 +6,7 @@ import { listRuns } from "@/lib/runs/queries";
 import { RerunButton } from "@/components/schedule/run-buttons";
 import "@/components/schedule/schedule.css";
 import { recordIdOf } from "@/lib/api/input-limits";
+import { errorTitle } from "@/lib/runs/error-words";
 
 export const metadata: Metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
@@ -95,7 +96,7 @@ export default async function RunsPage({
                     <td>{r.profileName ?? <span className="sc-muted">none</span>}</td>
                     <td>
                       {r.error ? (
-                        <span className="sc-bad">{r.error}</span>
+                        <span className="sc-bad">{errorTitle(r.error)}</span>
                       ) : (
                         <span className="sc-host">{chosenText(r.chosenHosts)}</span>
                       )}

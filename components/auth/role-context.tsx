@@ -24,3 +24,8 @@ export function useRoleAllows(needs: Role): { allowed: boolean; why?: string } {
   if (!role || atLeast(role, needs)) return { allowed: true };
   return { allowed: false, why: `Needs the ${needs} role or higher; you are signed in as a ${role}.` };
 }
+
+/** True for a viewer: the forms' fields are read-only (nothing a viewer sends may change the cloud). */
+export function useReadOnlyForViewer(): boolean {
+  return useContext(RoleContext) === "viewer";
+}

@@ -23,6 +23,7 @@ import {
 import type { WorkloadOutcome } from "@/lib/capacity/ab";
 import type { CapacityOptions, CapacitySummary } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
+import { errorTitle } from "@/lib/runs/error-words";
 
 type Row = { flavor: string; share: string };
 type Errors = Record<string, string[]>;
@@ -401,7 +402,7 @@ function CapacityResult({
           <>
             <p>
               Boot {nf.format(s.count + 1)}
-              {s.stopped.flavor ? ` (${s.stopped.flavor})` : ""} failed: <strong>{s.stopped.error}</strong>
+              {s.stopped.flavor ? ` (${s.stopped.flavor})` : ""} failed: <strong>{errorTitle(s.stopped.error)}</strong>
               {s.stopped.message ? ` — ${s.stopped.message}` : ""}
             </p>
             {s.stopped.summary ? <p className="sc-diagnosis-summary">{s.stopped.summary}</p> : null}
@@ -421,7 +422,11 @@ function CapacityResult({
                       <th scope="row">{f.filter}</th>
                       <td>{nf.format(f.in)}</td>
                       <td>{nf.format(f.out)}</td>
-                      <td>{f.reasons.map((r) => `${nf.format(r.hosts)} ${r.reason}`).join("; ")}</td>
+                      <td>
+                        {f.reasons
+                          .map((r) => `${r.reason}: ${nf.format(r.hosts)} host${r.hosts === 1 ? "" : "s"}`)
+                          .join("; ")}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -437,8 +442,26 @@ function CapacityResult({
         <h3 id="cap-frag-h">Fragmentation after the fill</h3>
         <p>
           Free in total (enabled hosts, after allocation ratios): {nf.format(s.fragmentation.freeVcpus)} vCPUs and{" "}
-          {fmtMb(s.fragmentation.freeRamMb)} RAM. Largest flavor that still fits on one host:{" "}
-          <strong>{s.fragmentation.largestFit ?? "none"}</strong>.
+          {fmtMb(s.fragmentation.freeRamMb)} RAM.{" "}
+          {s.stopped?.error === "NoValidHost" ? (
+            <>
+              The fill stopped because no host passed the filters for boot {nf.format(s.count + 1)}, so no flavor boots
+              here without changing what stopped it.{" "}
+              {s.fragmentation.largestFit ? (
+                <>
+                  By vCPU, RAM and disk alone, the largest flavor that one host could hold is{" "}
+                  <strong>{s.fragmentation.largestFit}</strong>.
+                </>
+              ) : (
+                "No flavor fits on any host by vCPU, RAM and disk either."
+              )}
+            </>
+          ) : (
+            <>
+              Largest flavor that still fits on one host (by vCPU, RAM and disk):{" "}
+              <strong>{s.fragmentation.largestFit ?? "none"}</strong>.
+            </>
+          )}
         </p>
         {s.fragmentation.stranded.length ? (
           <figure className="chart" aria-label="Hosts with stranded capacity">
@@ -446,12 +469,27 @@ function CapacityResult({
               Stranded capacity: {nf.format(s.fragmentation.stranded.length)} hosts with RAM but no vCPU left, or vCPUs
               but under 1 GiB of RAM
             </figcaption>
-            <div style={{ width: "100%", height: 220 }}>
+            <div style={{ width: "100%", height: 240 }}>
               <ResponsiveContainer width="100%" height="100%">
-                <ScatterChart margin={{ top: 8, right: 16, bottom: 8, left: 4 }}>
+                <ScatterChart margin={{ top: 8, right: 16, bottom: 22, left: 12 }}>
                   <CartesianGrid stroke="#e3e7ee" />
-                  <XAxis type="number" dataKey="freeVcpus" name="free vCPUs" fontSize={11} />
-                  <YAxis type="number" dataKey="freeRamMb" name="free RAM (MB)" fontSize={11} width={70} />
+                  <XAxis
+                    type="number"
+                    dataKey="freeVcpus"
+                    name="free vCPUs"
+                    unit=" vCPUs"
+                    fontSize={11}
+                    label={{ value: "free vCPUs per host", position: "insideBottom", offset: -14, fontSize: 11 }}
+                  />
+                  <YAxis
+                    type="number"
+                    dataKey="freeRamMb"
+                    name="free RAM"
+                    unit=" MiB"
+                    fontSize={11}
+                    width={86}
+                    label={{ value: "free RAM (MiB)", angle: -90, position: "insideLeft", offset: 0, fontSize: 11 }}
+                  />
                   <Tooltip />
                   <Scatter
                     name="RAM left, no vCPU"
@@ -501,7 +539,7 @@ function AbTable({ outcomes }: { outcomes: [WorkloadOutcome, WorkloadOutcome] })
       "First failure",
       (o) =>
         o.firstFailure
-          ? `boot ${nf.format(o.firstFailure.boot)}${o.firstFailure.flavor ? ` (${o.firstFailure.flavor})` : ""}: ${o.firstFailure.error}`
+          ? `boot ${nf.format(o.firstFailure.boot)}${o.firstFailure.flavor ? ` (${o.firstFailure.flavor})` : ""}: ${errorTitle(o.firstFailure.error)}`
           : "none",
     ],
     ["Hosts used", (o) => nf.format(o.hostsUsed)],

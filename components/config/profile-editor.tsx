@@ -9,6 +9,7 @@
  * validates with profileSaveSchema.
  */
 import { type ReactNode, useState } from "react";
+import { useUnsavedGuard } from "@/components/forms/unsaved-guard";
 import { activateProfile, createProfile, deleteProfile, saveProfile } from "@/lib/profiles/actions";
 import {
   ConfirmSubmit,
@@ -313,6 +314,7 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
 
 export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; catalogue: Catalogue }) {
   const form = useServerForm(saveProfile);
+  const { dirty } = useUnsavedGuard(form.formRef, form.state?.ok ? form.state : null, `Profile ${profile.name}`);
   const cfg = profile.config;
   const [filters, setFilters] = useState<string[]>(
     Array.isArray(cfg.enabled_filters) ? (cfg.enabled_filters as string[]) : catalogue.defaultFilters,
@@ -497,6 +499,7 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
         <SubmitButton form={form} needs="operator">
           Save profile
         </SubmitButton>
+        {dirty ? <span className="warn-text">Unsaved changes</span> : null}
         <FormStatus form={form} shownFields={shownFields} success={`Profile ${profile.name} saved.`} />
       </div>
     </form>

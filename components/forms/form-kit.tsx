@@ -13,13 +13,14 @@ import {
   useEffect,
   useId,
   useRef,
+  useState,
   type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
-import { useRoleAllows } from "@/components/auth/role-context";
+import { useReadOnlyForViewer, useRoleAllows } from "@/components/auth/role-context";
 import type { ActionResult } from "@/lib/actions/mutation";
 import type { Role } from "@/lib/auth/roles";
 
@@ -28,6 +29,8 @@ export type FormAction = (prev: ActionResult | null, form: FormData) => Promise<
 export interface ServerForm {
   state: ActionResult | null;
   pending: boolean;
+  /** Stop showing the last answer (the operator changed what it was about). */
+  clear: () => void;
   formRef: React.RefObject<HTMLFormElement | null>;
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
   /** Messages on one field (from the last submission). */
@@ -44,20 +47,26 @@ export function useServerForm(
   action: FormAction,
   opts: { resetOnSuccess?: boolean; onSuccess?: () => void } = {},
 ): ServerForm {
-  const [state, dispatch, pending] = useActionState<ActionResult | null, FormData>(action, null);
+  const [answer, dispatch, pending] = useActionState<ActionResult | null, FormData>(action, null);
+  // an answer the operator has moved on from (typed again) is no longer shown
+  const [cleared, setCleared] = useState<ActionResult | null>(null);
+  const state = answer === cleared ? null : answer;
   const formRef = useRef<HTMLFormElement>(null);
   const { resetOnSuccess, onSuccess } = opts;
   // biome-ignore lint/correctness/useExhaustiveDependencies: fires once per server answer; the callbacks are read, not tracked
   useEffect(() => {
-    if (state?.ok) {
+    if (answer?.ok) {
       if (resetOnSuccess) formRef.current?.reset();
       onSuccess?.();
     }
-  }, [state]);
+  }, [answer]);
   return {
     state,
     pending,
     formRef,
+    clear() {
+      if (answer && answer !== cleared) setCleared(answer);
+    },
     onSubmit(e) {
       e.preventDefault();
       const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLElement | null;
@@ -178,8 +187,9 @@ export function SubmitButton({
   title?: string;
 }) {
   const role = useRoleAllows(needs);
+  const whyId = useId();
   const off = form.pending || disabled || !role.allowed;
-  return (
+  const button = (
     <button
       type="submit"
       className={className ?? "btn primary"}
@@ -188,10 +198,20 @@ export function SubmitButton({
       name={name}
       value={value}
       title={role.why ?? title}
+      aria-describedby={role.allowed ? undefined : whyId}
       {...rest}
     >
       {form.pending ? pendingText : children}
     </button>
+  );
+  if (role.allowed) return button;
+  return (
+    <>
+      {button}
+      <span className="why-disabled" id={whyId}>
+        needs {needs}
+      </span>
+    </>
   );
 }
 
@@ -206,6 +226,8 @@ type FieldBase = {
   clientError?: string | null;
   className?: string;
   visuallyHiddenLabel?: boolean;
+  /** A form a viewer may send (a trial, nothing stored in the cloud): its fields stay editable for viewers. */
+  viewerMayEdit?: boolean;
 };
 
 function useFieldIds(name: string) {
@@ -299,6 +321,8 @@ function useField<P extends FieldBase>({
 }: P) {
   const ids = useFieldIds(name);
   const messages = fieldMessages(form, name, clientError);
+  const { viewerMayEdit, ...controlProps } = rest as typeof rest & { viewerMayEdit?: boolean };
+  const readOnly = useReadOnlyForViewer() && !viewerMayEdit;
   return {
     shell: { ids, label, hint, live, messages, className, visuallyHiddenLabel },
     control: {
@@ -307,33 +331,34 @@ function useField<P extends FieldBase>({
       "aria-invalid": messages.length ? true : undefined,
       "aria-describedby": describedBy(ids, hint, live, messages),
     },
-    rest,
+    rest: controlProps,
+    readOnly,
   };
 }
 
 export function Field(props: FieldBase & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form">) {
-  const { shell, control, rest } = useField(props);
+  const { shell, control, rest, readOnly } = useField(props);
   return (
     <FieldShell {...shell}>
-      <input {...control} {...rest} />
+      <input {...control} {...rest} {...(readOnly ? { readOnly: true } : {})} />
     </FieldShell>
   );
 }
 
 export function SelectField(props: FieldBase & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "form">) {
-  const { shell, control, rest } = useField(props);
+  const { shell, control, rest, readOnly } = useField(props);
   return (
     <FieldShell {...shell}>
-      <select {...control} {...rest} />
+      <select {...control} {...rest} {...(readOnly ? { disabled: true, "aria-readonly": true } : {})} />
     </FieldShell>
   );
 }
 
 export function TextAreaField(props: FieldBase & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "form">) {
-  const { shell, control, rest } = useField(props);
+  const { shell, control, rest, readOnly } = useField(props);
   return (
     <FieldShell {...shell}>
-      <textarea {...control} {...rest} />
+      <textarea {...control} {...rest} {...(readOnly ? { readOnly: true } : {})} />
     </FieldShell>
   );
 }
@@ -342,10 +367,10 @@ export function CheckboxField(
   props: Omit<FieldBase, "live" | "clientError" | "visuallyHiddenLabel"> &
     Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "form" | "type">,
 ) {
-  const { shell, control, rest } = useField(props);
+  const { shell, control, rest, readOnly } = useField(props);
   return (
     <FieldShell {...shell} checkbox>
-      <input type="checkbox" {...control} {...rest} />
+      <input type="checkbox" {...control} {...rest} {...(readOnly ? { disabled: true, "aria-readonly": true } : {})} />
     </FieldShell>
   );
 }

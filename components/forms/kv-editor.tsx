@@ -20,6 +20,7 @@ import {
   describeRequirement,
   EXTRA_SPEC_OPERATORS,
   extraSpecKeyError,
+  extraSpecValueError,
   NAMESPACE_HELP,
 } from "@/lib/cloud/extra-specs";
 import { RememberedDetails } from "@/components/ui/density";
@@ -79,17 +80,29 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
   if (kind === "flavor") {
     if (!k) return { readers: "", meaning: null, keyError: null, valueError: null };
     const info = describeExtraSpec(k, value);
+    const keyError = extraSpecKeyError(k);
     return {
       readers: info.readers.length ? info.readers.join(" + ") : "not read by the scheduler",
-      meaning: info.meaning ? (
+      meaning: (
         <>
-          Matches {info.target}: <q>{info.meaning}</q>
+          {info.meaning ? (
+            <>
+              Matches {info.target}: <q>{info.meaning}</q>
+            </>
+          ) : (
+            <>Matches {info.target}.</>
+          )}
+          {info.novaHelp ? <span className="muted"> Nova: {info.novaHelp}</span> : null}
+          {info.warning && value ? (
+            <span className="warn-text">
+              {" "}
+              nova-api stores it, but {info.warning}: the filter will not match it as you may expect.
+            </span>
+          ) : null}
         </>
-      ) : (
-        <>Matches {info.target}.</>
       ),
-      keyError: extraSpecKeyError(k),
-      valueError: value ? info.error : null,
+      keyError,
+      valueError: value && !keyError ? extraSpecValueError(k, value) : null,
     };
   }
   // image properties
@@ -189,7 +202,10 @@ function KvInputs({
         label={adding ? "New key" : `Key of ${rowKey}`}
         visuallyHiddenLabel={!adding}
         value={draft.key}
-        onChange={(e) => draft.setKey(e.target.value)}
+        onChange={(e) => {
+          draft.setKey(e.target.value);
+          form.clear();
+        }}
         clientError={d.keyError}
         className="kv-key"
         list={adding ? listId : undefined}
@@ -210,7 +226,10 @@ function KvInputs({
         label={adding ? "New value" : `Value of ${rowKey}`}
         visuallyHiddenLabel={!adding}
         value={draft.value}
-        onChange={(e) => draft.setValue(e.target.value)}
+        onChange={(e) => {
+          draft.setValue(e.target.value);
+          form.clear();
+        }}
         clientError={d.valueError}
         className="kv-value"
         autoComplete="off"
@@ -248,12 +267,14 @@ function Row({
   hidden,
   saveAction,
   removeAction,
+  onRemoving,
 }: {
   kind: KvKind;
   entry: KvEntry;
   hidden: Hidden;
   saveAction: FormAction;
   removeAction: FormAction;
+  onRemoving: (key: string) => void;
 }) {
   const save = useServerForm(saveAction);
   const remove = useServerForm(removeAction);
@@ -268,7 +289,20 @@ function Row({
           Save
         </SubmitButton>
       </form>
-      <form ref={remove.formRef} onSubmit={remove.onSubmit} className="kv-remove">
+      <form
+        ref={remove.formRef}
+        onSubmit={(e) => {
+          if (
+            !window.confirm(`Remove ${entry.key} (${entry.value})? Requests scheduled after this no longer see it.`)
+          ) {
+            e.preventDefault();
+            return;
+          }
+          onRemoving(entry.key);
+          remove.onSubmit(e);
+        }}
+        className="kv-remove"
+      >
         <HiddenInputs fields={{ ...hidden, key: entry.key }} />
         <SubmitButton form={remove} className="btn small" pendingText="Removing…" aria-label={`Remove ${entry.key}`}>
           Remove
@@ -334,9 +368,17 @@ export function KvEditor({
   emptyText: string;
 }) {
   const headingId = useId();
+  // the row goes away with its key, so the editor itself reports the removal
+  const [removing, setRemoving] = useState<string | null>(null);
+  const removed = removing !== null && !entries.some((e) => e.key === removing) ? removing : null;
   return (
     <section className={`kv-editor kind-${kind}`} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
+      {removed ? (
+        <p className="form-status ok" role="status" aria-label="Removed key">
+          Removed {removed}.
+        </p>
+      ) : null}
       {kind === "flavor" ? (
         <RememberedDetails id="extra-spec-help" summary="Namespaces and operators">
           <ul>
@@ -398,6 +440,7 @@ export function KvEditor({
                 hidden={hidden}
                 saveAction={saveAction}
                 removeAction={removeAction}
+                onRemoving={setRemoving}
               />
             ))}
           </ul>

@@ -1,5 +1,6 @@
 "use client";
 
+import { errorTitle } from "@/lib/runs/error-words";
 import Link from "next/link";
 import { memo, useId, useRef, useState, type KeyboardEvent } from "react";
 import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
@@ -340,7 +341,7 @@ function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
     return (
       <section className="sc-panel sc-outcome-bad" aria-labelledby={`run-${meta.id}-outcome`}>
         <h3 id={`run-${meta.id}-outcome`} className="sc-bad" style={{ marginTop: 0 }}>
-          {d.kind === "no-valid-host" ? "No valid host" : `Error: ${d.error}`}
+          {d.kind === "no-valid-host" ? "No valid host" : errorTitle(d.error)}
         </h3>
         <p className="sc-diagnosis-summary">{d.summary}</p>
         <p>

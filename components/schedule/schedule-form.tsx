@@ -7,6 +7,7 @@ import type { ScheduleFormOptions } from "@/lib/runs/queries";
 import type { FormValues } from "@/lib/runs/form-values";
 import { HINT_FILTERS, MAX_INSTANCES, validateScheduleForm, type ScheduleField } from "@/lib/runs/schemas";
 import { ResultView } from "./result-view";
+import { errorTitle } from "@/lib/runs/error-words";
 
 type Errors = Record<string, string[]>;
 
@@ -328,7 +329,7 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
               <span className={outcome.view.error ? "sc-bad" : "sc-ok"}>
                 Run #{outcome.meta.id}:{" "}
                 {outcome.view.error
-                  ? outcome.view.error
+                  ? errorTitle(outcome.view.error)
                   : `placed on ${outcome.view.selections.map((s) => s.host).join(", ")}`}{" "}
                 in {outcome.meta.timings ? `${Math.round(outcome.meta.timings.totalMs)} ms` : ""}
               </span>

@@ -9,6 +9,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { Flip, Sensitivity } from "@/lib/runs/sensitivity";
 import type { TryOutcome } from "@/lib/runs/sensitivity-run";
+import { errorTitle } from "@/lib/runs/error-words";
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : Number(n.toPrecision(4)).toString());
 
@@ -71,8 +72,10 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
   if (data === undefined && !error) return <p className="sc-muted">Computing weight sensitivity…</p>;
   if (!data) return error ? <p className="sc-bad">{error}</p> : null;
 
-  const range = (r: { low: Flip | null; high: Flip | null }) =>
-    `${r.low ? fmt(r.low.at) : "−∞"} … ${r.high ? fmt(r.high.at) : "+∞"}`;
+  const range = (w: Sensitivity["weighers"][number], r: { low: Flip | null; high: Flip | null }) =>
+    w.unknown
+      ? "not known from this run"
+      : `${r.low ? fmt(r.low.at) : w.min !== undefined ? `${fmt(w.min)} (least accepted)` : "−∞"} … ${r.high ? fmt(r.high.at) : "+∞"}`;
   const flipButtons = (w: Sensitivity["weighers"][number]) => {
     const out: Array<{ label: string; v: number }> = [];
     for (const side of ["low", "high"] as const) {
@@ -113,26 +116,30 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
                 ) : null}
               </th>
               <td>{fmt(w.value)}</td>
-              <td>{range(w.runnerUp)}</td>
-              <td>{range(w.all)}</td>
+              <td>{range(w, w.runnerUp)}</td>
+              <td>{range(w, w.all)}</td>
               <td>
-                {flipButtons(w).length
-                  ? flipButtons(w).map((b) => (
-                      <button
-                        key={b.label}
-                        type="button"
-                        className="sc-link-btn"
-                        onClick={() => {
-                          setKey(w.key);
-                          setValue(String(b.v));
-                          void tryIt(w.key, String(b.v));
-                        }}
-                        aria-label={`Try ${w.key} = ${b.v} (${b.label})`}
-                      >
-                        {b.label}
-                      </button>
-                    ))
-                  : "never"}
+                {w.unknown ? (
+                  <span className="sc-muted">{w.unknown}</span>
+                ) : flipButtons(w).length ? (
+                  flipButtons(w).map((b) => (
+                    <button
+                      key={b.label}
+                      type="button"
+                      className="sc-link-btn"
+                      onClick={() => {
+                        setKey(w.key);
+                        setValue(String(b.v));
+                        void tryIt(w.key, String(b.v));
+                      }}
+                      aria-label={`Try ${w.key} = ${b.v} (${b.label})`}
+                    >
+                      {b.label}
+                    </button>
+                  ))
+                ) : (
+                  "never"
+                )}
               </td>
             </tr>
           ))}
@@ -167,7 +174,7 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
           With {outcome.key} = {fmt(outcome.value)}:{" "}
           {outcome.error && outcome.error !== "NoValidHost" ? (
             <>
-              the engine answers {outcome.error}
+              {errorTitle(outcome.error).toLowerCase()}
               {outcome.message ? ` (${outcome.message})` : ""}.
             </>
           ) : outcome.chosen === data.winner ? (

@@ -7,7 +7,7 @@
  * shown. Apply makes them on the real cloud through the inventory's own
  * actions (the mutation wrapper); Re-run then schedules the request again.
  */
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { addAggregateHosts, saveAggregateMetadata } from "@/lib/aggregates/actions";
 import type { ActionResult } from "@/lib/actions/mutation";
 import { setHostService } from "@/lib/hosts/actions";
@@ -51,8 +51,29 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
   const [view, setView] = useState<WhatIfView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [applied, setApplied] = useState<string | null>(null);
+  const [applied, setAppliedState] = useState<{ host: string; text: string } | null>(null);
   const [rerun, setRerun] = useState<{ runId: number; passes: boolean; text: string } | null>(null);
+  const memo = `whatif-applied:${runId}:${index}`;
+
+  // Applying revalidates the inventory pages, which can re-mount this panel:
+  // what was applied is kept for the tab, so the report and the re-run stay.
+  useEffect(() => {
+    try {
+      const kept = window.sessionStorage.getItem(memo);
+      if (kept) setAppliedState(JSON.parse(kept));
+    } catch {
+      // no storage: the report lasts as long as the panel
+    }
+  }, [memo]);
+  const setApplied = (a: { host: string; text: string } | null) => {
+    setAppliedState(a);
+    try {
+      if (a) window.sessionStorage.setItem(memo, JSON.stringify(a));
+      else window.sessionStorage.removeItem(memo);
+    } catch {
+      // as above
+    }
+  };
 
   const find = async (e: FormEvent) => {
     e.preventDefault();
@@ -76,8 +97,11 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
   };
 
   const apply = async (p: Proposal) => {
+    const text = p.changes.map((c) => c.text).join(", then ");
+    if (!window.confirm(`Change the real cloud: ${text}? Every later request sees this change; it is audited.`)) return;
     setBusy(true);
     setError(null);
+    setRerun(null);
     try {
       // each change moves its record one version on: a later change to the same record sends the next one
       const applied = new Map<string, number>();
@@ -91,14 +115,15 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
           return;
         }
       }
-      setApplied(p.changes.map((c) => c.text).join(", then "));
+      setApplied({ host: view?.host ?? host.trim(), text });
     } finally {
       setBusy(false);
     }
   };
 
   const runAgain = async () => {
-    if (!view) return;
+    const target = view?.host ?? applied?.host;
+    if (!target) return;
     setBusy(true);
     setError(null);
     try {
@@ -108,14 +133,14 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
         return;
       }
       const fate = await (
-        await fetch(`/api/runs/${r.data.runId}/whatif?index=${index}&fate=1&host=${encodeURIComponent(view.host)}`)
+        await fetch(`/api/runs/${r.data.runId}/whatif?index=${index}&fate=1&host=${encodeURIComponent(target)}`)
       ).json();
       setRerun({
         runId: r.data.runId,
         passes: !!fate.passes,
         text: fate.passes
-          ? `${view.host} passes every filter`
-          : `${view.host} is still rejected${fate.rejection ? ` by ${fate.rejection.filter}: ${fate.rejection.reason}` : ""}`,
+          ? `${target} passes every filter`
+          : `${target} is still rejected${fate.rejection ? ` by ${fate.rejection.filter}: ${fate.rejection.reason}` : ""}`,
       });
     } finally {
       setBusy(false);
@@ -179,7 +204,7 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
       ) : null}
       {applied ? (
         <p role="status" aria-label="Applied change">
-          Applied to the cloud: {applied}.{" "}
+          Applied to the cloud: {applied.text} (recorded in the audit log).{" "}
           <button type="button" className="sc-btn sc-btn-small" onClick={() => void runAgain()} disabled={busy}>
             Re-run the request
           </button>

@@ -128,7 +128,8 @@ export const DEMO_FLAVORS: ScenarioFlavorInput[] = [
     root_gb: 100,
     ephemeral_gb: 0,
     swap: 0,
-    extra_specs: { "os:secure_boot": "required", "hw:machine_type": "q35" },
+    // the machine type is the image's hw_machine_type: nova-api refuses hw:machine_type in a flavor
+    extra_specs: { "os:secure_boot": "required" },
   },
   {
     name: "gpu.large",

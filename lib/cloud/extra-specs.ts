@@ -11,6 +11,7 @@
  */
 import { describeRequirement, EXTRA_SPEC_OPERATORS } from "@/lib/scheduler/extra-specs-ops";
 import { describeHwExtraSpec } from "./hw-specs";
+import { novaExtraSpecError, novaValidatorFor } from "./extra-spec-validators";
 
 export { describeRequirement, EXTRA_SPEC_OPERATORS };
 
@@ -32,12 +33,14 @@ export interface ExtraSpecInfo {
   target: string;
   /** What the value means (operator syntax), when it parses. */
   meaning: string | null;
-  /** Why the value is malformed, or null. */
+  /** Why nova-api refuses the spec (its own words), or null. */
   error: string | null;
+  /** What nova-api accepts but the scheduler will read in a way that is likely not meant (an operator without operand, ...). */
+  warning?: string;
+  /** Nova's description of the key, from its validator. */
+  novaHelp?: string;
 }
 
-/** Trait names: A-Z, 0-9 and _ (os-traits or CUSTOM_*). */
-const TRAIT = /^[A-Z0-9_]{1,255}$/;
 /** Nova's flavor extra spec key rule. */
 export const EXTRA_SPEC_KEY_PATTERN = /^[\w.\-: ]{1,255}$/;
 
@@ -75,23 +78,34 @@ export function extraSpecNamespace(key: string): ExtraSpecNamespace {
   return "other";
 }
 
-/** Why an extra spec key is malformed, or null. */
+/**
+ * Why an extra spec key is refused, or null: the flavor API's key pattern,
+ * then nova-api's validators (a key in a namespace Nova knows that no
+ * validator matches, e.g. hw:cpu_polcy).
+ */
 export function extraSpecKeyError(key: string): string | null {
   if (!key.trim()) return "key: is required";
   if (!EXTRA_SPEC_KEY_PATTERN.test(key)) {
     return "key: may only contain letters, digits, '_', '-', '.', ':' and spaces (at most 255)";
   }
-  const ns = extraSpecNamespace(key);
-  const rest = key.slice(key.indexOf(":") + 1);
-  if (ns !== "unscoped" && ns !== "other" && !rest) return `key: ${ns}: needs a name after the ':'`;
-  if (ns === "trait" && !TRAIT.test(rest)) {
-    return `key: trait name "${rest}" must be upper case A-Z, 0-9 and _ (e.g. HW_CPU_X86_AVX2 or CUSTOM_SSD)`;
-  }
-  return null;
+  if (novaValidatorFor(key)) return null;
+  const unknown = novaExtraSpecError(key, "");
+  return unknown ? `key: ${unknown}` : null;
 }
 
-/** Namespace, readers, meaning and validity of one extra spec. */
+/** Namespace, readers, meaning and nova-api's verdict of one extra spec. */
 export function describeExtraSpec(key: string, value: string): ExtraSpecInfo {
+  const info = describeForScheduler(key, value);
+  const validator = novaValidatorFor(key);
+  const nova = novaExtraSpecError(key, value);
+  const novaHelp = validator ? { novaHelp: validator.description } : {};
+  if (nova) return { ...info, ...novaHelp, meaning: null, error: nova };
+  // nova-api accepts it: what we would have refused is the scheduler's reading, a warning
+  const { error, ...rest } = info;
+  return { ...rest, ...novaHelp, error: null, ...(error ? { warning: error.replace(/^value: /, "") } : {}) };
+}
+
+function describeForScheduler(key: string, value: string): ExtraSpecInfo {
   const namespace = extraSpecNamespace(key);
   const name = namespace === "unscoped" ? key : key.slice(key.indexOf(":") + 1);
   const operatorSyntax = (readers: string[], target: string): ExtraSpecInfo => {
@@ -198,8 +212,20 @@ export function describeExtraSpec(key: string, value: string): ExtraSpecInfo {
   }
 }
 
-/** Why a value is malformed for key, or null (server-side rule = client-side rule). */
+/** Why nova-api refuses the value for key, or null (server-side rule = client-side rule). */
 export function extraSpecValueError(key: string, value: string): string | null {
   if (value.length > 255) return "value: must be at most 255 characters";
-  return describeExtraSpec(key, value).error;
+  if (!novaValidatorFor(key)) return null; // an unknown key is the key's error
+  const error = novaExtraSpecError(key, value);
+  return error ? `value: ${error}` : null;
+}
+
+/** Every extra spec nova-api refuses, as `{ key, error }` (Nova's message). */
+export function extraSpecErrors(specs: Record<string, string>): { key: string; error: string }[] {
+  const out: { key: string; error: string }[] = [];
+  for (const [k, v] of Object.entries(specs)) {
+    const error = novaExtraSpecError(k, String(v));
+    if (error) out.push({ key: k, error });
+  }
+  return out;
 }

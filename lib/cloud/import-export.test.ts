@@ -353,14 +353,14 @@ describe.each(PROVIDERS)("NUMA, PCI and Placement input the database refuses (no
       (d) => {
         d.request.flavor.extra_specs["hw:cpu_policy"] = "banana";
       },
-      'request.flavor.extra_specs["hw:cpu_policy"]: hw:cpu_policy must be one of shared, dedicated, mixed, got "banana"',
+      `request.flavor.extra_specs["hw:cpu_policy"]: Validation failed; 'banana' is not one of: dedicated, shared, mixed.`,
     ],
     [
       "resources:VCPU=abc",
       (d) => {
         d.flavors = [{ name: "x", vcpus: 1, memory_mb: 512, extra_specs: { "resources:VCPU": "abc" } }];
       },
-      'flavors[0].extra_specs["resources:VCPU"]: resources:CLASS must be a whole number, got "abc"',
+      `flavors[0].extra_specs["resources:VCPU"]: Validation failed; 'abc' is not a valid integer value.`,
     ],
     [
       "an unknown [scheduler] option",

@@ -99,3 +99,13 @@ describe("metadataKeyError", () => {
     expect(metadataKeyError(" ssd")).toMatch(/spaces/);
   });
 });
+
+describe("allocation ratios in aggregate metadata", () => {
+  it.each(["cpu_allocation_ratio", "ram_allocation_ratio", "disk_allocation_ratio"])(
+    "%s: says Nova no longer reads it from aggregates, and takes any value as Nova does",
+    (key) => {
+      expect(describeMetadataKey(key).meaning).toMatch(/Nova no longer reads allocation ratios from aggregates/);
+      expect(metadataValueError(key, "abc")).toBeNull();
+    },
+  );
+});

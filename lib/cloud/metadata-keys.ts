@@ -79,6 +79,9 @@ const FIXED: Record<string, Omit<MetadataKeyInfo, "key">> = {
   },
 };
 
+/** Aggregate keys the removed AggregateCoreFilter / AggregateRamFilter / AggregateDiskFilter read. */
+const ALLOCATION_RATIO_KEYS = new Set(["cpu_allocation_ratio", "ram_allocation_ratio", "disk_allocation_ratio"]);
+
 /** Keys worth suggesting in the editor (datalist). */
 export const SUGGESTED_METADATA_KEYS: string[] = [
   ...Object.keys(FIXED),
@@ -122,6 +125,15 @@ export function describeMetadataKey(
       reader: "AggregateImagePropertiesIsolation",
       meaning: `images whose ${key} property is set must have one of these values`,
       valueHint: "allowed values, comma separated",
+    };
+  }
+  if (ALLOCATION_RATIO_KEYS.has(key)) {
+    return {
+      key,
+      kind: "extra_spec",
+      reader: "AggregateInstanceExtraSpecsFilter",
+      meaning: `Nova no longer reads allocation ratios from aggregates (the Aggregate Core/Ram/Disk filters were removed in Train): set ${key} on the hosts (nova.conf or Placement inventory). Here it is only metadata, matched against flavor extra spec aggregate_instance_extra_specs:${key}`,
+      valueHint: "not read as a ratio; set it on the hosts",
     };
   }
   return {

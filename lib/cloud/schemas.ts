@@ -24,7 +24,8 @@ import { readUserJson } from "@/lib/api/input-limits";
 import { z } from "zod";
 import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
-import { formatCpuList, hwExtraSpecErrors, hwImagePropertyErrors } from "./hw-specs";
+import { extraSpecErrors } from "./extra-specs";
+import { formatCpuList, hwImagePropertyErrors } from "./hw-specs";
 
 // ---------------------------------------------------------------------------
 // Messages
@@ -1046,7 +1047,7 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
   if (opts.forImport) {
     // what nova-api refuses in a flavor's extra specs or an image's properties
     const flavorSpecs = (where: string, f: ScenarioFlavorInput) => {
-      for (const e of hwExtraSpecErrors(f.extra_specs ?? {}))
+      for (const e of extraSpecErrors(f.extra_specs ?? {}))
         errors.push(`${where}.extra_specs[${JSON.stringify(e.key)}]: ${e.error}`);
     };
     const imageProps = (where: string, im: ScenarioImageInput) => {

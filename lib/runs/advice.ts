@@ -3,6 +3,7 @@
  * hosts, grouped by reason, and what to change (in the cloud, the flavor, the
  * request or the profile) so that some host passes. Pure.
  */
+import { errorTitle } from "./error-words";
 import type { FunnelStep, ScheduleResult } from "@/lib/scheduler/result";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { fmtStage } from "./format";
@@ -306,11 +307,11 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
     return {
       kind: "error",
       error: result.error,
-      summary: result.message ?? result.error,
+      summary: result.message ?? errorTitle(result.error),
       lastFilter: null,
       instance: 1,
       lastReasons: [],
-      explanation: `Nova would raise ${result.error} for this request: ${result.message ?? "(no message)"}`,
+      explanation: `${errorTitle(result.error)}${result.message ? `: ${result.message}` : "."}`,
       advice: [
         "This is Nova's own error for this input: fix the value it names (in the request, the profile or the cloud) and run again.",
       ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schedule, toResult } from "@/lib/scheduler";
-import { compareResults, releaseDifferences, sameVerdict, type Verdict } from "./compare";
+import { compareResults, releaseDifferences, sameVerdict, type Verdict, weigherChanges } from "./compare";
 import { noValidHost, ok, request, stage, weighed } from "@/lib/testing/results";
 import type { FunnelStep } from "@/lib/scheduler/result";
 
@@ -336,5 +336,32 @@ describe("the same request under two Nova releases", () => {
       expect.stringMatching(/^NUMATopologyFilter now rejects h1: pinned guest cells .* free small pages since Nova 30/),
     ]);
     expect(releaseDifferences(b, b)).toEqual([]);
+  });
+});
+
+describe("which weigher moved", () => {
+  it("names the weigher whose scores differ, and one that weighs only in B", () => {
+    const w = (host: string, weight: number, scores: Record<string, number>) => ({
+      host,
+      weight,
+      weighers: Object.fromEntries(
+        Object.entries(scores).map(([n, score]) => [
+          n,
+          { raw: 0, normalized: 0, multiplier: 1, score, source: "config" },
+        ]),
+      ),
+    });
+    const ra = { index: 0, funnel: [], weighed: [w("a", 1, { RAMWeigher: 1 }), w("b", 0.5, { RAMWeigher: 0.5 })] };
+    const rb = {
+      index: 0,
+      funnel: [],
+      weighed: [
+        w("b", 1.5, { RAMWeigher: 0.5, HypervisorVersionWeigher: 1 }),
+        w("a", 1, { RAMWeigher: 1, HypervisorVersionWeigher: 0 }),
+      ],
+    };
+    expect(weigherChanges(ra, rb)).toEqual([
+      { weigher: "HypervisorVersionWeigher", kind: "added", hosts: 2, most: { host: "b", scoreA: null, scoreB: 1 } },
+    ]);
   });
 });

@@ -50,6 +50,17 @@ export interface FunnelDiff {
   outB: number | null;
 }
 
+/** A weigher whose contribution (multiplier × normalised value) differs between the runs. */
+export interface WeigherChange {
+  weigher: string;
+  /** "added": weighs only in B (a newer release's weigher), "removed": only in A. */
+  kind: "changed" | "added" | "removed";
+  /** Hosts weighed in both runs whose score from this weigher differs. */
+  hosts: number;
+  /** The host it moved most, with its score in each run (null where the weigher did not weigh). */
+  most: { host: string; scoreA: number | null; scoreB: number | null };
+}
+
 export interface InstanceComparison {
   index: number;
   chosenA: string | null;
@@ -70,6 +81,8 @@ export interface InstanceComparison {
   verdictChanges: VerdictChange[];
   filterChanges: FilterChange[];
   funnel: FunnelDiff[];
+  /** Which weighers moved the weights, the largest change first. */
+  weigherChanges: WeigherChange[];
 }
 
 export interface RunComparison {
@@ -201,6 +214,7 @@ export function compareInstance(a: ScheduleResult, b: ScheduleResult, index: num
   const setA = new Set(alternatesA);
   const setB = new Set(alternatesB);
   return {
+    weigherChanges: weigherChanges(ra, rb),
     index,
     chosenA,
     chosenB,
@@ -216,6 +230,44 @@ export function compareInstance(a: ScheduleResult, b: ScheduleResult, index: num
     filterChanges,
     funnel,
   };
+}
+
+/** Per weigher, how its scores differ between two weighings of the same hosts. */
+export function weigherChanges(ra: RequestResult, rb: RequestResult): WeigherChange[] {
+  const inB = new Map(rb.weighed.map((w) => [w.host, w] as const));
+  const names = unionInOrder(
+    ra.weighed.flatMap((w) => Object.keys(w.weighers)).filter((n, i, all) => all.indexOf(n) === i),
+    rb.weighed.flatMap((w) => Object.keys(w.weighers)).filter((n, i, all) => all.indexOf(n) === i),
+  );
+  const out: Array<WeigherChange & { delta: number }> = [];
+  for (const name of names) {
+    let hosts = 0;
+    let most: WeigherChange["most"] | null = null;
+    let delta = 0;
+    let inA = false;
+    let inBoth = false;
+    let onlyB = false;
+    for (const wa of ra.weighed) {
+      const wb = inB.get(wa.host);
+      if (!wb) continue;
+      const sa = wa.weighers[name]?.score ?? null;
+      const sb = wb.weighers[name]?.score ?? null;
+      if (sa !== null) inA = true;
+      if (sb !== null && sa === null) onlyB = true;
+      if (sa !== null && sb !== null) inBoth = true;
+      const d = Math.abs((sb ?? 0) - (sa ?? 0));
+      if (d <= 1e-12 && (sa === null) === (sb === null)) continue;
+      hosts++;
+      if (!most || d > delta) {
+        most = { host: wa.host, scoreA: sa, scoreB: sb };
+        delta = d;
+      }
+    }
+    if (!most) continue;
+    const kind = inBoth ? "changed" : onlyB && !inA ? "added" : "removed";
+    out.push({ weigher: name, kind, hosts, most, delta });
+  }
+  return out.sort((x, y) => y.delta - x.delta).map(({ delta: _, ...c }) => c);
 }
 
 export function compareResults(a: ScheduleResult, b: ScheduleResult): RunComparison {

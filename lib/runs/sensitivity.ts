@@ -27,7 +27,22 @@ export const MULTIPLIER_KEY: Record<string, keyof ScenarioConfig> = {
   HypervisorVersionWeigher: "hypervisor_version_weight_multiplier",
   NumInstancesWeigher: "num_instances_weight_multiplier",
   MetricsWeigher: "metrics_weight_multiplier",
+  ImagePropertiesWeigher: "image_props_weight_multiplier",
 };
+
+/**
+ * The factor between the configured value and the multiplier Nova applies:
+ * BuildFailureWeigher.weight_multiplier() returns -1 × the option, so more
+ * failed builds weigh less as the option grows.
+ */
+export const MULTIPLIER_SIGN: Partial<Record<string, number>> = { BuildFailureWeigher: -1 };
+
+/**
+ * Weighers whose raw values depend on whether the configured multiplier is
+ * 0: ImagePropertiesWeigher skips its work and weighs every host 0 then, so
+ * a run at 0 says nothing of how hosts weigh at any other value.
+ */
+const SKIPPED_AT_ZERO = new Set(["ImagePropertiesWeigher"]);
 
 export interface Flip {
   /** The multiplier value where the winner and `host` weigh the same. */
@@ -41,7 +56,7 @@ export interface WeigherSensitivity {
   key: keyof ScenarioConfig;
   /** The configured value the run used. */
   value: number;
-  /** The winner stays ahead of the runner-up for multipliers in (low, high); null = unbounded. */
+  /** The winner stays ahead of the runner-up for multipliers in (low, high); null = unbounded (or, low, from `min` up). */
   runnerUp: { low: Flip | null; high: Flip | null };
   /** The winner stays ahead of every other survivor in (low, high). */
   all: { low: Flip | null; high: Flip | null };
@@ -49,6 +64,8 @@ export interface WeigherSensitivity {
   min?: number;
   /** Hosts whose multiplier comes from an aggregate, not the config: their line does not move. */
   overridden: number;
+  /** Why no range could be computed from this run (the interval fields are then unbounded); a re-run answers. */
+  unknown?: string;
 }
 
 export interface Sensitivity {
@@ -58,6 +75,8 @@ export interface Sensitivity {
 }
 
 const fromConfig = (source: string) => source.startsWith("config");
+const tol = (x: number) => 1e-9 * Math.max(1, Math.abs(x));
+const near = (x: number, y: number) => Math.abs(x - y) <= tol(x);
 
 /**
  * Sensitivity of the winner of one instance's weighing to each configured
@@ -74,12 +93,14 @@ export function weightSensitivity(req: RequestResult, config: ScenarioConfig): S
     if (!key) continue;
     const doc = OPTION_DOCS.find((o) => o.key === key);
     const configured = typeof config[key] === "number" ? (config[key] as number) : Number(doc?.default ?? Number.NaN);
-    // Each host's weight as a + b·x in this weigher's multiplier x.
+    const sign = MULTIPLIER_SIGN[name] ?? 1;
+    // Each host's weight as a + b·x in this weigher's configured multiplier x
+    // (the applied multiplier is sign·x).
     const line = (h: (typeof hosts)[number]) => {
       const w = h.weighers[name];
       if (!w) return { a: h.weight, b: 0 };
       if (!fromConfig(w.source)) return { a: h.weight, b: 0 };
-      return { a: h.weight - w.multiplier * w.normalized, b: w.normalized };
+      return { a: h.weight - w.multiplier * w.normalized, b: sign * w.normalized };
     };
     const lw = line(win);
     let overridden = 0;
@@ -87,6 +108,8 @@ export function weightSensitivity(req: RequestResult, config: ScenarioConfig): S
     const bounds = (others: typeof hosts) => {
       let low: Flip | null = null;
       let high: Flip | null = null;
+      let lowSlope = 0;
+      let highSlope = 0;
       for (const h of others) {
         const lh = line(h);
         // winner − other = da + db·x; it stays ahead while that is > 0
@@ -95,12 +118,35 @@ export function weightSensitivity(req: RequestResult, config: ScenarioConfig): S
         if (db === 0) continue;
         const at = -da / db;
         if (!Number.isFinite(at)) continue;
+        // Several hosts can cross at one point: the steepest line is the one ahead just past it.
         if (db > 0) {
-          if (!low || at > low.at) low = { at, host: h.host };
-        } else if (!high || at < high.at) high = { at, host: h.host };
+          if (!low || at > low.at + tol(at) || (near(at, low.at) && db > lowSlope)) {
+            low = { at, host: h.host };
+            lowSlope = db;
+          }
+        } else if (!high || at < high.at - tol(at) || (near(at, high.at) && -db > highSlope)) {
+          high = { at, host: h.host };
+          highSlope = -db;
+        }
       }
+      // Below the least value nova.conf accepts there is nothing to flip to.
+      if (low && doc?.min !== undefined && low.at < doc.min) low = null;
       return { low, high };
     };
+    if (SKIPPED_AT_ZERO.has(name) && configured === 0) {
+      const none = { low: null, high: null };
+      out.push({
+        weigher: name,
+        key,
+        value: configured,
+        runnerUp: none,
+        all: none,
+        ...(doc?.min !== undefined ? { min: doc.min } : {}),
+        overridden,
+        unknown: "at 0 this weigher skips its work, so this run does not show how hosts weigh otherwise: try a value",
+      });
+      continue;
+    }
     out.push({
       weigher: name,
       key,

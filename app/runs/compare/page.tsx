@@ -7,6 +7,7 @@ import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import { getRun, type RunRecord } from "@/lib/runs/queries";
 import "@/components/schedule/schedule.css";
 import { recordIdOf } from "@/lib/api/input-limits";
+import { errorTitle } from "@/lib/runs/error-words";
 
 export const metadata: Metadata = { title: "Compare runs" };
 export const dynamic = "force-dynamic";
@@ -54,7 +55,7 @@ function RunCard({ label, run }: { label: string; run: RunRecord }) {
       </ul>
       <p style={{ marginBottom: 0 }}>
         {run.error ? (
-          <span className="sc-bad">{run.error}</span>
+          <span className="sc-bad">{errorTitle(run.error)}</span>
         ) : (
           <>
             chosen <Hosts list={[...new Set(run.chosenHosts)]} />
@@ -120,6 +121,27 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
           </tr>
         </tbody>
       </table>
+
+      <h3>Weighers that moved</h3>
+      {c.weigherChanges.length === 0 ? (
+        <p className="sc-muted">Every weigher gives the hosts weighed in both runs the same score.</p>
+      ) : (
+        <ul className="plain" aria-label="Weighers that moved">
+          {c.weigherChanges.map((w) => (
+            <li key={w.weigher}>
+              <b>{w.weigher}</b>{" "}
+              {w.kind === "added"
+                ? "weighs only in B (new in its release)"
+                : w.kind === "removed"
+                  ? "weighs only in A"
+                  : "scores differently"}
+              : {fmtCount(w.hosts)} host{w.hosts === 1 ? "" : "s"}; most on {w.most.host} (
+              {w.most.scoreA === null ? "—" : Number(w.most.scoreA.toPrecision(4))} →{" "}
+              {w.most.scoreB === null ? "—" : Number(w.most.scoreB.toPrecision(4))})
+            </li>
+          ))}
+        </ul>
+      )}
 
       <h3>Ranking</h3>
       {c.rankChanges.length === 0 ? (

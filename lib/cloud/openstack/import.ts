@@ -19,8 +19,8 @@ import { diffClouds, type KindChange } from "./preview";
 import { parseBundleFiles } from "./read-bundle";
 import type { OptionReport } from "./nova-conf";
 
-/** The profile a bundle's nova.conf becomes. */
-export const NOVA_CONF_PROFILE = "nova.conf";
+/** The profile a bundle's nova.conf becomes (named for what it is, not for the file). */
+export const NOVA_CONF_PROFILE = "imported-nova-conf";
 
 export type Stage = "reading" | "converting" | "validating" | "comparing" | "writing" | "done";
 export type Progress = (stage: Stage, detail?: string) => void;
