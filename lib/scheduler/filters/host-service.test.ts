@@ -25,7 +25,8 @@ describe("ComputeFilter", () => {
       /disabled \(maintenance\)/,
     ],
     ["disabled, no reason", { disabled: true, up: true }, /^compute service disabled$/],
-    ["down", { disabled: false, up: false }, /down/],
+    ["down", { disabled: false, up: false }, /^compute service down \(not heard from\)$/],
+    ["forced down: named as such, not as silent", { disabled: false, up: false, forced_down: true }, /forced down/],
   ])("%s", (_, service, expected) => {
     const got = verdicts(ComputeFilter, { hosts: [host("a", { service })] }).a;
     expect(got).toEqual(expected === null ? null : rejected(expected));
