@@ -367,6 +367,13 @@ function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
           <li key={i}>
             {view.selections.length > 1 ? `Instance ${i + 1}: ` : ""}
             chosen host <b className="sc-host">{s.host}</b>
+            {/* a node says something only where it isn't the host's own name (Ironic nodes) */}
+            {s.node && s.node !== s.host && !s.node.startsWith(`${s.host}.`) ? (
+              <>
+                {" "}
+                node <span className="sc-host">{s.node}</span>
+              </>
+            ) : null}
             <span className="sc-chosen-tag">chosen</span>
             {"; "}
             {s.alternates.length ? (

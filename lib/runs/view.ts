@@ -100,7 +100,8 @@ export interface RunView {
   error: string | null;
   message?: string;
   diagnosis: DiagnosisView | null;
-  selections: Array<{ host: string; alternates: string[] }>;
+  /** node: the compute node when the host has several (Ironic), as Nova's Selection names it */
+  selections: Array<{ host: string; alternates: string[]; node?: string; alternate_nodes?: string[] }>;
   engineMs: number;
   instances: InstanceSummary[];
   /** details of instance index 0 (the others are fetched when selected) */
