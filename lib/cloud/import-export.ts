@@ -283,7 +283,9 @@ export async function importCloud(
       );
 
       const rowsOfHost = new Map<string, string[]>();
-      doc.hosts.forEach((h, i) => rowsOfHost.set(h.name, [...(rowsOfHost.get(h.name) ?? []), rowName[i]]));
+      doc.hosts.forEach((h, i) => {
+        rowsOfHost.set(h.name, [...(rowsOfHost.get(h.name) ?? []), rowName[i]]);
+      });
 
       // aggregates: the AZ goes to its column, the other metadata to rows
       const aggregates = doc.aggregates ?? [];

@@ -234,7 +234,8 @@ export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions =
   const scenario: CloudScenario = { hosts, aggregates, server_groups: serverGroups };
   // A stored profile may keep filters and weighers Schedscope does not simulate (out-of-tree ones from a
   // real nova.conf): the engine lets them pass every host / weigh 0 and names them on every result.
-  if (profile) scenario.config = { ...(JSON.parse(profile.config) as ScenarioConfig), not_simulated: "pass" } as ScenarioConfig;
+  if (profile)
+    scenario.config = { ...(JSON.parse(profile.config) as ScenarioConfig), not_simulated: "pass" } as ScenarioConfig;
   return {
     scenario,
     profileName: profile?.name ?? null,

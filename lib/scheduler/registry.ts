@@ -104,7 +104,12 @@ export const notSimulatedFilter =
 /** A weigher class Schedscope does not simulate, kept in a profile: it weighs every host 0. */
 export const notSimulatedWeigher =
   (name: string): WeigherFactory =>
-  () => ({ name, weigh: () => 0, sameForEveryHost: () => 0, multiplier: () => ({ value: 0, source: "not simulated" }) });
+  () => ({
+    name,
+    weigh: () => 0,
+    sameForEveryHost: () => 0,
+    multiplier: () => ({ value: 0, source: "not simulated" }),
+  });
 
 export const getFilter = (name: string) => lookup(FILTERS, name, "enabled_filters");
 export const getWeigher = (name: string) => lookup(WEIGHERS, name, "weighers");
