@@ -207,6 +207,7 @@ test("7. charts: the scatter's axes have units, compare names the weigher that m
 
   await page.goto("/capacity");
   await page.getByLabel("Flavor", { exact: true }).selectOption("m1.large");
+  await page.getByLabel("Limit (boots)").fill("200");
   await page.getByRole("button", { name: "Fill", exact: true }).click();
   const scatter = page.getByRole("figure", { name: "Hosts with stranded capacity" });
   await expect(scatter).toBeVisible({ timeout: 60_000 });

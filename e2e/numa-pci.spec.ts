@@ -75,7 +75,7 @@ test.describe("NUMA and PCI", () => {
     const id = await scheduleWith(page, "c1.xlarge", "nfv");
     await expect(page.getByRole("heading", { level: 2, name: `Run #${id}` })).toBeVisible();
     await expect(page.getByRole("list", { name: "Run details" })).toContainText(/Nova release 26 \(Zed\)/);
-    const text = (await page.getByRole("list", { name: "Placement" }).textContent()) ?? "";
+    const text = (await page.getByRole("list", { name: "Placement", exact: true }).textContent()) ?? "";
     const chosen = /chosen host\s*(\S+?)\s*chosen/.exec(text)?.[1] ?? "";
     expect(
       nfv.concat(

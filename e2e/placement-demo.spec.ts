@@ -12,7 +12,7 @@ async function trial(page: Page, flavor: string, image: string): Promise<string>
   await select.selectOption({ label: option as string });
   await page.getByRole("button", { name: "Schedule", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: /Run #\d+: placed on/ })).toBeVisible({ timeout: 20_000 });
-  return ((await page.getByRole("list", { name: "Placement" }).textContent()) ?? "").replace(/\s+/g, " ");
+  return ((await page.getByRole("list", { name: "Placement", exact: true }).textContent()) ?? "").replace(/\s+/g, " ");
 }
 
 test.describe("Placement on the demo cloud", () => {

@@ -42,7 +42,7 @@ test.describe("on PostgreSQL", () => {
     await page.getByRole("button", { name: "Schedule", exact: true }).click();
     const status = page.getByRole("status").filter({ hasText: /Run #\d+/ });
     await expect(status).toBeVisible({ timeout: 30_000 });
-    const placement = page.getByRole("list", { name: "Placement" });
+    const placement = page.getByRole("list", { name: "Placement", exact: true });
     await expect(placement).toContainText(/chosen host\s*cmp-a\d-\d{3}/);
 
     // the run is stored in PostgreSQL and listed

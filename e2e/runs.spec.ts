@@ -106,7 +106,7 @@ test.describe("Runs", () => {
 
   test("commit placement creates the instance, uses the host's resources, and commits once", async ({ page }) => {
     const id = await scheduleFlavor(page, "m1.tiny");
-    const placement = page.getByRole("list", { name: "Placement" });
+    const placement = page.getByRole("list", { name: "Placement", exact: true });
     const host = /chosen host\s*(\S+?)\s*chosen/.exec(((await placement.textContent()) ?? "").replace(/\s+/g, " "))![1];
     const usage = () =>
       queryAll<{ vcpusUsed: number; memoryMbUsed: number; localGbUsed: number; numInstances: number }>(

@@ -26,7 +26,7 @@ const fmtInt = (n: number) => n.toLocaleString("en-US");
 
 async function expectPageMatchesEngine(page: Page, engine: ScheduleResult) {
   // chosen host and alternates, per instance
-  const placement = page.getByRole("list", { name: "Placement" });
+  const placement = page.getByRole("list", { name: "Placement", exact: true });
   const items = placement.getByRole("listitem");
   await expect(items).toHaveCount(engine.selections.length);
   for (let i = 0; i < engine.selections.length; i++) {

@@ -34,7 +34,7 @@ test.describe("Schedule page", () => {
     await expect(page.getByRole("heading", { level: 2, name: `Run #${id}` })).toBeVisible();
 
     // the chosen host and its two alternates, in words
-    const placement = page.getByRole("list", { name: "Placement" });
+    const placement = page.getByRole("list", { name: "Placement", exact: true });
     await expect(placement).toContainText("chosen host");
     const text = (await placement.textContent()) ?? "";
     const m = /chosen host\s*(\S+?)\s*chosen;\s*alternates\s*(.+)$/.exec(text.replace(/\s+/g, " ").trim());
@@ -92,7 +92,7 @@ test.describe("Schedule page", () => {
     // the permalink shows the same run
     await page.getByRole("link", { name: `Open run #${id}` }).click();
     await expect(page).toHaveURL(new RegExp(`/runs/${id}$`));
-    await expect(page.getByRole("list", { name: "Placement" })).toContainText(`chosen host ${chosen}`);
+    await expect(page.getByRole("list", { name: "Placement", exact: true })).toContainText(`chosen host ${chosen}`);
   });
 
   test("NoValidHost is explained with what to change", async ({ page }) => {

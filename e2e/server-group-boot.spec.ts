@@ -13,7 +13,7 @@ async function bootIntoGroup(page: Page, group: RegExp, count: number): Promise<
   await select.selectOption({ label: option as string });
   await page.getByRole("button", { name: "Schedule", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: /Run #\d+: placed on/ })).toBeVisible({ timeout: 20_000 });
-  const items = page.getByRole("list", { name: "Placement" }).getByRole("listitem");
+  const items = page.getByRole("list", { name: "Placement", exact: true }).getByRole("listitem");
   await expect(items).toHaveCount(count);
   const hosts: string[] = [];
   for (const text of await items.allTextContents()) {

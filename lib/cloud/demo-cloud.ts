@@ -879,7 +879,9 @@ export function buildDemoCloud(opts: DemoCloudOptions = {}): CloudDocument {
       const traits = [
         "COMPUTE_NET_ATTACH_INTERFACE",
         "COMPUTE_VOLUME_MULTI_ATTACH",
-        ...(hw.arch === "aarch64" ? ["HW_ARCH_AARCH64"] : ["HW_ARCH_X86_64", "HW_CPU_X86_AVX2", "HW_CPU_X86_AESNI"]),
+        ...(hw.arch === "aarch64"
+          ? ["HW_ARCH_AARCH64"]
+          : ["HW_ARCH_X86_64", "HW_CPU_X86_AVX2", "HW_CPU_X86_AESNI", "COMPUTE_SECURITY_UEFI_SECURE_BOOT"]),
         ...(cls === "ssd" || cls === "gpu" ? ["STORAGE_DISK_SSD"] : []),
         ...(cls === "gpu" ? ["HW_GPU_API_VULKAN", "HW_GPU_API_DXVA", "CUSTOM_GPU_NVIDIA_A40"] : []),
         ...(cls === "vgpu" ? ["COMPUTE_GRAPHICS_MODEL_VGA"] : []),

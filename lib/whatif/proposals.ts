@@ -93,7 +93,8 @@ function candidates(scenario: Scenario, host: string, r: Rejection): Change[] {
   const mine = aggs.filter((a) => (a.hosts ?? []).includes(host));
   const others = aggs.filter((a) => !(a.hosts ?? []).includes(host));
   const f = r.filter;
-  if ((f === "ComputeFilter" || f === "placement:compute_status") && h?.service?.disabled) {
+  // Placement refuses a disabled compute first (compute_status_filter: !COMPUTE_STATUS_DISABLED)
+  if ((f === "ComputeFilter" || f === "Placement" || f === "placement:compute_status") && h?.service?.disabled) {
     out.push({ kind: "enable-service", host });
   }
   if (f === "AggregateInstanceExtraSpecsFilter") {
