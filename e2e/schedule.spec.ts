@@ -44,11 +44,11 @@ test.describe("Schedule page", () => {
     expect(alternates).toHaveLength(2);
     for (const h of [chosen, ...alternates]) expect(gpu).toContain(h);
 
-    // the funnel: chart + table, AggregateInstanceExtraSpecsFilter keeps the GPU hosts only
+    // the funnel: chart + table; Placement keeps the hosts with the flavor's GPU trait only
     await expect(page.getByRole("figure", { name: /^Funnel of instance 1/ })).toBeVisible();
     const funnel = page.getByRole("table", { name: "Funnel, instance 1" });
-    const aggRow = funnel.getByRole("row", { name: /AggregateInstanceExtraSpecsFilter/ });
-    await expect(aggRow).toContainText("missing aggregate metadata gpu=true");
+    const placementRow = funnel.getByRole("row", { name: /^Placement/ });
+    await expect(placementRow).toContainText("lacks trait HW_GPU_API_VULKAN");
     await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
 
     // the weights: a stacked bar chart marking the chosen host and the alternates
@@ -82,9 +82,7 @@ test.describe("Schedule page", () => {
     )[0].name;
     await whyNot.fill(other);
     const fates = page.getByRole("region", { name: "Host fates" });
-    await expect(fates).toContainText(
-      `${other}: removed by AggregateInstanceExtraSpecsFilter — missing aggregate metadata gpu=true`,
-    );
+    await expect(fates).toContainText(`${other}: removed by Placement — lacks trait HW_GPU_API_VULKAN`);
     await whyNot.fill(chosen);
     await expect(fates).toContainText(new RegExp(`${chosen}: survived: rank 1 of \\d+, weight`));
     await expect(fates).toContainText("chosen");

@@ -28,7 +28,7 @@ test("a disabled host: the proposal enables its service, and the re-run lets it 
     }
   }
   expect(host, "a disabled host with a verified proposal").not.toBe("");
-  await expect(region).toContainText(`${host} fell out at ComputeFilter: compute service disabled`);
+  await expect(region).toContainText(`${host} fell out at Placement: compute service disabled`);
 
   page.once("dialog", (d) => void d.accept());
   await region.getByRole("button", { name: `Apply: enable the compute service on ${host}` }).click();
