@@ -94,3 +94,12 @@ def answer(ref, path=None, scenario=None):
     doc = json.loads(buf.getvalue())
     doc.pop("timing", None)
     return doc
+
+
+def load_tool(name, file):
+    """A sibling script whose file name has a dash (generate-numa.py), as a module."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(os.path.abspath(__file__)), file))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

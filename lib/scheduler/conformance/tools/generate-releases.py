@@ -32,7 +32,6 @@ to scheduling, so a run against that release's reference
 --list prints each file's base and changes.
 """
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -44,15 +43,10 @@ sys.path.insert(0, HERE)
 import generate  # noqa: E402
 
 
-def _load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from common import load_tool  # noqa: E402
 
-
-numa_gen = _load("generate_numa", "generate-numa.py")
-placement_gen = _load("placement_gen", "placement-gen.py")
+numa_gen = load_tool("generate_numa", "generate-numa.py")
+placement_gen = load_tool("placement_gen", "placement-gen.py")
 
 RELEASES = ["2023.1", "2023.2", "2024.1", "2024.2", "2025.1", "2025.2", "2026.1"]
 NEW_WEIGHERS = ["HypervisorVersionWeigher", "NumInstancesWeigher", "ImagePropertiesWeigher"]

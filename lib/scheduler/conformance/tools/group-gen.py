@@ -15,24 +15,18 @@ Placement returns hosts for the group to choose among. Some groups start empty, 
 the hosts, and small clouds make the group run out of hosts.
 Answer them with nova-batch.py (fuzzing) or make-fixtures.py (fixtures).
 """
-import importlib.util
 import json
 import os
 import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+from common import load_tool  # noqa: E402
 
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-legacy = load("generate", "generate.py")
-placement = load("placement_gen", "placement-gen.py")
+legacy = load_tool("generate", "generate.py")
+placement = load_tool("placement_gen", "placement-gen.py")
 
 POLICIES = ["affinity", "anti-affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity"]
 FILTER_OF = {"affinity": "ServerGroupAffinityFilter", "anti-affinity": "ServerGroupAntiAffinityFilter"}
