@@ -15,9 +15,14 @@
  * the same cloud would put it.
  *
  * With the Placement path (config `placement`), Placement's usage comes from
- * the scenario, not from host states: there every boot is a whole trial
- * (`schedule`) on the scenario edited as the cloud looks once the instance
- * runs, the edit the Nova reference loop makes. Exact, and much slower.
+ * the scenario, not from host states: the scenario is edited as the cloud
+ * looks once the instance runs, the edit the Nova reference loop makes, and
+ * the boot's provider reloads its usage from it. Each flavor keeps which
+ * providers Placement returns (placement/candidate-index.ts) and only those
+ * hosts are filtered, as the Placement path filters. Where that index does
+ * not apply (provider trees, the PCPU fallback query, a 400), or a boot it
+ * cannot place, every boot from then on is a whole trial (`schedule`) on the
+ * edited scenario: exact, and much slower.
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet } from "./engine";
@@ -26,6 +31,7 @@ import { stableUuid } from "./nova-uuid";
 import { NovaError } from "./python";
 import { KNOWN } from "./registry";
 import type { AllocationRequest } from "./placement";
+import { CandidateIndex } from "./placement/candidate-index";
 import type { Scenario, ScenarioFlavor, ScenarioHost } from "./scenario";
 
 import { MAX_FILL_LIMIT } from "./capacity-limits";
@@ -45,6 +51,8 @@ export interface FillOptions {
   mix?: FlavorShare[];
   now?: () => number;
   clock?: () => Date;
+  /** On the Placement path, every boot a whole trial (what the CandidateIndex shortcut is tested against). */
+  byTrial?: boolean;
 }
 
 /** A problem with the fill's own parameters, naming the field and the rule. */
@@ -159,6 +167,8 @@ class FlavorFill {
   /** Hosts changed since the last pick, to filter again. */
   private readonly pending: number[] = [];
   private refilterAll = true;
+  /** On the Placement path: the hosts Placement returns, the only ones filtered. */
+  gate: CandidateIndex | null = null;
 
   constructor(readonly session: Session) {
     this.name = session.spec.flavor.name;
@@ -200,8 +210,15 @@ class FlavorFill {
     if (groupHostsChanged && this.session.spec.instanceGroup?.policy === "affinity") this.refilterAll = true;
   }
 
+  /** Placement now returns (or no longer returns) this host. */
+  gateChanged(i: number): void {
+    this.pending.push(i);
+  }
+
   private filterAll(): void {
-    const { passed } = this.session.scheduler.runFilters(this.session.hosts, 0);
+    const gate = this.gate;
+    const pool = gate ? this.session.hosts.filter((h) => gate.returns(h.index)) : this.session.hosts;
+    const { passed } = this.session.scheduler.runFilters(pool, 0);
     this.inSurv.fill(0);
     this.m = 0;
     for (const h of passed) {
@@ -215,7 +232,8 @@ class FlavorFill {
 
   private refilter(i: number): void {
     const h = this.session.hosts[i];
-    const passes = this.session.scheduler.runFilters([h], 0).passed.length === 1;
+    const passes =
+      (this.gate === null || this.gate.returns(i)) && this.session.scheduler.runFilters([h], 0).passed.length === 1;
     if (passes === (this.inSurv[i] === 1)) return;
     // Survivors stay in host order: the order a trial's filters keep.
     let lo = 0;
@@ -425,10 +443,13 @@ export class CapacityFill {
   private readonly current: number[];
   private readonly now: () => number;
   private readonly clock: () => Date;
+  private readonly byTrial: boolean;
   private readonly azOf: string[] = [];
   private readonly firstIndex = new Map<string, number>();
-  /** The scenario as edited boot after boot, when every boot is a whole trial (the Placement path). */
+  /** The scenario as edited boot after boot (the Placement path). */
   private trial: Scenario | null = null;
+  /** Every flavor has its CandidateIndex: boots are picked as without Placement, among the hosts it returns. */
+  private indexed = false;
 
   constructor(
     private readonly scenario: Scenario,
@@ -439,6 +460,7 @@ export class CapacityFill {
     this.current = this.mix.map(() => 0);
     this.now = options.now ?? (() => performance.now());
     this.clock = options.clock ?? (() => new Date(0));
+    this.byTrial = options.byTrial ?? false;
   }
 
   private sessionScenario(flavor: ScenarioFlavor): Scenario {
@@ -462,7 +484,20 @@ export class CapacityFill {
       }
       // Placement keeps its own usage (providers built from the scenario):
       // with it, every boot is a whole trial on the scenario as edited so far.
-      if (config.placement) this.trial = structuredClone(this.scenario);
+      if (config.placement) {
+        const trial = structuredClone(this.scenario);
+        this.trial = trial;
+        // A move's trial is the move's own request (its source allocation, its cell): left to whole trials.
+        const move = "operation" in trial.request;
+        for (let i = 0; i < this.fills.length && !this.byTrial && !move; i++)
+          this.fills[i].gate = CandidateIndex.open(
+            config,
+            { ...trial, request: { ...trial.request, flavor: this.mix[i].flavor, num_instances: 1 } },
+            this.hosts,
+            this.fills[i].session.spec,
+          );
+        this.indexed = this.fills.every((f) => f.gate !== null);
+      }
       for (const h of this.hosts) {
         this.azOf.push(hostAvailabilityZone(h, config));
         if (!this.firstIndex.has(h.host)) this.firstIndex.set(h.host, h.index);
@@ -499,7 +534,7 @@ export class CapacityFill {
   }
 
   /** Keep the boot on the host as a finished instance, and tell every flavor. */
-  private finish(host: HostState, fill: FlavorFill): void {
+  private finish(host: HostState, fill: FlavorFill, flavor: ScenarioFlavor): void {
     const uuid = bootUuid(this.counts.count);
     const { updated, numIoOps } = host;
     const spec = fill.session.spec;
@@ -534,6 +569,11 @@ export class CapacityFill {
       }
       other.touched(host, groupHostsChanged);
     }
+    if (this.trial) {
+      // Placement's usage: the scenario as the reference loop edits it, the boot's provider reloaded from it.
+      const h = keepBoot(this.trial, host, flavor, uuid, null);
+      for (const other of this.fills) for (const j of other.gate!.update(host.index, h)) other.gateChanged(j);
+    }
     this.record(host, fill.name);
   }
 
@@ -563,23 +603,7 @@ export class CapacityFill {
       return false;
     }
     const host = run.selections[0].host;
-    const h = sc.hosts[host.index];
-    const disk = (flavor.root_gb ?? 0) + (flavor.ephemeral_gb ?? 0);
-    const uuid = bootUuid(this.counts.count);
-    h.vcpus_used = (h.vcpus_used ?? 0) + flavor.vcpus;
-    h.memory_mb_used = (h.memory_mb_used ?? 0) + flavor.memory_mb;
-    h.local_gb_used = (h.local_gb_used ?? 0) + disk;
-    if (h.free_ram_mb !== undefined) h.free_ram_mb -= flavor.memory_mb;
-    if (h.free_disk_gb !== undefined) h.free_disk_gb -= disk;
-    if (h.disk_available_least != null) h.disk_available_least -= disk;
-    h.num_instances = (h.num_instances ?? 0) + 1;
-    h.instances = [...(h.instances ?? []), uuid];
-    const ref = sc.request.server_group;
-    const g = ref ? sc.server_groups?.find((x) => x.uuid === ref || x.name === ref) : undefined;
-    if (g) g.members = [...(g.members ?? []), uuid];
-    keepConsumed(h, host);
-    const claim = run.placement?.claims.at(-1);
-    if (claim?.allocations) keepAllocations(sc, host, claim.allocations);
+    keepBoot(sc, host, flavor, bootUuid(this.counts.count), run.placement?.claims.at(-1)?.allocations ?? null);
     this.record(host, flavor.name);
     return true;
   }
@@ -592,6 +616,15 @@ export class CapacityFill {
     for (let b = 0; b < boots && this.counts.count < this.limit; b++) {
       const k = this.nextFlavor();
       const fill = this.fills[k];
+      if (this.trial && this.indexed) {
+        const host = fill.pick();
+        if (host && fill.gate!.claimable(host.index)) {
+          this.finish(host, fill, this.mix[k].flavor);
+          continue;
+        }
+        // The boot as a whole trial says what happens; the host states kept here stop following.
+        this.indexed = false;
+      }
       if (this.trial) {
         if (!this.bootByTrial(this.trial, this.mix[k].flavor)) break;
         continue;
@@ -605,7 +638,7 @@ export class CapacityFill {
         this.done = true;
         break;
       }
-      this.finish(host, fill);
+      this.finish(host, fill, this.mix[k].flavor);
     }
     if (this.counts.count >= this.limit) this.done = true;
     this.engineMs += this.now() - started;
@@ -627,6 +660,35 @@ export class CapacityFill {
       engineMs: this.engineMs,
     };
   }
+}
+
+/**
+ * Keep a boot in the scenario as the cloud looks once the instance runs (the
+ * Nova reference loop's edit); returns the host's entry.
+ */
+function keepBoot(
+  sc: Scenario,
+  host: HostState,
+  flavor: ScenarioFlavor,
+  uuid: string,
+  allocations: AllocationRequest | null,
+): ScenarioHost {
+  const h = sc.hosts[host.index];
+  const disk = (flavor.root_gb ?? 0) + (flavor.ephemeral_gb ?? 0);
+  h.vcpus_used = (h.vcpus_used ?? 0) + flavor.vcpus;
+  h.memory_mb_used = (h.memory_mb_used ?? 0) + flavor.memory_mb;
+  h.local_gb_used = (h.local_gb_used ?? 0) + disk;
+  if (h.free_ram_mb !== undefined) h.free_ram_mb -= flavor.memory_mb;
+  if (h.free_disk_gb !== undefined) h.free_disk_gb -= disk;
+  if (h.disk_available_least != null) h.disk_available_least -= disk;
+  h.num_instances = (h.num_instances ?? 0) + 1;
+  h.instances = [...(h.instances ?? []), uuid];
+  const ref = sc.request.server_group;
+  const g = ref ? sc.server_groups?.find((x) => x.uuid === ref || x.name === ref) : undefined;
+  if (g) g.members = [...(g.members ?? []), uuid];
+  keepConsumed(h, host);
+  if (allocations) keepAllocations(sc, host, allocations);
+  return h;
 }
 
 const sortedInts = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);

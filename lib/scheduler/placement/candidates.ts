@@ -182,7 +182,7 @@ interface GroupChecks {
 }
 
 /** The query, prepared once for every provider it is asked of. */
-interface CompiledRequest {
+export interface CompiledRequest {
   rootForbidden: string[];
   rootRequired: string[];
   groups: GroupChecks[];
@@ -191,7 +191,7 @@ interface CompiledRequest {
   merged: Array<[string, number]>;
 }
 
-function compile(rr: ResourceRequest, labels: AggregateLabel[]): CompiledRequest {
+export function compile(rr: ResourceRequest, labels: AggregateLabel[]): CompiledRequest {
   const granular = suffixedGroups(rr);
   return {
     rootForbidden: [...rr.rootForbidden],
@@ -255,7 +255,7 @@ function rootReason(p: Provider, q: CompiledRequest): Reason | null {
   return null;
 }
 
-function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
+export function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
   const root = rootReason(p, q);
   if (root) return root;
   for (const g of q.groups) {
@@ -376,8 +376,8 @@ function fromTrees(
   };
 }
 
-/** PUT /allocations/{consumer}: the claim succeeds when every class still fits. */
-export function claim(p: Provider, amounts: Map<string, number>): Reason | null {
+/** Why PUT /allocations/{consumer} would fail now: a class that no longer fits; null when it succeeds. */
+export function claimReason(p: Provider, amounts: Map<string, number>): Reason | null {
   for (const [rc, amount] of amounts) {
     const inv = p.inventories.get(rc);
     if (!inv) return { code: `${rc}_SHORT`, message: `no ${rc} inventory`, label: `${rc} short` };
@@ -386,6 +386,13 @@ export function claim(p: Provider, amounts: Map<string, number>): Reason | null 
     const unit = unitReason(rc, amount, inv);
     if (unit) return unit;
   }
+  return null;
+}
+
+/** PUT /allocations/{consumer}: the claim succeeds when every class still fits. */
+export function claim(p: Provider, amounts: Map<string, number>): Reason | null {
+  const why = claimReason(p, amounts);
+  if (why) return why;
   p.allocate(amounts);
   return null;
 }

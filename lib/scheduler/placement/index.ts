@@ -14,7 +14,7 @@ import { type AggregateLabel, allocationCandidates } from "./candidates";
 import { buildPlacementCloud, type PlacementCloud, type Provider } from "./providers";
 import type { AllocationRequest } from "./trees";
 import { aggregateRows, processRequestSpec, type RequestFilterTrace } from "./request-filters";
-import { buildResourceRequest, toQuerystring } from "./resource-request";
+import { buildResourceRequest, type ResourceRequest, toQuerystring } from "./resource-request";
 
 export { claim, shortReason, unitReason } from "./candidates";
 export { type AllocationRequest, byName, claimRequest } from "./trees";
@@ -69,6 +69,68 @@ function forcedNodes(
   return { uuids: found.map((p) => p.uuid), host, node };
 }
 
+/** The queries Nova sends for a request: the first, and the VCPU fallback of a pinned request. */
+export interface PlacementQueries {
+  requestFilters: RequestFilterTrace[];
+  /** NoValidHost before any query (a request filter, an unknown forced host). */
+  failedBeforeQuery: string | null;
+  first: ResourceRequest | null;
+  /** Null when Nova sends no fallback query. */
+  fallback: ResourceRequest | null;
+  labels: AggregateLabel[];
+}
+
+/** The request filters and resources_from_request_spec, as select_destinations runs them. */
+export function placementQueries(
+  config: SchedulerConfig,
+  scenario: Scenario,
+  spec: RequestSpec,
+  cloud: PlacementCloud,
+): PlacementQueries {
+  const out: PlacementQueries = {
+    requestFilters: [],
+    failedBeforeQuery: null,
+    first: null,
+    fallback: null,
+    labels: [],
+  };
+  const image = scenario.request.image ?? {};
+  const diskFormat = typeof image.disk_format === "string" ? image.disk_format : "qcow2";
+  const isBfv = Boolean(scenario.request.is_bfv);
+  const rf = processRequestSpec(config, spec, aggregateRows(buildAggregates(scenario.aggregates)), {
+    diskFormat,
+    isBfv,
+  });
+  out.requestFilters = rf.trace;
+  if (rf.failed) {
+    out.failedBeforeQuery = rf.failed;
+    return out;
+  }
+  out.labels = rf.trace
+    .filter((t) => t.effect?.startsWith("member_of"))
+    .map((t) =>
+      t.name === "require_tenant_aggregate"
+        ? { code: "NOT_IN_TENANT_AGGREGATE", message: `not in an aggregate of project ${spec.projectId}` }
+        : { code: "NOT_IN_AVAILABILITY_ZONE", message: `not in availability zone ${spec.availabilityZone}` },
+    );
+  const forced = forcedNodes(spec, cloud.providers);
+  if (forced && !forced.uuids.length) {
+    out.failedBeforeQuery = `No such host - host: ${forced.host} node: ${forced.node}`;
+    return out;
+  }
+  const opts = {
+    maxPlacementResults: config.maxPlacementResults,
+    isBfv,
+    forcedNodes: forced ? forced.uuids : null,
+    translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
+    translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
+  };
+  out.first = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: true });
+  if (out.first.cpuPinningRequested && !config.disableFallbackPcpuQuery)
+    out.fallback = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: false });
+  return out;
+}
+
 export function askPlacement(
   config: SchedulerConfig,
   scenario: Scenario,
@@ -93,45 +155,17 @@ export function askPlacement(
     requestFilters: [],
     providers: cloud.providers,
   };
-  const image = scenario.request.image ?? {};
-  const diskFormat = typeof image.disk_format === "string" ? image.disk_format : "qcow2";
-  const isBfv = Boolean(scenario.request.is_bfv);
-  const rf = processRequestSpec(config, spec, aggregateRows(buildAggregates(scenario.aggregates)), {
-    diskFormat,
-    isBfv,
-  });
-  out.requestFilters = rf.trace;
-  if (rf.failed) {
-    out.failedBeforeQuery = rf.failed;
+  const pq = placementQueries(config, scenario, spec, cloud);
+  out.requestFilters = pq.requestFilters;
+  if (pq.failedBeforeQuery || !pq.first) {
+    out.failedBeforeQuery = pq.failedBeforeQuery;
     return out;
   }
-  const labels: AggregateLabel[] = rf.trace
-    .filter((t) => t.effect?.startsWith("member_of"))
-    .map((t) =>
-      t.name === "require_tenant_aggregate"
-        ? { code: "NOT_IN_TENANT_AGGREGATE", message: `not in an aggregate of project ${spec.projectId}` }
-        : { code: "NOT_IN_AVAILABILITY_ZONE", message: `not in availability zone ${spec.availabilityZone}` },
-    );
-  const forced = forcedNodes(spec, cloud.providers);
-  if (forced && !forced.uuids.length) {
-    out.failedBeforeQuery = `No such host - host: ${forced.host} node: ${forced.node}`;
-    return out;
-  }
-  const opts = {
-    maxPlacementResults: config.maxPlacementResults,
-    isBfv,
-    forcedNodes: forced ? forced.uuids : null,
-    translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
-    translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
-  };
-  const rr = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: true });
-  out.query = toQuerystring(rr);
-  const first = allocationCandidates(rr, cloud, labels);
-  const queries = [first];
-  if (rr.cpuPinningRequested && !config.disableFallbackPcpuQuery) {
-    const fb = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: false });
-    out.fallbackQuery = toQuerystring(fb);
-    const second = allocationCandidates(fb, cloud, labels);
+  out.query = toQuerystring(pq.first);
+  const queries = [allocationCandidates(pq.first, cloud, pq.labels)];
+  if (pq.fallback) {
+    out.fallbackQuery = toQuerystring(pq.fallback);
+    const second = allocationCandidates(pq.fallback, cloud, pq.labels);
     if (second.refused) {
       out.typeError = true;
       return out;

@@ -453,3 +453,10 @@ function uniqueTreeNames(providers: Provider[], uuidsChecked: boolean): void {
     for (const c of p.children) add(c);
   }
 }
+
+/** Set a provider tree's usage to what its (edited) scenario host now reports. */
+export function reloadUsage(p: Provider, h: ScenarioHost): void {
+  p.used = hostInventories(h).used;
+  const children = childFacts(h).children;
+  for (let i = 0; i < p.children.length; i++) p.children[i].used = children[i]?.used ?? new Map();
+}
