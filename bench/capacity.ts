@@ -18,10 +18,9 @@ export function benchCapacity(
   boots = 5000,
 ): void {
   const flavor = cloud.request?.flavor?.name === "m1.large" ? cloud.request.flavor : M1_LARGE;
-  // The Placement path makes every boot a whole trial: a few boots show its cost.
   const profiles: Array<[string, Scenario["config"], number]> = [
     ["default profile", cloud.config, boots],
-    ["Placement path", { ...cloud.config, placement: true }, 20],
+    ["Placement path", { ...cloud.config, placement: true }, boots],
   ];
   console.log(`\ncapacity fill, ${cloud.hosts.length} hosts, ${flavor.name}:`);
   for (const [label, config, limit] of profiles) {
