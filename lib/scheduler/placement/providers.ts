@@ -29,13 +29,25 @@ export abstract class ResourceProvider {
   private usedOwned = false;
   /** Placement's internal id: creation order over every provider (roots and children). */
   seq = 0;
+  /** What the host reported, before any claim (restored for the next request on a kept cloud). */
+  private readonly reported: Map<string, number>;
 
   constructor(
     readonly inventories: Map<string, Inventory>,
     /** Allocations per resource class: existing instances, then this request's claims. */
     public used: Map<string, number>,
     readonly traits: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.reported = used;
+  }
+
+  /** Back to the reported usage; true when a claim had changed it. */
+  restore(): boolean {
+    if (this.used === this.reported) return false;
+    this.used = this.reported;
+    this.usedOwned = false;
+    return true;
+  }
 
   abstract get uuid(): string;
   abstract get name(): string;
@@ -217,11 +229,15 @@ function childInventories(c: ScenarioChildProvider): { inv: Map<string, Inventor
   return { inv, used };
 }
 
-/** CUSTOM_* traits and resource classes named anywhere: created first, as an operator would. */
-function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<string> } {
+const FROZEN_HOST_NAMES = new WeakMap<readonly ScenarioHost[], { traits: Set<string>; classes: Set<string> }>();
+
+/** CUSTOM_* traits and resource classes the hosts name (once per frozen host list). */
+function hostCustomNames(hosts: readonly ScenarioHost[]): { traits: Set<string>; classes: Set<string> } {
+  const kept = FROZEN_HOST_NAMES.get(hosts);
+  if (kept) return kept;
   const traits = new Set<string>();
   const classes = new Set<string>();
-  for (const h of scenario.hosts) {
+  for (const h of hosts) {
     if (h.traits) for (const t of h.traits) if (t.startsWith("CUSTOM_")) traits.add(t);
     if (h.inventories) for (const rc in h.inventories) if (rc.startsWith("CUSTOM_")) classes.add(rc);
     if (h.child_providers)
@@ -230,6 +246,16 @@ function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<st
         if (c.inventories) for (const rc in c.inventories) if (rc.startsWith("CUSTOM_")) classes.add(rc);
       }
   }
+  const out = { traits, classes };
+  if (Object.isFrozen(hosts)) FROZEN_HOST_NAMES.set(hosts, out);
+  return out;
+}
+
+/** CUSTOM_* traits and resource classes named anywhere: created first, as an operator would. */
+function customNames(scenario: Scenario): { traits: Set<string>; classes: Set<string> } {
+  const fromHosts = hostCustomNames(scenario.hosts);
+  const traits = new Set(fromHosts.traits);
+  const classes = new Set(fromHosts.classes);
   for (const key of Object.keys(scenario.request.flavor.extra_specs ?? {})) {
     const m = TRAIT_SPEC.exec(key);
     if (m?.[2].startsWith("CUSTOM_")) traits.add(m[2]);
@@ -395,6 +421,44 @@ export function buildPlacementCloud(
     if (!CUSTOM_NAME.test(rc) || rc.length > 255) throw setupError(`resource class ${rc}: not a valid custom name`);
   for (const t of [...customTraits].sort())
     if (!CUSTOM_NAME.test(t) || t.length > 255) throw setupError(`trait ${t}: not a valid custom trait name`);
+  const kept = keptCloud(scenario.hosts, hosts, addedStandardTraits);
+  if (kept) return { ...kept, customTraits, customResourceClasses, addedStandardTraits };
+  const cloud = buildProviders(scenario, hosts, addedStandardTraits, customTraits);
+  if (Object.isFrozen(scenario.hosts)) KEPT_CLOUDS.set(scenario.hosts, { hosts: hosts.slice(), cloud });
+  return { ...cloud, customTraits, customResourceClasses };
+}
+
+/**
+ * A frozen snapshot is asked many times: its providers are built once and
+ * kept, with their reported usage restored before each request (claims
+ * change a provider's own copy of it). Kept for the same host states only.
+ */
+const KEPT_CLOUDS = new WeakMap<readonly ScenarioHost[], { hosts: HostState[]; cloud: PlacementCloud }>();
+
+function keptCloud(
+  scenarioHosts: readonly ScenarioHost[],
+  hosts: HostState[],
+  addedStandardTraits: ReadonlySet<string>,
+): PlacementCloud | null {
+  const kept = KEPT_CLOUDS.get(scenarioHosts);
+  if (!kept || kept.hosts.length !== hosts.length) return null;
+  const known = kept.cloud.addedStandardTraits;
+  if (known.size !== addedStandardTraits.size) return null;
+  for (const t of addedStandardTraits) if (!known.has(t)) return null;
+  for (let i = 0; i < hosts.length; i++) if (kept.hosts[i] !== hosts[i]) return null;
+  for (const p of kept.cloud.providers) {
+    p.restore();
+    for (const c of p.children) c.restore();
+  }
+  return kept.cloud;
+}
+
+function buildProviders(
+  scenario: Scenario,
+  hosts: HostState[],
+  addedStandardTraits: ReadonlySet<string>,
+  customTraits: ReadonlySet<string>,
+): PlacementCloud {
   // uuid5 of every name is only worth computing when a uuid (explicit, or
   // uuid5 of a node whose service host has several) could collide with
   // one; otherwise equal names are the only way to share one.
@@ -434,7 +498,7 @@ export function buildPlacementCloud(
     providers[i] = p;
   }
   if (hasTrees) uniqueTreeNames(providers, uuids);
-  return { providers, hasTrees, customTraits, customResourceClasses, addedStandardTraits };
+  return { providers, hasTrees, customTraits, customResourceClasses: EMPTY, addedStandardTraits };
 }
 
 /** Placement's 409 for a provider name or uuid taken twice, where trees add names to the compute nodes'. */
