@@ -306,7 +306,7 @@ export function allocationCandidates(
 ): CandidateQuery {
   const q = compile(rr, labels);
   if (cloud.hasTrees) return fromTrees(rr, cloud, q, labels);
-  const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
+  let reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
   const refused = refusal(rr, cloud, q);
   if (refused) {
     const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
@@ -314,11 +314,15 @@ export function allocationCandidates(
     return { refused, matched: [], returned: [], amounts: new Map(), reasons, requests: null };
   }
   const matched: Provider[] = [];
-  for (const p of cloud.providers) {
-    const why = compiledReason(p, q);
-    if (why) reasons[p.index] = why;
-    else matched.push(p);
-  }
+  if (cloud.answers) {
+    reasons = cloud.answers.reasons(JSON.stringify(q), cloud.providers, (p) => compiledReason(p, q));
+    for (let i = 0; i < reasons.length; i++) if (!reasons[i]) matched.push(cloud.providers[i]);
+  } else
+    for (const p of cloud.providers) {
+      const why = compiledReason(p, q);
+      if (why) reasons[p.index] = why;
+      else matched.push(p);
+    }
   // Placement keeps the first `limit` allocation requests of its list (randomize_allocation_candidates
   // is off by default); the reference pins that list to provider creation order.
   const limit = rr.limit;

@@ -9,6 +9,7 @@ import { NovaError } from "../python";
 import type { AggregateView, HostState } from "../host-state";
 import { stableUuid } from "../nova-uuid";
 import type { Scenario, ScenarioChildProvider, ScenarioHost, ScenarioInventory } from "../scenario";
+import { KeptAnswers } from "./kept-answers";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
 
 export interface Inventory {
@@ -25,12 +26,16 @@ export interface Inventory {
  * one (ChildProvider: a vGPU's physical GPU, an SR-IOV PF, ...). Its usage
  * Map may be shared with an earlier request's provider: a claim copies it first.
  */
+let usageVersions = 0;
+
 export abstract class ResourceProvider {
   private usedOwned = false;
   /** Placement's internal id: creation order over every provider (roots and children). */
   seq = 0;
   /** What the host reported, before any claim (restored for the next request on a kept cloud). */
   private readonly reported: Map<string, number>;
+  /** Changes whenever `used` does: a kept answer for this provider is stale once it has. */
+  usageVersion = 0;
 
   constructor(
     readonly inventories: Map<string, Inventory>,
@@ -46,7 +51,15 @@ export abstract class ResourceProvider {
     if (this.used === this.reported) return false;
     this.used = this.reported;
     this.usedOwned = false;
+    this.usageVersion = ++usageVersions;
     return true;
+  }
+
+  /** Usage as the host now reports it (a fill's boot). */
+  reload(used: Map<string, number>): void {
+    this.used = used;
+    this.usedOwned = false;
+    this.usageVersion = ++usageVersions;
   }
 
   abstract get uuid(): string;
@@ -62,6 +75,7 @@ export abstract class ResourceProvider {
       this.used = new Map(this.used);
       this.usedOwned = true;
     }
+    this.usageVersion = ++usageVersions;
     for (const [rc, amount] of amounts) this.used.set(rc, (this.used.get(rc) ?? 0) + amount);
   }
 }
@@ -138,6 +152,8 @@ export interface PlacementCloud {
   customResourceClasses: ReadonlySet<string>;
   /** Standard traits newer than the os-traits Zed ships, known under the config's release. */
   addedStandardTraits: ReadonlySet<string>;
+  /** On a kept cloud (a frozen snapshot's): each query's answer per provider, kept between requests. */
+  answers?: KeptAnswers;
 }
 
 const MAX_INT = 2147483647;
@@ -424,7 +440,10 @@ export function buildPlacementCloud(
   const kept = keptCloud(scenario.hosts, hosts, addedStandardTraits);
   if (kept) return { ...kept, customTraits, customResourceClasses, addedStandardTraits };
   const cloud = buildProviders(scenario, hosts, addedStandardTraits, customTraits);
-  if (Object.isFrozen(scenario.hosts)) KEPT_CLOUDS.set(scenario.hosts, { hosts: hosts.slice(), cloud });
+  if (Object.isFrozen(scenario.hosts)) {
+    cloud.answers = new KeptAnswers();
+    KEPT_CLOUDS.set(scenario.hosts, { hosts: hosts.slice(), cloud });
+  }
   return { ...cloud, customTraits, customResourceClasses };
 }
 
@@ -520,7 +539,7 @@ function uniqueTreeNames(providers: Provider[], uuidsChecked: boolean): void {
 
 /** Set a provider tree's usage to what its (edited) scenario host now reports. */
 export function reloadUsage(p: Provider, h: ScenarioHost): void {
-  p.used = hostInventories(h).used;
+  p.reload(hostInventories(h).used);
   const children = childFacts(h).children;
-  for (let i = 0; i < p.children.length; i++) p.children[i].used = children[i]?.used ?? new Map();
+  for (let i = 0; i < p.children.length; i++) p.children[i].reload(children[i]?.used ?? new Map());
 }

@@ -1,0 +1,49 @@
+/**
+ * A frozen snapshot's cloud is asked the same queries again and again (a
+ * flavor scheduled again, a what-if, a sensitivity sweep): what each
+ * provider answers a query is kept, and asked again only of the providers
+ * whose usage changed since (a claim, or its undoing before the next
+ * request). The answer itself is candidates.ts's (compiledReason); the
+ * query's key is the compiled query, in the order its checks run, so equal
+ * keys ask the same questions in the same order.
+ */
+import type { Reason } from "../plugin";
+import type { Provider } from "./providers";
+
+const MAX_QUERIES = 16;
+
+interface Kept {
+  reasons: (Reason | null)[];
+  versions: Float64Array;
+}
+
+export class KeptAnswers {
+  private readonly byQuery = new Map<string, Kept>();
+
+  /** Each provider's answer to the query `key` (a fresh array the caller may change). */
+  reasons(key: string, providers: readonly Provider[], reasonOf: (p: Provider) => Reason | null): (Reason | null)[] {
+    let kept = this.byQuery.get(key);
+    if (kept && kept.reasons.length !== providers.length) kept = undefined;
+    if (!kept) {
+      const n = providers.length;
+      kept = { reasons: new Array(n), versions: new Float64Array(n) };
+      for (let i = 0; i < n; i++) {
+        kept.reasons[i] = reasonOf(providers[i]);
+        kept.versions[i] = providers[i].usageVersion;
+      }
+      if (this.byQuery.size >= MAX_QUERIES) this.byQuery.delete(this.byQuery.keys().next().value!);
+    } else {
+      this.byQuery.delete(key);
+      const { reasons, versions } = kept;
+      for (let i = 0; i < providers.length; i++) {
+        const p = providers[i];
+        if (versions[i] === p.usageVersion) continue;
+        reasons[i] = reasonOf(p);
+        versions[i] = p.usageVersion;
+      }
+    }
+    // Most recently asked last: the first is the one to drop.
+    this.byQuery.set(key, kept);
+    return kept.reasons.slice();
+  }
+}
