@@ -18,7 +18,8 @@
  * Then the goals; the Placement path (placement: true, max_placement_results
  * 1,000) at 1,000 and 10,000 hosts, the same measures on both sides; and
  * the database side at 10,000 hosts. Browser timings: npm run bench:browser.
- * `npm run bench -- --placement-only` runs the Placement section alone,
+ * `npm run bench -- --placement-only` runs the Placement section alone (with
+ * its goals and the capacity fills),
  * The NUMA/PCI and whole-request sections alone: bench/numa-run.ts.
  */
 import { execFileSync } from "node:child_process";
@@ -158,7 +159,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 /** The Placement path beside the reference's (placement_reference.py: Nova's select_destinations on a real Placement). */
-function benchPlacement(dir: string) {
+function benchPlacement(dir: string): number {
   console.log(
     "\nPlacement path (placement: true, max_placement_results 1,000; same cloud, filters and weighers), ms\n" +
       "engine: its clock covers building Placement's providers from the host states, the request filters,\n" +
@@ -167,8 +168,10 @@ function benchPlacement(dir: string) {
   );
   const header = ["hosts", "matched", "returned", "survivors", ...TIMING_HEADER];
   const rows: string[][] = [];
+  let warmAt10k = Number.NaN;
   for (const hosts of PLACEMENT_CASES) {
     const warm = engineWarm(hosts, 1, "placement");
+    if (hosts === 10000) warmAt10k = warm.ms;
     const first = engineFirst(hosts, 1, true);
     const ref =
       hosts > PLACEMENT_REFERENCE_MAX_HOSTS
@@ -188,6 +191,22 @@ function benchPlacement(dir: string) {
     console.log(rows[rows.length - 1].join("\t"));
   }
   console.log(`\n${table(header, rows)}`);
+  return warmAt10k;
+}
+
+/** The Placement path's goals: warm time beside the path without Placement, and a fresh server's first request. */
+function placementGoals(placementWarm: number): void {
+  const goal = (ok: boolean) => (ok ? "met" : "NOT met");
+  const plain = engineWarm(10000, 1).ms;
+  console.log(
+    `\nPlacement goals at 10,000 hosts\n- warm: ${placementWarm.toFixed(2)} ms on the Placement path, ` +
+      `${plain.toFixed(2)} ms the same request without it: ${(placementWarm / plain).toFixed(2)}× (goal ≤ 1.5×: ${goal(placementWarm <= 1.5 * plain)})`,
+  );
+  const v = serverFirst("placement");
+  console.log(
+    `- the first request a fresh server serves on the Placement path: ${v.first.toFixed(1)} ms, ` +
+      `${(v.first / v.warm).toFixed(1)}× its warm median (${v.warm.toFixed(2)} ms) (goal ≤ 3×: ${goal(v.first <= 3 * v.warm)})`,
+  );
 }
 
 async function main() {
@@ -204,7 +223,8 @@ async function main() {
       "first: the first request of a bare node process (nothing compiled); a server's first request: Goals\n",
   );
   if (process.argv.includes("--placement-only")) {
-    benchPlacement(dir);
+    placementGoals(benchPlacement(dir));
+    benchCapacity(await benchSnapshot());
     console.log(`\nload average ${os.loadavg()[0].toFixed(1)} at the end`);
     rmSync(dir, { recursive: true, force: true });
     return;
@@ -272,7 +292,7 @@ async function main() {
   // 50,000-host runs above leave a heap the garbage collector is still
   // sorting out for the next seconds.
   process.stdout.write(execFileSync(process.execPath, [bundled("bench/numa-run.ts")], { cwd: ROOT, encoding: "utf8" }));
-  benchPlacement(dir);
+  placementGoals(benchPlacement(dir));
   const mem = process.memoryUsage();
   console.log(`\nheap used ${(mem.heapUsed / 1048576).toFixed(0)} MB, rss ${(mem.rss / 1048576).toFixed(0)} MB`);
   rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { type AllocationRequest, askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
+import { keepPlacementCloud } from "./placement/providers";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
@@ -730,6 +731,8 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     run.hosts = hosts;
     run.spec = spec;
     if (move) applyMove(move, spec, hosts, config, { pciAlias: config.pciAlias });
+    // Placement's providers, like the host states, are the snapshot's: built once, before the clock.
+    else if (config.placement) keepPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
     started = now();
     if (move?.beyondReference) answerBeyondReference(move, s, run, scenario, options.random);
     else selectDestinations(s, run, scenario, move, options.random);

@@ -520,6 +520,24 @@ function buildProviders(
   return { providers, hasTrees, customTraits, customResourceClasses: EMPTY, addedStandardTraits };
 }
 
+/**
+ * Build a frozen snapshot's providers ahead of a request, as its host states
+ * are, so that the request finds them kept; a setup error is left for the
+ * request to raise where Nova would.
+ */
+export function keepPlacementCloud(
+  scenario: Scenario,
+  hosts: HostState[],
+  addedStandardTraits: ReadonlySet<string>,
+): void {
+  if (!Object.isFrozen(scenario.hosts)) return;
+  try {
+    buildPlacementCloud(scenario, hosts, addedStandardTraits);
+  } catch (e) {
+    if (!(e instanceof NovaError)) throw e;
+  }
+}
+
 /** Placement's 409 for a provider name or uuid taken twice, where trees add names to the compute nodes'. */
 function uniqueTreeNames(providers: Provider[], uuidsChecked: boolean): void {
   const names = new Set<string>();
