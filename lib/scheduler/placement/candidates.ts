@@ -354,6 +354,7 @@ function fromTrees(
         groupOrder(rr, q).map((o) => o.g),
         (p) => rootReason(p, q),
         labels,
+        cloud.answers ? `${rr.groupPolicy}:${JSON.stringify(q)}` : null,
       );
   const order = parse ? [] : groupOrder(rr, q).map((o) => o.g);
   const refused = parse ?? refusal(rr, cloud, q, (g) => t!.groupHasFit[order.indexOf(g)]);

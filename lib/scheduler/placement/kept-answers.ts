@@ -9,6 +9,7 @@
  */
 import type { Reason } from "../plugin";
 import type { Provider } from "./providers";
+import type { TreeAnswer } from "./trees";
 
 const MAX_QUERIES = 16;
 
@@ -19,6 +20,20 @@ interface Kept {
 
 export class KeptAnswers {
   private readonly byQuery = new Map<string, Kept>();
+  private readonly treesByQuery = new Map<string, Map<Provider, TreeAnswer>>();
+
+  /** With provider trees: each tree's answer to the query `key` (checked against its usage by the caller). */
+  trees(key: string, providers: number): Map<Provider, TreeAnswer> {
+    let kept = this.treesByQuery.get(key);
+    if (kept && kept.size > providers) kept = undefined;
+    if (kept) this.treesByQuery.delete(key);
+    else {
+      kept = new Map();
+      if (this.treesByQuery.size >= MAX_QUERIES) this.treesByQuery.delete(this.treesByQuery.keys().next().value!);
+    }
+    this.treesByQuery.set(key, kept);
+    return kept;
+  }
 
   /** Each provider's answer to the query `key` (a fresh array the caller may change). */
   reasons(key: string, providers: readonly Provider[], reasonOf: (p: Provider) => Reason | null): (Reason | null)[] {

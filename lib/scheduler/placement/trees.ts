@@ -167,7 +167,7 @@ function numberedFits(g: RequestGroup, tree: ResourceProvider[]): { fits: GroupF
   };
 }
 
-type Tuple = [number, string, number];
+export type Tuple = [number, string, number];
 
 function compareTuples(a: Tuple[], b: Tuple[]): number {
   const n = Math.min(a.length, b.length);
@@ -206,12 +206,6 @@ function numberedRank(g: RequestGroup, cloud: PlacementCloud): Map<ResourceProvi
   return rank;
 }
 
-/** A combination Placement kept: its consolidated objects (amounts read at the end) and tree. */
-interface Kept {
-  root: Provider;
-  res: Arr[];
-}
-
 /**
  * The allocation requests of every tree; `groupHasFit` tells, per group in
  * `order`, whether any tree could take it alone (Placement stops at the first
@@ -233,6 +227,8 @@ export function treeCandidates(
   order: RequestGroup[],
   anchor: (p: Provider) => Reason | null,
   labels: AggregateLabel[],
+  /** The compiled query, when its answers per tree may be kept on the cloud. */
+  key: string | null = null,
 ): TreeQuery & { groupHasFit: boolean[] } {
   const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
   const numbered = order.filter((g) => g.suffix !== "").length;
@@ -240,109 +236,34 @@ export function treeCandidates(
   const seenRc = new Set<string>();
   const multiGroupRcs = new Set<string>();
   for (const g of order) for (const rc of g.resources.keys()) (seenRc.has(rc) ? multiGroupRcs : seenRc).add(rc);
-  const copyShared = rr.groupPolicy === "none";
-  const ranks = order.map((g) => (g.suffix === "" ? null : numberedRank(g, cloud)));
-  const kept: Kept[] = [];
+  const ctx: TreeContext = {
+    rr,
+    order,
+    anchor,
+    labels,
+    numbered,
+    multiGroupRcs,
+    copyShared: rr.groupPolicy === "none",
+    ranks: order.map((g) => (g.suffix === "" ? null : numberedRank(g, cloud))),
+  };
+  // A numbered group's order comes from the whole cloud's usage: no tree's answer stands alone then.
+  const kept =
+    key !== null && numbered === 0 && cloud.answers ? cloud.answers.trees(key, cloud.providers.length) : null;
+  // Placement's own order is a set's; the reference pins it to provider creation order. A tree's
+  // providers are created together, so requests of different trees compare by their trees' order.
+  const all: Array<{ areq: AllocationRequest; key: Tuple[] }> = [];
   for (const root of cloud.providers) {
-    const notAnchor = anchor(root);
-    if (notAnchor) {
-      reasons[root.index] = notAnchor;
-      continue;
+    let answer = kept?.get(root);
+    const version = kept ? treeVersion(root) : 0;
+    if (!answer || answer.version !== version) {
+      answer = treeAnswer(root, ctx);
+      answer.version = version;
+      kept?.set(root, answer);
     }
-    const tree = treeOf(root);
-    const perGroup: GroupFit[][] = [];
-    let why: Reason | null = null;
-    for (let k = 0; k < order.length; k++) {
-      const g = order[k];
-      let r: { fits: GroupFit[]; why: Reason | null };
-      if (g.inTree !== null && g.inTree !== root.uuid && !root.children.some((c) => c.uuid === g.inTree))
-        r = { fits: [], why: { code: "NOT_FORCED_HOST", message: "not the forced host" } };
-      else r = g.suffix === "" ? unnumberedFits(g, tree, labels) : numberedFits(g, tree);
-      const rank = ranks[k];
-      if (rank) r.fits.sort((a, b) => (rank.get(a.providers[0]) ?? 0) - (rank.get(b.providers[0]) ?? 0));
-      perGroup.push(r.fits);
-      if (r.fits.length) groupHasFit[k] = true;
-      else why ??= r.why;
-    }
-    if (why) {
-      reasons[root.index] = why;
-      continue;
-    }
-    const before = kept.length;
-    let isolateFailed = false;
-    let shortFailed: Reason | null = null;
-    const pick: GroupFit[] = new Array(order.length);
-    const walk = (k: number) => {
-      if (k < order.length) {
-        for (const f of perGroup[k]) {
-          pick[k] = f;
-          walk(k + 1);
-        }
-        return;
-      }
-      if (rr.groupPolicy === "isolate") {
-        const distinct = new Set<ResourceProvider>();
-        for (let i = 0; i < order.length; i++) if (order[i].suffix !== "") distinct.add(pick[i].providers[0]);
-        if (distinct.size !== numbered) {
-          isolateFailed = true;
-          return;
-        }
-      }
-      // _consolidate_allocation_requests
-      const reps = new Map<ResourceProvider, Map<string, Arr>>();
-      const res: Arr[] = [];
-      for (const f of pick)
-        for (const arr of f.res) {
-          let byRc = reps.get(arr.p);
-          if (!byRc) reps.set(arr.p, (byRc = new Map()));
-          const rep = byRc.get(arr.rc);
-          if (rep) rep.amount += arr.amount;
-          else {
-            const first = copyShared && multiGroupRcs.has(arr.rc) ? { ...arr } : arr;
-            byRc.set(arr.rc, first);
-            res.push(first);
-          }
-        }
-      // exceeds_capacity, on the amounts as they are now (capacity as an int here)
-      for (const { p, rc, amount } of res) {
-        const inv = p.inventories.get(rc)!;
-        if ((p.used.get(rc) ?? 0) + amount > Math.trunc(capacity(inv)) || amount > inv.maxUnit) {
-          shortFailed ??= {
-            code: `${rc}_SHORT`,
-            message: `${rc}: the request groups together need ${amount} of ${p.name}`,
-            label: `${rc} short`,
-          };
-          return;
-        }
-      }
-      kept.push({ root, res });
-    };
-    walk(0);
-    if (kept.length === before)
-      reasons[root.index] =
-        shortFailed ??
-        (isolateFailed
-          ? {
-              code: "GROUP_POLICY",
-              message: "group_policy=isolate: its providers cannot hold each numbered request group on its own",
-            }
-          : { code: "NO_CANDIDATE", message: "no allocation candidate in its provider tree" });
+    reasons[root.index] = answer.why;
+    for (let k = 0; k < answer.fit.length; k++) if (answer.fit[k]) groupHasFit[k] = true;
+    for (const r of answer.requests) all.push(r);
   }
-  // What Placement returns: the objects' amounts once every combination was consolidated.
-  const all = kept.map(({ root, res }) => {
-    const allocations = new Map<ResourceProvider, Map<string, number>>();
-    const key: Tuple[] = [];
-    for (const { p, rc, amount } of res) {
-      let m = allocations.get(p);
-      if (!m) allocations.set(p, (m = new Map()));
-      m.set(rc, amount);
-      key.push([p.seq, rc, amount]);
-    }
-    key.sort((a, b) => compareTuples([a], [b]));
-    return { areq: { root, allocations }, key };
-  });
-  // Placement's own order is a set's; the reference pins it to provider creation order.
-  all.sort((a, b) => compareTuples(a.key, b.key));
   const matched = all.length;
   const limit = rr.limit;
   const returnedRequests = limit !== null && limit < matched ? all.slice(0, limit) : all;
@@ -359,6 +280,136 @@ export function treeCandidates(
       };
   }
   return { requests: returnedRequests.map((k) => k.areq), matched, returned, reasons, groupHasFit };
+}
+
+interface TreeContext {
+  rr: ResourceRequest;
+  order: RequestGroup[];
+  anchor: (p: Provider) => Reason | null;
+  labels: AggregateLabel[];
+  numbered: number;
+  multiGroupRcs: Set<string>;
+  copyShared: boolean;
+  ranks: Array<Map<ResourceProvider, number> | null>;
+}
+
+/** One tree's answer to the query: its allocation requests (in Placement's order), or why it has none. */
+export interface TreeAnswer {
+  why: Reason | null;
+  requests: Array<{ areq: AllocationRequest; key: Tuple[] }>;
+  /** Per group in query order: the tree could take the group alone. */
+  fit: boolean[];
+  /** The tree's usage when answered (treeVersion). */
+  version: number;
+}
+
+/** Changes when any provider of the tree changes its usage (versions only grow). */
+function treeVersion(root: Provider): number {
+  let v = root.usageVersion;
+  for (const c of root.children) if (c.usageVersion > v) v = c.usageVersion;
+  return v;
+}
+
+function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
+  const { rr, order, numbered, multiGroupRcs, copyShared } = ctx;
+  const fit = order.map(() => false);
+  const notAnchor = ctx.anchor(root);
+  if (notAnchor) return { why: notAnchor, requests: [], fit, version: 0 };
+  const tree = treeOf(root);
+  const perGroup: GroupFit[][] = [];
+  let why: Reason | null = null;
+  for (let k = 0; k < order.length; k++) {
+    const g = order[k];
+    let r: { fits: GroupFit[]; why: Reason | null };
+    if (g.inTree !== null && g.inTree !== root.uuid && !root.children.some((c) => c.uuid === g.inTree))
+      r = { fits: [], why: { code: "NOT_FORCED_HOST", message: "not the forced host" } };
+    else r = g.suffix === "" ? unnumberedFits(g, tree, ctx.labels) : numberedFits(g, tree);
+    const rank = ctx.ranks[k];
+    if (rank) r.fits.sort((a, b) => (rank.get(a.providers[0]) ?? 0) - (rank.get(b.providers[0]) ?? 0));
+    perGroup.push(r.fits);
+    if (r.fits.length) fit[k] = true;
+    else why ??= r.why;
+  }
+  if (why) return { why, requests: [], fit, version: 0 };
+  const kept: Arr[][] = [];
+  let isolateFailed = false;
+  let shortFailed: Reason | null = null;
+  const pick: GroupFit[] = new Array(order.length);
+  const walk = (k: number) => {
+    if (k < order.length) {
+      for (const f of perGroup[k]) {
+        pick[k] = f;
+        walk(k + 1);
+      }
+      return;
+    }
+    if (rr.groupPolicy === "isolate") {
+      const distinct = new Set<ResourceProvider>();
+      for (let i = 0; i < order.length; i++) if (order[i].suffix !== "") distinct.add(pick[i].providers[0]);
+      if (distinct.size !== numbered) {
+        isolateFailed = true;
+        return;
+      }
+    }
+    // _consolidate_allocation_requests
+    const reps = new Map<ResourceProvider, Map<string, Arr>>();
+    const res: Arr[] = [];
+    for (const f of pick)
+      for (const arr of f.res) {
+        let byRc = reps.get(arr.p);
+        if (!byRc) reps.set(arr.p, (byRc = new Map()));
+        const rep = byRc.get(arr.rc);
+        if (rep) rep.amount += arr.amount;
+        else {
+          const first = copyShared && multiGroupRcs.has(arr.rc) ? { ...arr } : arr;
+          byRc.set(arr.rc, first);
+          res.push(first);
+        }
+      }
+    // exceeds_capacity, on the amounts as they are now (capacity as an int here)
+    for (const { p, rc, amount } of res) {
+      const inv = p.inventories.get(rc)!;
+      if ((p.used.get(rc) ?? 0) + amount > Math.trunc(capacity(inv)) || amount > inv.maxUnit) {
+        shortFailed ??= {
+          code: `${rc}_SHORT`,
+          message: `${rc}: the request groups together need ${amount} of ${p.name}`,
+          label: `${rc} short`,
+        };
+        return;
+      }
+    }
+    kept.push(res);
+  };
+  walk(0);
+  if (!kept.length)
+    return {
+      why:
+        shortFailed ??
+        (isolateFailed
+          ? {
+              code: "GROUP_POLICY",
+              message: "group_policy=isolate: its providers cannot hold each numbered request group on its own",
+            }
+          : { code: "NO_CANDIDATE", message: "no allocation candidate in its provider tree" }),
+      requests: [],
+      fit,
+      version: 0,
+    };
+  // What Placement returns: the objects' amounts once every combination of the tree was consolidated.
+  const requests = kept.map((res) => {
+    const allocations = new Map<ResourceProvider, Map<string, number>>();
+    const key: Tuple[] = [];
+    for (const { p, rc, amount } of res) {
+      let m = allocations.get(p);
+      if (!m) allocations.set(p, (m = new Map()));
+      m.set(rc, amount);
+      key.push([p.seq, rc, amount]);
+    }
+    key.sort((a, b) => compareTuples([a], [b]));
+    return { areq: { root, allocations }, key };
+  });
+  requests.sort((a, b) => compareTuples(a.key, b.key));
+  return { why: null, requests, fit, version: 0 };
 }
 
 /** PUT /allocations/{consumer} of a whole allocation request: every provider's classes must still fit. */
