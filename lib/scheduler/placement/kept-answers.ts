@@ -20,15 +20,15 @@ interface Kept {
 
 export class KeptAnswers {
   private readonly byQuery = new Map<string, Kept>();
-  private readonly treesByQuery = new Map<string, Map<Provider, TreeAnswer>>();
+  private readonly treesByQuery = new Map<string, Array<TreeAnswer | undefined>>();
 
-  /** With provider trees: each tree's answer to the query `key` (checked against its usage by the caller). */
-  trees(key: string, providers: number): Map<Provider, TreeAnswer> {
+  /** With provider trees: each tree's answer to the query `key`, by host index (checked against its usage by the caller). */
+  trees(key: string, providers: number): Array<TreeAnswer | undefined> {
     let kept = this.treesByQuery.get(key);
-    if (kept && kept.size > providers) kept = undefined;
+    if (kept && kept.length !== providers) kept = undefined;
     if (kept) this.treesByQuery.delete(key);
     else {
-      kept = new Map();
+      kept = new Array(providers).fill(undefined);
       if (this.treesByQuery.size >= MAX_QUERIES) this.treesByQuery.delete(this.treesByQuery.keys().next().value!);
     }
     this.treesByQuery.set(key, kept);

@@ -253,12 +253,12 @@ export function treeCandidates(
   // providers are created together, so requests of different trees compare by their trees' order.
   const all: Array<{ areq: AllocationRequest; key: Tuple[] }> = [];
   for (const root of cloud.providers) {
-    let answer = kept?.get(root);
+    let answer = kept ? kept[root.index] : undefined;
     const version = kept ? treeVersion(root) : 0;
     if (!answer || answer.version !== version) {
       answer = treeAnswer(root, ctx);
       answer.version = version;
-      kept?.set(root, answer);
+      if (kept) kept[root.index] = answer;
     }
     reasons[root.index] = answer.why;
     for (let k = 0; k < answer.fit.length; k++) if (answer.fit[k]) groupHasFit[k] = true;
@@ -270,14 +270,14 @@ export function treeCandidates(
   const inKept = new Uint8Array(cloud.providers.length);
   for (const { areq } of returnedRequests) inKept[areq.root.index] = 1;
   const returned: Provider[] = [];
+  const beyondLimit: Reason = {
+    code: "NOT_IN_CANDIDATE_LIMIT",
+    message: `matched, but not among the first ${limit} allocation candidates (max_placement_results = ${limit}): never considered by the filters`,
+    label: `not among the first ${limit} allocation candidates`,
+  };
   for (const p of cloud.providers) {
     if (inKept[p.index]) returned.push(p);
-    else if (!reasons[p.index])
-      reasons[p.index] = {
-        code: "NOT_IN_CANDIDATE_LIMIT",
-        message: `matched, but not among the first ${limit} allocation candidates (max_placement_results = ${limit}): never considered by the filters`,
-        label: `not among the first ${limit} allocation candidates`,
-      };
+    else if (!reasons[p.index]) reasons[p.index] = beyondLimit;
   }
   return { requests: returnedRequests.map((k) => k.areq), matched, returned, reasons, groupHasFit };
 }
