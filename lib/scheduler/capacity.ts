@@ -571,7 +571,7 @@ export class CapacityFill {
     }
     if (this.trial) {
       // Placement's usage: the scenario as the reference loop edits it, the boot's provider reloaded from it.
-      const h = keepBoot(this.trial, host, flavor, uuid, null);
+      const h = keepBoot(this.trial, host, flavor, uuid, fill.gate!.claimed(host.index));
       for (const other of this.fills) for (const j of other.gate!.update(host.index, h)) other.gateChanged(j);
     }
     this.record(host, fill.name);

@@ -125,7 +125,7 @@ export function refusal(
 }
 
 /** The groups in the order Placement builds them: by the first key of each in the sorted query string. */
-function groupOrder(rr: ResourceRequest, q: CompiledRequest): Array<{ g: RequestGroup; checks: GroupChecks }> {
+export function groupOrder(rr: ResourceRequest, q: CompiledRequest): Array<{ g: RequestGroup; checks: GroupChecks }> {
   const order = [...rr.groups.values()].map((g, i) => ({ g, checks: q.groups[i], key: firstKey(g) }));
   order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return order;
@@ -249,7 +249,7 @@ const traitForbidden = (t: string): Reason =>
     ? { code: "DISABLED", message: "compute service disabled (COMPUTE_STATUS_DISABLED)" }
     : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}`, label: "have a forbidden trait" };
 
-function rootReason(p: Provider, q: CompiledRequest): Reason | null {
+export function rootReason(p: Provider, q: CompiledRequest): Reason | null {
   for (const t of q.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
   for (const t of q.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
   return null;

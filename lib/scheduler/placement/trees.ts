@@ -231,21 +231,9 @@ export function treeCandidates(
   key: string | null = null,
 ): TreeQuery & { groupHasFit: boolean[] } {
   const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
-  const numbered = order.filter((g) => g.suffix !== "").length;
   const groupHasFit = order.map(() => false);
-  const seenRc = new Set<string>();
-  const multiGroupRcs = new Set<string>();
-  for (const g of order) for (const rc of g.resources.keys()) (seenRc.has(rc) ? multiGroupRcs : seenRc).add(rc);
-  const ctx: TreeContext = {
-    rr,
-    order,
-    anchor,
-    labels,
-    numbered,
-    multiGroupRcs,
-    copyShared: rr.groupPolicy === "none",
-    ranks: order.map((g) => (g.suffix === "" ? null : numberedRank(g, cloud))),
-  };
+  const ctx = treeContext(rr, cloud, order, anchor, labels);
+  const numbered = ctx.numbered;
   // A numbered group's order comes from the whole cloud's usage: no tree's answer stands alone then.
   const kept =
     key !== null && numbered === 0 && cloud.answers ? cloud.answers.trees(key, cloud.providers.length) : null;
@@ -282,7 +270,30 @@ export function treeCandidates(
   return { requests: returnedRequests.map((k) => k.areq), matched, returned, reasons, groupHasFit };
 }
 
-interface TreeContext {
+/** What every tree's answer to one query needs. */
+export function treeContext(
+  rr: ResourceRequest,
+  cloud: PlacementCloud,
+  order: RequestGroup[],
+  anchor: (p: Provider) => Reason | null,
+  labels: AggregateLabel[],
+): TreeContext {
+  const seenRc = new Set<string>();
+  const multiGroupRcs = new Set<string>();
+  for (const g of order) for (const rc of g.resources.keys()) (seenRc.has(rc) ? multiGroupRcs : seenRc).add(rc);
+  return {
+    rr,
+    order,
+    anchor,
+    labels,
+    numbered: order.filter((g) => g.suffix !== "").length,
+    multiGroupRcs,
+    copyShared: rr.groupPolicy === "none",
+    ranks: order.map((g) => (g.suffix === "" ? null : numberedRank(g, cloud))),
+  };
+}
+
+export interface TreeContext {
   rr: ResourceRequest;
   order: RequestGroup[];
   anchor: (p: Provider) => Reason | null;
@@ -310,7 +321,7 @@ function treeVersion(root: Provider): number {
   return v;
 }
 
-function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
+export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   const { rr, order, numbered, multiGroupRcs, copyShared } = ctx;
   const fit = order.map(() => false);
   const notAnchor = ctx.anchor(root);
@@ -414,6 +425,14 @@ function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
 
 /** PUT /allocations/{consumer} of a whole allocation request: every provider's classes must still fit. */
 export function claimRequest(areq: AllocationRequest): Reason | null {
+  const why = claimRequestReason(areq);
+  if (why) return why;
+  for (const [p, m] of areq.allocations) p.allocate(m);
+  return null;
+}
+
+/** Why claimRequest would fail now; null when it succeeds. */
+export function claimRequestReason(areq: AllocationRequest): Reason | null {
   for (const [p, m] of areq.allocations)
     for (const [rc, amount] of m) {
       const inv = p.inventories.get(rc);
@@ -432,7 +451,6 @@ export function claimRequest(areq: AllocationRequest): Reason | null {
           label: "outside min_unit/max_unit/step_size",
         };
     }
-  for (const [p, m] of areq.allocations) p.allocate(m);
   return null;
 }
 
