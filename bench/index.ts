@@ -162,9 +162,9 @@ function table(header: string[], rows: string[][]): string {
 function benchPlacement(dir: string): number {
   console.log(
     "\nPlacement path (placement: true, max_placement_results 1,000; same cloud, filters and weighers), ms\n" +
-      "engine: its clock covers building Placement's providers from the host states, the request filters,\n" +
-      "GET /allocation_candidates, filters, weighers, claims and alternates; the reference's covers\n" +
-      "select_destinations only (its providers are filled before its timer starts)",
+      "engine: its clock covers the request filters, GET /allocation_candidates, filters, weighers, claims\n" +
+      "and alternates (a frozen snapshot's providers are built before it starts, as its host states are);\n" +
+      "the reference's covers select_destinations only (its providers are filled before its timer starts)",
   );
   const header = ["hosts", "matched", "returned", "survivors", ...TIMING_HEADER];
   const rows: string[][] = [];
