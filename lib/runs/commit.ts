@@ -87,6 +87,11 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
     );
   }
   const request = JSON.parse(run.request) as ScenarioRequest;
+  if (request.operation)
+    throw new MutationError(
+      null,
+      `Run #${runId} is a ${request.operation} of an existing instance: commit it from the instance's page.`,
+    );
   const chosen = JSON.parse(run.chosenHosts) as string[];
   if (!chosen.length) throw new MutationError(null, `Run #${runId} chose no host: there is nothing to commit.`);
 
