@@ -34,24 +34,26 @@ export default async function InstancePage({ params }: { params: Params }) {
       <RecordHead list="Instances" listHref="/instances" entity="instance" name={label}>
         <Link href={`/instances?edit=${encodeURIComponent(inst.uuid)}`}>Edit</Link>
       </RecordHead>
-      <dl className="facts" aria-label="Instance">
-        <dt>UUID</dt>
-        <dd>
-          <code className="small">{inst.uuid}</code>
-        </dd>
-        <dt>Host</dt>
-        <dd>
-          {inst.host ? <Link href={`/hosts/${encodeURIComponent(inst.host.name)}`}>{inst.host.name}</Link> : "none"}
-        </dd>
-        <dt>Flavor</dt>
-        <dd>{inst.flavor?.name ?? "none"}</dd>
-        <dt>Image</dt>
-        <dd>{inst.image ? (inst.image.name ?? inst.image.uuid) : "none"}</dd>
-        <dt>Project</dt>
-        <dd>{inst.projectId ?? "none"}</dd>
-        <dt>Server group</dt>
-        <dd>{inst.serverGroup ? `${inst.serverGroup.name} (${inst.serverGroup.policy})` : "none"}</dd>
-      </dl>
+      <section aria-label="Instance details">
+        <dl className="facts">
+          <dt>UUID</dt>
+          <dd>
+            <code className="small">{inst.uuid}</code>
+          </dd>
+          <dt>Host</dt>
+          <dd>
+            {inst.host ? <Link href={`/hosts/${encodeURIComponent(inst.host.name)}`}>{inst.host.name}</Link> : "none"}
+          </dd>
+          <dt>Flavor</dt>
+          <dd>{inst.flavor?.name ?? "none"}</dd>
+          <dt>Image</dt>
+          <dd>{inst.image ? (inst.image.name ?? inst.image.uuid) : "none"}</dd>
+          <dt>Project</dt>
+          <dd>{inst.projectId ?? "none"}</dd>
+          <dt>Server group</dt>
+          <dd>{inst.serverGroup ? `${inst.serverGroup.name} (${inst.serverGroup.policy})` : "none"}</dd>
+        </dl>
+      </section>
       {inst.host && inst.flavor ? (
         <MoveTrial
           instance={{ id: inst.id, uuid: inst.uuid, version: inst.version, flavor: inst.flavor.name }}
