@@ -13,7 +13,8 @@ import { MutationError, existing, type Tx } from "@/lib/actions/mutation";
 import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
 import type { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
 import type { PrismaClient } from "@/lib/db-client";
-import { capacityProblem, type HostCapacity } from "@/lib/runs/capacity";
+import { capacityProblem, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/capacity";
+import { consumeResources } from "@/lib/runs/commit";
 import { lockHosts } from "@/lib/runs/lock";
 import { prepareRun, type PreparedRun } from "@/lib/runs/schedule";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
@@ -95,29 +96,6 @@ export async function prepareMoveCommit(db: PrismaClient, d: MoveCommit): Promis
   return p;
 }
 
-const CAPACITY = {
-  id: true,
-  name: true,
-  vcpus: true,
-  vcpusUsed: true,
-  memoryMb: true,
-  memoryMbUsed: true,
-  localGb: true,
-  localGbUsed: true,
-  freeRamMb: true,
-  freeDiskGb: true,
-  diskAvailableLeast: true,
-  reservedVcpus: true,
-  reservedMemoryMb: true,
-  reservedDiskGb: true,
-  cpuAllocationRatio: true,
-  ramAllocationRatio: true,
-  diskAllocationRatio: true,
-  serviceDisabled: true,
-  serviceUp: true,
-  forcedDown: true,
-} as const;
-
 export interface MoveOutcome {
   uuid: string;
   operation: string;
@@ -132,7 +110,7 @@ export interface MoveOutcome {
 async function rowOf(tx: Tx, host: string, node: string) {
   const rows = await tx.computeHost.findMany({
     where: { hypervisorHostname: node, OR: [{ name: host, serviceHost: null }, { serviceHost: host }] },
-    select: CAPACITY,
+    select: HOST_CAPACITY_SELECT,
   });
   return rows[0] ?? null;
 }
@@ -150,7 +128,7 @@ export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promi
   const request = p.request;
   const moved = request.instance!;
   const sel = p.result.selections[0];
-  const source = await tx.computeHost.findFirst({ where: { id: inst.hostId ?? -1 }, select: CAPACITY });
+  const source = await tx.computeHost.findFirst({ where: { id: inst.hostId ?? -1 }, select: HOST_CAPACITY_SELECT });
   if (!source || inst.flavor?.name !== moved.flavor.name)
     throw new MutationError(
       null,
@@ -175,21 +153,8 @@ export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promi
         `Not moved: ${dest.name} cannot take ${newFlavor.name} any more (${why}). Run the trial again.`,
       );
   }
-  for (const row of dest.id === source.id ? [dest] : [source, dest]) {
-    const u = usage.get(row.name)!;
-    await tx.computeHost.update({
-      where: { id: row.id },
-      data: {
-        vcpusUsed: { increment: u.vcpus },
-        memoryMbUsed: { increment: u.memoryMb },
-        localGbUsed: { increment: u.diskGb },
-        numInstances: { increment: u.instances },
-        ...(row.freeRamMb !== null ? { freeRamMb: { decrement: u.memoryMb } } : {}),
-        ...(row.freeDiskGb !== null ? { freeDiskGb: { decrement: u.diskGb } } : {}),
-        ...(row.diskAvailableLeast !== null ? { diskAvailableLeast: { decrement: u.diskGb } } : {}),
-      },
-    });
-  }
+  for (const row of dest.id === source.id ? [dest] : [source, dest])
+    await consumeResources(tx, row, usage.get(row.name)!);
   const flavorRow =
     request.flavor && d.operation === "resize"
       ? await tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } })
