@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { ResultView } from "@/components/schedule/result-view";
-import type { ActionResult } from "@/lib/actions/mutation";
+import { failureText } from "@/components/schedule/run-buttons";
 import type { PageMoveOperation } from "@/lib/cloud/form-schemas";
 import { commitMoveAction } from "@/lib/instances/actions";
 import type { MoveOutcome } from "@/lib/instances/move";
@@ -17,11 +17,6 @@ const OPERATIONS: Array<{ value: PageMoveOperation; label: string }> = [
 ];
 
 type Errors = Record<string, string[]>;
-
-function failureText(r: Extract<ActionResult, { ok: false }>): string {
-  const fields = Object.values(r.fieldErrors ?? {}).flat();
-  return [r.formError, ...fields].filter(Boolean).join(" ") || "The action failed.";
-}
 
 interface Trialled {
   operation: PageMoveOperation;

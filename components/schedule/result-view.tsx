@@ -504,8 +504,7 @@ export const ResultView = memo(function ResultView({
           {showPermalink && <Link href={`/runs/${meta.id}`}>Open run #{meta.id}</Link>}
           <a href={`/api/runs/${meta.id}`}>Result JSON</a>
           <a href={`/api/runs/${meta.id}/snapshot`}>Scenario JSON</a>
-          {/* a move is trialled again from its instance's page, against the instance as it is then */}
-          {req.operation ? null : <RerunButton runId={meta.id} />}
+          <RerunButton runId={meta.id} />
           <ReleaseRerunForm runId={meta.id} />
         </div>
       </div>

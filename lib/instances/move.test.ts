@@ -10,7 +10,8 @@ import { importCloud } from "@/lib/cloud/import-export";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { PrismaClient } from "@/lib/db-client";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { commitMoveTx, prepareMoveCommit, prepareMoveRun } from "./move";
+import { insertRun } from "@/lib/runs/schedule";
+import { commitMoveTx, moveOfRun, prepareMoveCommit, prepareMoveRun } from "./move";
 
 const flavor = (name: string, vcpus: number, memory_mb: number, root_gb: number) => ({
   name,
@@ -138,6 +139,25 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     // moved: the same move now starts from b
     const again = await prepareMoveRun(prisma, trial({ operation: "migrate" }));
     expect(again.request.instance?.host).toBe("b");
+  });
+
+  it("schedules a stored move again for the instance as it is now", async () => {
+    await reset();
+    const p = await prepareMoveRun(prisma, trial({ operation: "migrate" }));
+    const { id } = await prisma.$transaction((tx) => insertRun(tx, p));
+    expect(await prisma.schedulingRun.findUniqueOrThrow({ where: { id }, select: { flavorName: true } })).toEqual({
+      flavorName: "m1.small",
+    });
+    await commit({ operation: "resize", flavor: "m1.large", id: await rowId(), destination: "b" });
+    const stored = await moveOfRun(prisma, id);
+    expect(stored).toEqual({
+      move: { uuid: VM, operation: "migrate", flavor: null, target_host: null },
+      profileName: "spread",
+    });
+    const again = await prepareMoveRun(prisma, stored!.move, stored!.profileName);
+    expect(again.request.instance).toMatchObject({ host: "b", flavor: { name: "m1.large" } });
+    // src, emptied by the resize, now has the most free RAM
+    expect(again.result.selections[0].host).toBe("src");
   });
 
   it.each([

@@ -70,11 +70,37 @@ export async function resolveMoveRequest(db: PrismaClient, d: MoveTrial): Promis
 }
 
 /** Schedule the move on today's cloud (nothing written). A move our request got wrong is refused, not stored. */
-export async function prepareMoveRun(db: PrismaClient, d: MoveTrial): Promise<PreparedRun> {
-  const p = await prepareRun(db, await resolveMoveRequest(db, d));
+export async function prepareMoveRun(db: PrismaClient, d: MoveTrial, profileName?: string): Promise<PreparedRun> {
+  const p = await prepareRun(db, await resolveMoveRequest(db, d), profileName);
   if (p.result.error === "ScenarioError")
     throw new MutationError(null, p.result.message ?? "the move is not well formed");
   return p;
+}
+
+/**
+ * A stored run's move and profile, to schedule it again against today's
+ * cloud: the instance as it is now (it may have moved since), the same
+ * operation, new flavor and target host. null for a boot.
+ */
+export async function moveOfRun(
+  db: PrismaClient,
+  runId: number,
+): Promise<{ move: MoveTrial; profileName?: string } | null> {
+  const run = await db.schedulingRun.findUnique({ where: { id: runId }, select: { request: true, profileName: true } });
+  if (!run) return null;
+  const r = JSON.parse(run.request) as ScenarioRequest;
+  if (!r.operation || !r.instance) return null;
+  if (r.operation === "unshelve")
+    throw new MutationError(null, `run #${runId} is an unshelve: not offered on instances`);
+  return {
+    move: {
+      uuid: r.instance.uuid,
+      operation: r.operation,
+      flavor: r.operation === "resize" ? (r.flavor?.name ?? null) : null,
+      target_host: r.target_host ?? null,
+    },
+    ...(run.profileName !== null ? { profileName: run.profileName } : {}),
+  };
 }
 
 /** The move scheduled again for a commit: it must still find the destination the trial showed. */

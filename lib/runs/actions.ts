@@ -13,7 +13,7 @@ import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
 import { storeRunDetailsLater } from "@/lib/runs/store";
 import { buildRunView, type RunMeta, type RunView } from "@/lib/runs/view";
 import { MoveTrialSchema, type MoveTrialInput } from "@/lib/cloud/form-schemas";
-import { prepareMoveRun } from "@/lib/instances/move";
+import { moveOfRun, prepareMoveRun } from "@/lib/instances/move";
 import { scheduledFlavor } from "@/lib/instances/move-request";
 
 export interface ScheduleOutcome {
@@ -113,6 +113,9 @@ export async function commitRunAction(runId: number): Promise<ActionResult<Commi
 /** Schedule a stored run's request again, against today's cloud and profile: a new run. */
 export async function rerunAction(runId: number): Promise<ActionResult<{ runId: number; previous: number }>> {
   const res = await storeNewRun("run.rerun", RunIdSchema, { runId }, async (d) => {
+    // a move is scheduled again for its instance as it is now
+    const moved = await moveOfRun(prisma, d.runId);
+    if (moved) return prepareMoveRun(prisma, moved.move, moved.profileName);
     const { request, profileName } = await rerunRequest(prisma, d.runId);
     return prepareRun(prisma, request, profileName);
   });
