@@ -60,6 +60,16 @@ test.describe("Instance moves", () => {
       inst.uuid,
     )[0];
     expect(row).toEqual({ host, flavor: "m1.medium" });
+    // audited: the instance and both hosts, by the signed-in user
+    const audit = queryAll<{ entity: string; entityKey: string }>(
+      `SELECT entity, entityKey FROM "AuditEntry" WHERE action = 'instance.move' AND id >= (
+         SELECT MAX(id) FROM "AuditEntry" WHERE action = 'instance.move' AND entityKey = ?) ORDER BY id`,
+      inst.uuid,
+    );
+    expect(audit).toEqual([
+      { entity: "instance", entityKey: inst.uuid },
+      ...[inst.host, host].sort().map((h) => ({ entity: "host", entityKey: h })),
+    ]);
   });
 
   test("a resize no host can take ends in NoValidHost with the summary, laid out for a phone", async ({ page }) => {

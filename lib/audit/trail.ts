@@ -78,7 +78,7 @@ async function moveTargets(tx: Tx, id: number, destination: unknown): Promise<Ta
     (n): n is string => !!n,
   );
   const rows = await tx.computeHost.findMany({ where: { name: { in: names } }, select: { name: true } });
-  const hosts = [...new Set(rows.map((r) => r.name))];
+  const hosts = [...new Set(rows.map((r) => r.name))].sort();
   await lockHosts(tx, hosts);
   return [{ kind: "instance", ref: { id } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
 }
