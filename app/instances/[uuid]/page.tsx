@@ -31,7 +31,7 @@ export default async function InstancePage({ params }: { params: Params }) {
   const label = inst.name ?? inst.uuid;
   return (
     <section>
-      <RecordHead list="Instances" listHref="/instances" entity="instance" name={label}>
+      <RecordHead list="Instances" listHref="/instances" entity="instance" name={label} entityKey={inst.uuid}>
         <Link href={`/instances?edit=${encodeURIComponent(inst.uuid)}`}>Edit</Link>
       </RecordHead>
       <section aria-label="Instance details">
