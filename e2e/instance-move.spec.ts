@@ -47,6 +47,24 @@ test.describe("Instance moves", () => {
     expect(host).not.toBe("");
     expect(host).not.toBe(inst.host);
 
+    // what would let a host the move left out take it: each proposal verified by scheduling the move again
+    const disabled = queryAll<{ name: string }>(
+      `SELECT name FROM "ComputeHost" WHERE serviceDisabled = 1 AND serviceUp = 1 AND forcedDown = 0 ORDER BY name`,
+    ).map((r) => r.name);
+    const whatIf = page.getByRole("form", { name: "What would let a host pass" });
+    let proposed = "";
+    for (const name of disabled) {
+      await whatIf.getByLabel("Rejected host").fill(name);
+      await whatIf.getByRole("button", { name: "Find changes" }).click();
+      const region = page.getByRole("region", { name: `Changes for ${name}` });
+      await expect(region).toBeVisible({ timeout: 20_000 });
+      if (await region.getByRole("button", { name: `Apply: enable the compute service on ${name}` }).count()) {
+        proposed = name;
+        break;
+      }
+    }
+    expect(proposed, "a disabled host the move could use once enabled").not.toBe("");
+
     await page.getByRole("button", { name: "Commit move" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Moved" })).toContainText(
       `is now on ${host} with flavor m1.medium (was on ${inst.host})`,
