@@ -94,7 +94,9 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
           <tbody>
             {list.rows.map((i) => (
               <tr key={i.id}>
-                <th scope="row">{i.name ?? <span className="muted">—</span>}</th>
+                <th scope="row">
+                  <Link href={`/instances/${encodeURIComponent(i.uuid)}`}>{i.name ?? i.uuid}</Link>
+                </th>
                 <td>
                   <code className="small">{i.uuid}</code>
                 </td>

@@ -2,7 +2,7 @@
 
 import { errorTitle } from "@/lib/runs/error-words";
 import Link from "next/link";
-import { memo, useId, useRef, useState, type KeyboardEvent } from "react";
+import { memo, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
 import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
@@ -335,7 +335,29 @@ function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: Placeme
   );
 }
 
-function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
+/** Where a run's chosen hosts are committed: a boot here; a move on its instance's page (`commit` given there). */
+function CommitSlot({
+  meta,
+  chosen,
+  commit,
+}: {
+  meta: RunMeta;
+  chosen: string[];
+  commit?: (chosen: string[]) => ReactNode;
+}) {
+  if (commit) return <>{commit(chosen)}</>;
+  const uuid = meta.request.instance?.uuid;
+  if (meta.request.operation && uuid)
+    return (
+      <p className="sc-help">
+        A move is committed from its instance&apos;s page:{" "}
+        <Link href={`/instances/${encodeURIComponent(uuid)}`}>instance {uuid}</Link>.
+      </p>
+    );
+  return <CommitButton meta={meta} chosen={chosen} />;
+}
+
+function Outcome({ meta, view, commit }: { meta: RunMeta; view: RunView; commit?: (chosen: string[]) => ReactNode }) {
   if (view.error && view.diagnosis) {
     const d = view.diagnosis;
     return (
@@ -402,8 +424,50 @@ function Outcome({ meta, view }: { meta: RunMeta; view: RunView }) {
           ))}
         </section>
       ) : null}
-      <CommitButton meta={meta} chosen={chosen} />
+      <CommitSlot meta={meta} chosen={chosen} commit={commit} />
     </section>
+  );
+}
+
+const MOVE_WORDS: Record<string, string> = {
+  resize: "resize",
+  migrate: "cold migration",
+  "live-migrate": "live migration",
+  evacuate: "evacuation",
+  unshelve: "unshelve",
+};
+
+function MoveMeta({
+  move,
+  flavor,
+  target,
+}: {
+  move: NonNullable<RunView["move"]>;
+  flavor: string;
+  target?: string | null;
+}) {
+  return (
+    <li>
+      {MOVE_WORDS[move.operation] ?? move.operation} of instance <code className="small">{move.instance}</code>
+      {move.source ? (
+        <>
+          {" "}
+          from <b>{move.source}</b>
+        </>
+      ) : null}
+      {move.operation === "resize" ? (
+        <>
+          {" "}
+          to flavor <b>{flavor}</b>
+        </>
+      ) : null}
+      {target ? (
+        <>
+          {" "}
+          to host <b>{target}</b>
+        </>
+      ) : null}
+    </li>
   );
 }
 
@@ -417,10 +481,13 @@ export const ResultView = memo(function ResultView({
   meta,
   view,
   showPermalink = true,
+  commit,
 }: {
   meta: RunMeta;
   view: RunView;
   showPermalink?: boolean;
+  /** the commit of a move, offered by its instance's page (a boot's commit is the default) */
+  commit?: (chosen: string[]) => ReactNode;
 }) {
   const [index, setIndex] = useState(0);
   const baseId = useId();
@@ -442,6 +509,7 @@ export const ResultView = memo(function ResultView({
         </div>
       </div>
       <ul className="sc-meta" aria-label="Run details">
+        {view.move ? <MoveMeta move={view.move} flavor={meta.flavorName} target={req.target_host} /> : null}
         <li>
           flavor <b>{meta.flavorName}</b> × {meta.numInstances}
         </li>
@@ -501,7 +569,13 @@ export const ResultView = memo(function ResultView({
         </ul>
       ) : null}
 
-      <Outcome meta={meta} view={view} />
+      {view.notChecked ? (
+        <p className="notice" role="note">
+          {view.notChecked}
+        </p>
+      ) : null}
+
+      <Outcome meta={meta} view={view} commit={commit} />
 
       {view.placement ? <PlacementPanel meta={meta} placement={view.placement} /> : null}
       {view.filtersOnly && count === 0 ? <FiltersOnlyNote /> : null}

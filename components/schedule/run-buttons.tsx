@@ -8,7 +8,8 @@ import type { ActionResult } from "@/lib/actions/mutation";
 import type { CommitOutcome } from "@/lib/runs/commit";
 import type { RunMeta } from "@/lib/runs/view";
 
-function failureText(r: Extract<ActionResult, { ok: false }>): string {
+/** A refused action in words: the form's message, then each field's. */
+export function failureText(r: Extract<ActionResult, { ok: false }>): string {
   const fields = Object.entries(r.fieldErrors ?? {}).map(([k, v]) => `${k === "_form" ? "" : `${k}: `}${v.join(", ")}`);
   return [r.formError, ...fields].filter(Boolean).join(" ") || "The action failed.";
 }

@@ -11,6 +11,7 @@ export function RecordHead({
   listHref,
   entity,
   name,
+  entityKey = name,
   children,
 }: {
   /** the list's title, e.g. "Hosts" */
@@ -19,6 +20,8 @@ export function RecordHead({
   /** the audit trail's entity, e.g. "host" */
   entity: string;
   name: string;
+  /** the record's key in the audit trail, when not its name (an instance's uuid) */
+  entityKey?: string;
   children: ReactNode;
 }) {
   return (
@@ -28,7 +31,7 @@ export function RecordHead({
       </p>
       <div className="page-head">
         <h1>{name}</h1>
-        <HistoryLink entity={entity} entityKey={name} />
+        <HistoryLink entity={entity} entityKey={entityKey} />
         {children}
       </div>
     </>

@@ -36,7 +36,7 @@ const PREFIX_KIND: Record<string, EntityKind> = {
 const BY_NAME = "profile.import-nova-conf";
 
 /** Actions that write only history, never the cloud. */
-const NOT_AUDITED = new Set(["schedule.run", "run.rerun"]);
+const NOT_AUDITED = new Set(["schedule.run", "run.rerun", "instance.move-trial"]);
 
 type Data = Record<string, unknown>;
 
@@ -61,6 +61,8 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
     return [{ kind, ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
   }
   if (kind === "host" && typeof d.host === "string") return [{ kind, ref: { name: d.host } }];
+  // a committed move changes the instance and the usage of its source and destination hosts
+  if (action === "instance.move" && typeof d.id === "number") return moveTargets(tx, d.id, d.destination);
   // an import names the profile it creates or replaces
   if (action === BY_NAME && typeof d.name === "string") {
     const ref = { name: d.name };
@@ -68,6 +70,17 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
   }
   if (typeof d.id === "number") return [{ kind, ref: { id: d.id } }];
   return [];
+}
+
+async function moveTargets(tx: Tx, id: number, destination: unknown): Promise<Target[]> {
+  const inst = await tx.instance.findUnique({ where: { id }, select: { host: { select: { name: true } } } });
+  const names = [inst?.host?.name, typeof destination === "string" ? destination : undefined].filter(
+    (n): n is string => !!n,
+  );
+  const rows = await tx.computeHost.findMany({ where: { name: { in: names } }, select: { name: true } });
+  const hosts = [...new Set(rows.map((r) => r.name))].sort();
+  await lockHosts(tx, hosts);
+  return [{ kind: "instance", ref: { id } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
 }
 
 /** A created entity, found from what the action returned (its name or uuid). */

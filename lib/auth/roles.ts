@@ -35,6 +35,9 @@ const ACTION_ROLES: Record<string, Role> = {
   "schedule.run": "viewer",
   "run.rerun": "viewer",
   "run.commit": "operator",
+  // a move's trial is stored as a run; its commit moves the instance as a run's commit places one
+  "instance.move-trial": "viewer",
+  "instance.move": "operator",
   profile: "operator",
   config: "operator",
 };

@@ -504,3 +504,56 @@ export function profileSaveSchema(known: KnownNames) {
       return { id: d.id, description: d.description, config };
     });
 }
+
+// ---------------------------------------------------------------------------
+// Moves of an instance (its page: trial, then commit)
+
+/**
+ * The moves an instance's page offers. Unshelve is left out: an instance
+ * row records no vm_state, so no instance is known to be shelved-offloaded.
+ */
+export const MOVE_OPERATIONS = ["resize", "migrate", "live-migrate", "evacuate"] as const;
+export type PageMoveOperation = (typeof MOVE_OPERATIONS)[number];
+
+const moveFields = {
+  uuid: requiredText("uuid"),
+  operation: z.enum(MOVE_OPERATIONS, {
+    error: `operation: must be one of ${MOVE_OPERATIONS.join(", ")}`,
+  }),
+  flavor: optionalText("flavor"),
+  target_host: optionalText("target_host"),
+};
+
+/** Nova's API shape: a resize names a new flavor and no host; the other moves keep the flavor and may name a host. */
+function checkMove(
+  d: { operation: PageMoveOperation; flavor: string | null; target_host: string | null },
+  ctx: z.RefinementCtx,
+) {
+  if (d.operation === "resize" && !d.flavor)
+    ctx.addIssue({ code: "custom", path: ["flavor"], message: "flavor: is required for a resize (the new flavor)" });
+  if (d.operation !== "resize" && d.flavor)
+    ctx.addIssue({
+      code: "custom",
+      path: ["flavor"],
+      message: `flavor: only a resize changes the flavor; ${d.operation} keeps the instance's`,
+    });
+  if (d.operation === "resize" && d.target_host)
+    ctx.addIssue({
+      code: "custom",
+      path: ["target_host"],
+      message: "target_host: a resize takes no host (Nova's scheduler picks it); migrate to a host instead",
+    });
+}
+
+export const MoveTrialSchema = z.object(moveFields).superRefine(checkMove);
+export type MoveTrialInput = z.input<typeof MoveTrialSchema>;
+
+/**
+ * A committed move: the trial's fields again (the move is scheduled anew on
+ * today's cloud), the instance's row id (its version goes beside it) and
+ * the destination the trial showed, which the new answer must match.
+ */
+export const MoveCommitSchema = z
+  .object({ ...moveFields, id: recordId(), destination: requiredText("destination") })
+  .superRefine(checkMove);
+export type MoveCommitInput = z.input<typeof MoveCommitSchema>;

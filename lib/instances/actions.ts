@@ -3,7 +3,10 @@
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
 import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
-import { InstanceFormSchema, InstanceIdSchema } from "@/lib/cloud/form-schemas";
+import { InstanceFormSchema, InstanceIdSchema, MoveCommitSchema, type MoveCommitInput } from "@/lib/cloud/form-schemas";
+import { prisma } from "@/lib/db";
+import type { PreparedRun } from "@/lib/runs/schedule";
+import { commitMoveTx, type MoveOutcome, prepareMoveCommit } from "./move";
 import { assertInstanceUuidFree, resolveInstanceRefs } from "./rules";
 
 const PATHS = ["/instances", "/server-groups"];
@@ -62,4 +65,26 @@ export async function deleteInstance(_prev: ActionResult | null, form: FormData)
   );
   if (result.ok) redirect(`/instances?deleted=${encodeURIComponent(result.data.label)}`);
   return result;
+}
+
+/**
+ * Commit a move (a virtual migration): scheduled again on today's cloud
+ * before the transaction, refused unless it still picks the destination
+ * the trial showed; then the instance, its flavor on a resize, and the
+ * usage of both hosts change in one audited, version-checked write.
+ */
+export async function commitMoveAction(
+  input: MoveCommitInput & { version?: number },
+): Promise<ActionResult<MoveOutcome>> {
+  return mutate(
+    "instance.move",
+    MoveCommitSchema,
+    input,
+    (tx, d, prepared: PreparedRun) => commitMoveTx(tx, d, prepared),
+    {
+      prepare: (d) => prepareMoveCommit(prisma, d),
+      revalidate: [...PATHS, `/instances/${encodeURIComponent(input.uuid ?? "")}`, "/hosts", "/"],
+      message: "Instance moved.",
+    },
+  );
 }

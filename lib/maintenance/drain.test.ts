@@ -117,3 +117,63 @@ describe("losing a host whose node has its own name", () => {
     expect(sweepHostLosses(c, ["h1"]).losses[0]).toMatchObject({ evacuated: 2, stranded: [] });
   });
 });
+
+describe("draining pinned and PCI instances", () => {
+  // h1 holds three instances pinned to 4 dedicated CPUs with one GPU each; h2 has
+  // two cells of 4 CPUs and two GPUs: room for two of them, once each move is kept
+  const cell = (id: number, cpus: number[]) => ({
+    id,
+    cpuset: cpus,
+    pcpuset: cpus,
+    memory: 16384,
+    mempages: [{ size_kb: 4, total: 4194304, used: 0, reserved: 0 }],
+  });
+  const pinned = {
+    name: "pinned.4",
+    vcpus: 4,
+    memory_mb: 2048,
+    root_gb: 10,
+    extra_specs: { "hw:cpu_policy": "dedicated", "pci_passthrough:alias": "gpu:1" },
+  };
+  const host = (name: string, instances: string[], cpus: number) => ({
+    name,
+    vcpus: 16,
+    memory_mb: 32768,
+    local_gb: 400,
+    instances,
+    numa_topology: {
+      cells: [
+        cell(
+          0,
+          [0, 1, 2, 3].map((c) => c + cpus),
+        ),
+        cell(
+          1,
+          [4, 5, 6, 7].map((c) => c + cpus),
+        ),
+      ],
+    },
+    pci_device_pools: [
+      { vendor_id: "10de", product_id: "20b5", numa_node: 0, count: 1, tags: { dev_type: "type-PCI" } },
+      { vendor_id: "10de", product_id: "20b5", numa_node: 1, count: 1, tags: { dev_type: "type-PCI" } },
+    ],
+  });
+  const numaCloud = (): Cloud => ({
+    config: {
+      enabled_filters: ["ComputeFilter", "NUMATopologyFilter", "PciPassthroughFilter"],
+      weighers: ["RAMWeigher"],
+      pci_alias: [{ name: "gpu", vendor_id: "10de", product_id: "20b5", device_type: "type-PCI" }],
+    },
+    hosts: [host("h1", ["a", "b", "c"], 0), host("h2", [], 0)],
+    flavors: [pinned],
+    instances: ["a", "b", "c"].map((uuid) => ({ uuid, flavor: "pinned.4" })),
+  });
+
+  it("keeps the CPUs and devices each move took on its destination, so the third finds none", () => {
+    const { steps, summary } = drain(numaCloud(), ["h1"]);
+    // the first two take both cells of h2 and both GPUs (cold migration: the conductor refuses live-migrating PCI)
+    expect(steps.map((s) => s.destination)).toEqual(["h2", "h2", null]);
+    expect(steps[2].stranded?.error).toBe("NoValidHost");
+    expect(summary).toMatchObject({ moved: 2, stranded: 1 });
+  });
+});

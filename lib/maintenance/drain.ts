@@ -15,7 +15,9 @@
  * (the availability zone and hints an instance was booted with) is not
  * passed on: the moves run with the stored request's defaults.
  */
+import { keepConsumed } from "../scheduler/capacity";
 import { schedule } from "../scheduler/engine";
+import type { HostState } from "../scheduler/host-state";
 import { type ScheduleResult, toResult } from "../scheduler/result";
 import type { Scenario, ScenarioFlavor, ScenarioHost, ScenarioImage } from "../scheduler/scenario";
 
@@ -95,8 +97,21 @@ function footprint(f: ScenarioFlavor) {
   };
 }
 
-/** Commit a move in the (copied) cloud: the instance and its usage leave the source for the destination. */
-export function commitMove(cloud: Cloud, uuid: string, from: ScenarioHost, to: ScenarioHost): void {
+/**
+ * Commit a move in the (copied) cloud: the instance and its usage leave the
+ * source for the destination. With the destination's state after the
+ * scheduler's consume step, its NUMA cells and PCI pools become what that
+ * step left (as a capacity fill keeps them); the source's are left as they
+ * are: which cells and devices the instance held there is not recorded, and
+ * a drained or lost host takes no instance anyway.
+ */
+export function commitMove(
+  cloud: Cloud,
+  uuid: string,
+  from: ScenarioHost,
+  to: ScenarioHost,
+  consumed?: HostState,
+): void {
   const inst = (cloud.instances ?? []).find((i) => i.uuid === uuid)!;
   const f = footprint((cloud.flavors ?? []).find((x) => x.name === inst.flavor)!);
   from.instances = (from.instances ?? []).filter((u) => u !== uuid);
@@ -109,6 +124,7 @@ export function commitMove(cloud: Cloud, uuid: string, from: ScenarioHost, to: S
   to.memory_mb_used = used(to.memory_mb_used) + f.ram;
   to.local_gb_used = used(to.local_gb_used) + f.disk;
   to.num_instances = used(to.num_instances) + 1;
+  if (consumed) keepConsumed(to, consumed);
   // free_* given explicitly would no longer match the usage: Nova derives them from it
   for (const h of [from, to]) {
     delete h.free_ram_mb;
@@ -135,12 +151,13 @@ function moveOne(cloud: Cloud, uuid: string, source: ScenarioHost): DrainStep {
       step.stranded = { error: "UnknownInstance", reason: scenario.error, funnel: [] };
       return step;
     }
-    const r = toResult(schedule(scenario));
+    const run = schedule(scenario);
+    const r = toResult(run);
     if (r.not_checked) step.not_checked = r.not_checked;
     if (!r.error && r.selections.length) {
       const destName = r.selections[0].host;
       const dest = cloud.hosts.find((h) => h.name === destName)!;
-      commitMove(cloud, uuid, source, dest);
+      commitMove(cloud, uuid, source, dest, run.selections[0].host);
       step.operation = op;
       step.destination = destName;
       if (failedLive) step.live_migration_failed = strandedOf(failedLive).reason;

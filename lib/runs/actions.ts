@@ -12,6 +12,9 @@ import { insertRun, prepareRun, rerunRequest, resolveRequest, runDetails, type P
 import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
 import { storeRunDetailsLater } from "@/lib/runs/store";
 import { buildRunView, type RunMeta, type RunView } from "@/lib/runs/view";
+import { MoveTrialSchema, type MoveTrialInput } from "@/lib/cloud/form-schemas";
+import { moveOfRun, prepareMoveRun } from "@/lib/instances/move";
+import { scheduledFlavor } from "@/lib/instances/move-request";
 
 export interface ScheduleOutcome {
   meta: RunMeta;
@@ -32,13 +35,28 @@ export async function scheduleAction(input: ScheduleFormInput): Promise<ActionRe
   const res = await storeNewRun("schedule.run", ScheduleFormSchema, input, async (form) =>
     prepareRun(prisma, await resolveRequest(prisma, form), form.profile),
   );
-  if (!res.ok) return res;
-  const { id, createdAt, storeMs, prepared: p } = res.data;
+  return res.ok ? { ok: true, data: outcomeOf(res.data, t0) } : res;
+}
+
+/**
+ * Trial a move of a stored instance (resize, migrate, live-migrate,
+ * evacuate) on today's cloud: stored as a run, shown as a boot trial is.
+ */
+export async function trialMoveAction(input: MoveTrialInput): Promise<ActionResult<ScheduleOutcome>> {
+  const t0 = performance.now();
+  const res = await storeNewRun("instance.move-trial", MoveTrialSchema, input, (d) => prepareMoveRun(prisma, d));
+  return res.ok ? { ok: true, data: outcomeOf(res.data, t0) } : res;
+}
+
+function outcomeOf(
+  { id, createdAt, storeMs, prepared: p }: { id: number; createdAt: Date; storeMs: number; prepared: PreparedRun },
+  t0: number,
+): ScheduleOutcome {
   const meta: RunMeta = {
     id,
     createdAt: createdAt.toISOString(),
     profileName: p.profileName,
-    flavorName: p.request.flavor.name,
+    flavorName: scheduledFlavor(p.request)?.name ?? "",
     numInstances: p.request.num_instances ?? 1,
     hostCount: p.scenario.hosts.length,
     engineMs: p.result.timing.engine_ms,
@@ -47,7 +65,7 @@ export async function scheduleAction(input: ScheduleFormInput): Promise<ActionRe
     request: p.request,
     timings: { ...p.timings, storeMs, totalMs: performance.now() - t0 },
   };
-  return { ok: true, data: { meta, view: buildRunView(p.result, p.request, p.scenario.config) } };
+  return { meta, view: buildRunView(p.result, p.request, p.scenario.config) };
 }
 
 /**
@@ -95,6 +113,9 @@ export async function commitRunAction(runId: number): Promise<ActionResult<Commi
 /** Schedule a stored run's request again, against today's cloud and profile: a new run. */
 export async function rerunAction(runId: number): Promise<ActionResult<{ runId: number; previous: number }>> {
   const res = await storeNewRun("run.rerun", RunIdSchema, { runId }, async (d) => {
+    // a move is scheduled again for its instance as it is now
+    const moved = await moveOfRun(prisma, d.runId);
+    if (moved) return prepareMoveRun(prisma, moved.move, moved.profileName);
     const { request, profileName } = await rerunRequest(prisma, d.runId);
     return prepareRun(prisma, request, profileName);
   });

@@ -29,6 +29,30 @@ export interface HostCapacity {
   forcedDown: boolean;
 }
 
+/** The host columns a commit reads to re-check room (Prisma `select`). */
+export const HOST_CAPACITY_SELECT = {
+  id: true,
+  name: true,
+  vcpus: true,
+  vcpusUsed: true,
+  memoryMb: true,
+  memoryMbUsed: true,
+  localGb: true,
+  localGbUsed: true,
+  freeRamMb: true,
+  freeDiskGb: true,
+  diskAvailableLeast: true,
+  reservedVcpus: true,
+  reservedMemoryMb: true,
+  reservedDiskGb: true,
+  cpuAllocationRatio: true,
+  ramAllocationRatio: true,
+  diskAllocationRatio: true,
+  serviceDisabled: true,
+  serviceUp: true,
+  forcedDown: true,
+} as const;
+
 export interface Demand {
   vcpus: number;
   memoryMb: number;

@@ -27,7 +27,7 @@ import { MutationError, type Tx } from "@/lib/actions/mutation";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { PrismaClient } from "@/lib/db-client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
-import { capacityProblem, demandOf, type HostCapacity } from "./capacity";
+import { capacityProblem, type Demand, demandOf, HOST_CAPACITY_SELECT, type HostCapacity } from "./capacity";
 import { lockHosts } from "./lock";
 
 export interface CommittedInstance {
@@ -42,29 +42,6 @@ export interface CommitOutcome {
   committedAt: Date;
   instances: CommittedInstance[];
 }
-
-const HOST_SELECT = {
-  id: true,
-  name: true,
-  vcpus: true,
-  vcpusUsed: true,
-  memoryMb: true,
-  memoryMbUsed: true,
-  localGb: true,
-  localGbUsed: true,
-  freeRamMb: true,
-  freeDiskGb: true,
-  diskAvailableLeast: true,
-  reservedVcpus: true,
-  reservedMemoryMb: true,
-  reservedDiskGb: true,
-  cpuAllocationRatio: true,
-  ramAllocationRatio: true,
-  diskAllocationRatio: true,
-  serviceDisabled: true,
-  serviceUp: true,
-  forcedDown: true,
-} as const;
 
 export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome> {
   const committedAt = new Date();
@@ -87,6 +64,11 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
     );
   }
   const request = JSON.parse(run.request) as ScenarioRequest;
+  if (request.operation)
+    throw new MutationError(
+      null,
+      `Run #${runId} is a ${request.operation} of an existing instance: commit it from the instance's page.`,
+    );
   const chosen = JSON.parse(run.chosenHosts) as string[];
   if (!chosen.length) throw new MutationError(null, `Run #${runId} chose no host: there is nothing to commit.`);
 
@@ -95,7 +77,10 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   const perHost = new Map<string, number>();
   for (const h of chosen) perHost.set(h, (perHost.get(h) ?? 0) + 1);
   await lockHosts(tx, perHost.keys());
-  const hosts = await tx.computeHost.findMany({ where: { name: { in: [...perHost.keys()] } }, select: HOST_SELECT });
+  const hosts = await tx.computeHost.findMany({
+    where: { name: { in: [...perHost.keys()] } },
+    select: HOST_CAPACITY_SELECT,
+  });
   const byName = new Map(hosts.map((h) => [h.name, h]));
   const problems: string[] = [];
   for (const [name, count] of perHost) {
@@ -116,20 +101,7 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
 
   // 3. consume and create the instances
   for (const [name, count] of perHost) {
-    const h = byName.get(name)!;
-    const d = demandOf(request.flavor, count);
-    await tx.computeHost.update({
-      where: { id: h.id },
-      data: {
-        vcpusUsed: { increment: d.vcpus },
-        memoryMbUsed: { increment: d.memoryMb },
-        localGbUsed: { increment: d.diskGb },
-        numInstances: { increment: count },
-        ...(h.freeRamMb !== null ? { freeRamMb: { decrement: d.memoryMb } } : {}),
-        ...(h.freeDiskGb !== null ? { freeDiskGb: { decrement: d.diskGb } } : {}),
-        ...(h.diskAvailableLeast !== null ? { diskAvailableLeast: { decrement: d.diskGb } } : {}),
-      },
-    });
+    await consumeResources(tx, byName.get(name)!, { ...demandOf(request.flavor, count), instances: count });
   }
   const [flavor, image, group] = await Promise.all([
     tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } }),
@@ -160,6 +132,29 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   });
   await tx.schedulingRun.update({ where: { id: runId }, data: { committedInstances: JSON.stringify(instances) } });
   return { runId, committedAt, instances };
+}
+
+/**
+ * Add `d` to a host's usage counters (negative: give it back), keeping the
+ * free_* overrides, where set, in step with them.
+ */
+export async function consumeResources(
+  tx: Tx,
+  h: { id: number; freeRamMb: number | null; freeDiskGb: number | null; diskAvailableLeast: number | null },
+  d: Demand & { instances: number },
+): Promise<void> {
+  await tx.computeHost.update({
+    where: { id: h.id },
+    data: {
+      vcpusUsed: { increment: d.vcpus },
+      memoryMbUsed: { increment: d.memoryMb },
+      localGbUsed: { increment: d.diskGb },
+      numInstances: { increment: d.instances },
+      ...(h.freeRamMb !== null ? { freeRamMb: { decrement: d.memoryMb } } : {}),
+      ...(h.freeDiskGb !== null ? { freeDiskGb: { decrement: d.diskGb } } : {}),
+      ...(h.diskAvailableLeast !== null ? { diskAvailableLeast: { decrement: d.diskGb } } : {}),
+    },
+  });
 }
 
 export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; message: string };

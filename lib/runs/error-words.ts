@@ -18,6 +18,15 @@ const TITLES: Record<string, string> = {
   RealtimeConfigurationInvalid: "The real-time CPU settings do not add up",
   RequestedVRamTooHigh: "The image asks for more video RAM than the flavor allows",
   PciRequestAliasNotDefined: "The flavor asks for a PCI alias the profile does not define",
+  // refused by nova-api or the conductor before a move is scheduled
+  CannotResizeToSameFlavor: "The new flavor is the instance's current flavor",
+  CannotResizeDisk: "The new flavor has no root disk where the current one has one",
+  ServiceUnavailable: "The compute service of the instance's host is down",
+  ComputeServiceUnavailable: "The compute service of the instance's host is down",
+  ComputeServiceInUse: "The compute service of the instance's host is up: evacuate is for a host that is down",
+  CannotMigrateToSameHost: "The target host is the host the instance is on",
+  ComputeHostNotFound: "No compute host of the instance's cell has that name",
+  HTTPBadRequest: "Nova's API refuses the request",
 };
 
 /** The operator's title for a run that ended in Nova's `error`. */

@@ -24,6 +24,7 @@ import { processEngine } from "@/lib/engine";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { checkRequest, formToRequestParts, MAX_HOST_INSTANCES, type ScheduleForm } from "./schemas";
 import { storeRunDetails, type RunDetails } from "./store";
+import { scheduledFlavor } from "@/lib/instances/move-request";
 
 export interface PreparedRun {
   request: ScenarioRequest;
@@ -146,7 +147,7 @@ export async function insertRun(
       snapshot: "null",
       result: "null",
       cloudRevision: p.revision,
-      flavorName: p.request.flavor.name,
+      flavorName: scheduledFlavor(p.request)?.name ?? "",
       numInstances: p.request.num_instances ?? 1,
       error: p.result.error,
       chosenHosts: JSON.stringify(p.result.selections.map((s) => s.host)),
@@ -195,6 +196,8 @@ export async function rerunRequest(
   const run = await db.schedulingRun.findUnique({ where: { id: runId }, select: { request: true, profileName: true } });
   if (!run) throw new MutationError(null, `run #${runId} does not exist`);
   const request = JSON.parse(run.request) as ScenarioRequest;
+  if (request.operation)
+    throw new MutationError(null, `run #${runId} is a ${request.operation}: trial it again from its instance's page`);
   try {
     const fresh = await requestFromDb(db, { flavor: request.flavor.name, image: request.image?.id ?? undefined });
     request.flavor = fresh.flavor;

@@ -118,6 +118,10 @@ export interface RunView {
   releaseNotes: string[];
   /** computed without Placement: nothing checked RAM, CPU or disk */
   filtersOnly: boolean;
+  /** a move: what moved, from where, and the RequestSpec Nova built (absent for a boot) */
+  move?: NonNullable<ScheduleResult["move"]>;
+  /** "modelled from Nova's code, not checked against it: …" where the Nova reference gives no answer */
+  notChecked?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -312,6 +316,8 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
         : (config as { placement?: unknown }).placement !== true,
   };
   if (result.message !== undefined) view.message = result.message;
+  if (result.move) view.move = result.move;
+  if (result.not_checked) view.notChecked = result.not_checked;
   return view;
 }
 

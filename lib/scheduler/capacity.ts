@@ -698,7 +698,7 @@ const sortedInts = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
  * engine's consume step left in its state (tools/nova-fill.py makes the same
  * edit with Nova's numa_usage_from_instance_numa and the devices taken).
  */
-function keepConsumed(h: ScenarioHost, host: HostState): void {
+export function keepConsumed(h: ScenarioHost, host: HostState): void {
   if (h.numa_topology && host.numaCells)
     h.numa_topology = {
       cells: host.numaCells.map((c) => ({

@@ -10,6 +10,7 @@
 import { schedule } from "@/lib/scheduler/engine";
 import { toResult, type RequestResult } from "@/lib/scheduler/result";
 import type { Scenario } from "@/lib/scheduler/scenario";
+import { scheduledFlavor } from "@/lib/instances/move-request";
 
 export type Change =
   | { kind: "enable-service"; host: string }
@@ -98,7 +99,9 @@ function candidates(scenario: Scenario, host: string, r: Rejection): Change[] {
     out.push({ kind: "enable-service", host });
   }
   if (f === "AggregateInstanceExtraSpecsFilter") {
-    const specs = Object.entries(scenario.request.flavor.extra_specs ?? {})
+    // a move other than a resize schedules the instance's own flavor
+    const flavor = scheduledFlavor(scenario.request);
+    const specs = Object.entries(flavor?.extra_specs ?? {})
       .map(([k, v]) => {
         const i = k.indexOf(":");
         if (i >= 0 && k.slice(0, i) !== "aggregate_instance_extra_specs") return null;

@@ -1,0 +1,194 @@
+/**
+ * Moves of a stored instance: a trial (the move scheduled on today's cloud,
+ * stored as a run like a boot trial) and a commit, a virtual migration that
+ * schedules the move again on the current snapshot (the client's chosen
+ * host is only compared with the new answer, never used), re-checks the
+ * destination's room under the hosts' locks, and moves the instance and
+ * its usage: the source gives back the old flavor's vCPUs, RAM, disk and
+ * instance count, the destination takes the new flavor's, as a boot commit
+ * consumes them (lib/runs/commit.ts).
+ */
+import "server-only";
+import { MutationError, existing, type Tx } from "@/lib/actions/mutation";
+import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
+import type { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
+import type { PrismaClient } from "@/lib/db-client";
+import { capacityProblem, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/capacity";
+import { consumeResources } from "@/lib/runs/commit";
+import { lockHosts } from "@/lib/runs/lock";
+import { prepareRun, type PreparedRun } from "@/lib/runs/schedule";
+import type { ScenarioRequest } from "@/lib/scheduler/scenario";
+import type { z } from "zod";
+import { moveRequest, moveUsage } from "./move-request";
+
+type MoveTrial = z.output<typeof MoveTrialSchema>;
+type MoveCommit = z.output<typeof MoveCommitSchema>;
+
+/** The move of the stored instance `d.uuid`, in the scenario format; unknown names are field errors. */
+export async function resolveMoveRequest(db: PrismaClient, d: MoveTrial): Promise<ScenarioRequest> {
+  const inst = await db.instance.findUnique({
+    where: { uuid: d.uuid },
+    select: {
+      uuid: true,
+      projectId: true,
+      host: { select: { name: true, serviceHost: true, hypervisorHostname: true } },
+      flavor: { select: { name: true } },
+      image: { select: { uuid: true } },
+    },
+  });
+  if (!inst) throw new MutationError("uuid", `uuid: no instance has uuid ${d.uuid}`);
+  if (!inst.host) throw new MutationError("uuid", `uuid: instance ${d.uuid} is on no host: there is nothing to move`);
+  if (!inst.flavor)
+    throw new MutationError("uuid", `uuid: instance ${d.uuid} has no flavor: Nova moves an instance with its flavor`);
+  let current: ScenarioRequest;
+  try {
+    current = await requestFromDb(db, { flavor: inst.flavor.name, image: inst.image?.uuid });
+  } catch (e) {
+    if (e instanceof CloudValidationError) throw new MutationError("uuid", `uuid: ${e.errors[0] ?? e.message}`);
+    throw e;
+  }
+  let flavor = null;
+  if (d.operation === "resize" && d.flavor) {
+    try {
+      flavor = (await requestFromDb(db, { flavor: d.flavor })).flavor;
+    } catch (e) {
+      if (e instanceof CloudValidationError)
+        throw new MutationError("flavor", `flavor: no flavor is named "${d.flavor}"`);
+      throw e;
+    }
+  }
+  return moveRequest(
+    {
+      uuid: inst.uuid,
+      host: { name: inst.host.serviceHost ?? inst.host.name, node: inst.host.hypervisorHostname },
+      flavor: current.flavor,
+      image: current.image,
+      projectId: inst.projectId,
+    },
+    { operation: d.operation, flavor, target_host: d.target_host },
+  );
+}
+
+/** Schedule the move on today's cloud (nothing written). A move our request got wrong is refused, not stored. */
+export async function prepareMoveRun(db: PrismaClient, d: MoveTrial, profileName?: string): Promise<PreparedRun> {
+  const p = await prepareRun(db, await resolveMoveRequest(db, d), profileName);
+  if (p.result.error === "ScenarioError")
+    throw new MutationError(null, p.result.message ?? "the move is not well formed");
+  return p;
+}
+
+/**
+ * A stored run's move and profile, to schedule it again against today's
+ * cloud: the instance as it is now (it may have moved since), the same
+ * operation, new flavor and target host. null for a boot.
+ */
+export async function moveOfRun(
+  db: PrismaClient,
+  runId: number,
+): Promise<{ move: MoveTrial; profileName?: string } | null> {
+  const run = await db.schedulingRun.findUnique({ where: { id: runId }, select: { request: true, profileName: true } });
+  if (!run) return null;
+  const r = JSON.parse(run.request) as ScenarioRequest;
+  if (!r.operation || !r.instance) return null;
+  if (r.operation === "unshelve")
+    throw new MutationError(null, `run #${runId} is an unshelve: not offered on instances`);
+  return {
+    move: {
+      uuid: r.instance.uuid,
+      operation: r.operation,
+      flavor: r.operation === "resize" ? (r.flavor?.name ?? null) : null,
+      target_host: r.target_host ?? null,
+    },
+    ...(run.profileName !== null ? { profileName: run.profileName } : {}),
+  };
+}
+
+/** The move scheduled again for a commit: it must still find the destination the trial showed. */
+export async function prepareMoveCommit(db: PrismaClient, d: MoveCommit): Promise<PreparedRun> {
+  const p = await prepareMoveRun(db, d);
+  if (p.result.error) {
+    const why = p.result.diagnosis?.summary ?? p.result.message ?? p.result.error;
+    throw new MutationError(
+      null,
+      `Not moved: on today's cloud the ${d.operation} fails (${why}). Run the trial again.`,
+    );
+  }
+  const sel = p.result.selections[0];
+  if (sel.host !== d.destination)
+    throw new MutationError(
+      "destination",
+      `destination: on today's cloud Nova sends the instance to ${sel.host}, not ${d.destination}; run the trial again`,
+    );
+  return p;
+}
+
+export interface MoveOutcome {
+  uuid: string;
+  operation: string;
+  from: string;
+  to: string;
+  /** the compute node, where it is not the host's own name (a host with several nodes) */
+  node: string | null;
+  flavor: string;
+}
+
+/** The host row of a Selection: by service host and node (a second node's row is named by its node). */
+async function rowOf(tx: Tx, host: string, node: string) {
+  const rows = await tx.computeHost.findMany({
+    where: { hypervisorHostname: node, OR: [{ name: host, serviceHost: null }, { serviceHost: host }] },
+    select: HOST_CAPACITY_SELECT,
+  });
+  return rows[0] ?? null;
+}
+
+/** The write of a committed move (inside mutate()'s transaction): instance and usage leave the source for the destination. */
+export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promise<MoveOutcome> {
+  const inst = existing(
+    await tx.instance.findUnique({
+      where: { id: d.id },
+      select: { id: true, uuid: true, hostId: true, flavor: { select: { name: true } } },
+    }),
+    "instance",
+  );
+  if (inst.uuid !== d.uuid) throw new MutationError("id", `id: record ${d.id} is not instance ${d.uuid}`);
+  const request = p.request;
+  const moved = request.instance!;
+  const sel = p.result.selections[0];
+  const source = await tx.computeHost.findFirst({ where: { id: inst.hostId ?? -1 }, select: HOST_CAPACITY_SELECT });
+  if (!source || inst.flavor?.name !== moved.flavor.name)
+    throw new MutationError(
+      null,
+      "Not moved: the instance changed host or flavor since the move was scheduled; run the trial again.",
+    );
+  const dest = await rowOf(tx, sel.host, sel.node ?? sel.host);
+  if (!dest) throw new MutationError("destination", `destination: ${sel.host} no longer exists`);
+  await lockHosts(tx, [source.name, dest.name]);
+  const newFlavor = request.flavor ?? moved.flavor;
+  const usage = moveUsage(source.name, dest.name, moved.flavor, newFlavor);
+  const take = usage.get(dest.name)!;
+  if (take.vcpus > 0 || take.memoryMb > 0 || take.diskGb > 0) {
+    const room = dest.id === source.id ? { ...dest, serviceDisabled: false, serviceUp: true, forcedDown: false } : dest;
+    const why = capacityProblem(room as HostCapacity, {
+      vcpus: Math.max(take.vcpus, 0),
+      memoryMb: Math.max(take.memoryMb, 0),
+      diskGb: Math.max(take.diskGb, 0),
+    });
+    if (why)
+      throw new MutationError(
+        null,
+        `Not moved: ${dest.name} cannot take ${newFlavor.name} any more (${why}). Run the trial again.`,
+      );
+  }
+  for (const row of dest.id === source.id ? [dest] : [source, dest])
+    await consumeResources(tx, row, usage.get(row.name)!);
+  const flavorRow =
+    request.flavor && d.operation === "resize"
+      ? await tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } })
+      : null;
+  await tx.instance.update({
+    where: { id: inst.id },
+    data: { hostId: dest.id, ...(flavorRow ? { flavorId: flavorRow.id } : {}) },
+  });
+  const node = sel.node && sel.node !== sel.host && !sel.node.startsWith(`${sel.host}.`) ? sel.node : null;
+  return { uuid: inst.uuid, operation: d.operation, from: source.name, to: dest.name, node, flavor: newFlavor.name };
+}
