@@ -7,7 +7,7 @@ const nextConfig = {
   experimental: {
     // The proxy sees a copy of each request body up to this size and cuts the
     // rest silently: one byte past the upload limit (MAX_BUNDLE_BYTES in
-    // lib/cloud/openstack/read-bundle.ts), so a larger upload is seen as such and answered 413.
+    // lib/openstack/read-bundle.ts), so a larger upload is seen as such and answered 413.
     proxyClientMaxBodySize: 200 * 1024 * 1024 + 1,
   },
   // The proxy sets these on what it answers; here for the rest (static files).

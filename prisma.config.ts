@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { databaseFilePath, resolveDatabaseUrl } from "./lib/db-url";
+import { databaseFilePath, resolveDatabaseUrl } from "./lib/db/url";
 
 // Prisma 6.19 offline setup (see docs/ and the README): the JS/WASM schema
 // engine talks to SQLite through the better-sqlite3 driver adapter, so no

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { schedule as current } from "../lib/scheduler/engine";
 import { freezeScenario, type Scenario } from "../lib/scheduler/scenario";
-import { bigCloud, bigNumaCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud } from "../lib/demo/big-cloud";
 import { median } from "./median";
 
 type Schedule = typeof current;

@@ -7,7 +7,7 @@
  * Standalone: node --import tsx bench/capacity.ts SCENARIO.json
  */
 import { readFileSync } from "node:fs";
-import { fill } from "../lib/scheduler/capacity";
+import { fill } from "../lib/scheduler/fill";
 import { parseJson } from "../lib/scheduler/python";
 import type { Scenario, ScenarioFlavor } from "../lib/scheduler/scenario";
 

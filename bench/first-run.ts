@@ -27,7 +27,7 @@
 import { schedule } from "../lib/scheduler/engine";
 import { freezeScenario, type Scenario } from "../lib/scheduler/scenario";
 import { warmUpEngine } from "../lib/scheduler/warm-up";
-import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { median } from "./median";
 
 const VARIANTS: Record<string, (hosts: number, instances: number) => Scenario> = {

@@ -1,7 +1,7 @@
 /**
  * npm run bench: the engine beside the Nova reference, like for like.
  *
- * For each cloud size (bench/big-cloud.ts: 9 filters, the ten Zed weighers)
+ * For each cloud size (lib/demo/big-cloud.ts: 9 filters, the ten Zed weighers)
  * and 1 or 50 instances:
  *   - "engine warm": our engine's median over several requests in one
  *     process per size, as the reference is run (bench/warm-run.ts; engine
@@ -26,7 +26,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bigCloud, bigPlacementCloud } from "./big-cloud";
+import { bigCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";

@@ -8,7 +8,7 @@
  */
 import { schedule } from "../lib/scheduler/engine";
 import { freezeScenario } from "../lib/scheduler/scenario";
-import { bigCloud, bigNumaCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud } from "../lib/demo/big-cloud";
 import { median } from "./median";
 
 /**

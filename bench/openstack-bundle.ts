@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { buildDemoCloud, DEFAULT_PROFILE_CONFIG } from "../lib/cloud/demo-cloud";
+import { buildDemoCloud, DEFAULT_PROFILE_CONFIG } from "../lib/demo/cloud";
 import { scenarioToBundle } from "../lib/testing/openstack-bundle";
 
 const hosts = Number(process.argv[2] ?? 10000);

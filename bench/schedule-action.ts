@@ -8,7 +8,7 @@
  *   DATABASE_URL=file:/tmp/big.db npm run seed -- --hosts 10000
  *   DATABASE_URL=file:/tmp/big.db npx tsx --conditions=react-server bench/schedule-action.ts [flavor:instances ...]
  */
-import { createPrismaClient } from "@/lib/db-client";
+import { createPrismaClient } from "@/lib/db/client";
 import { insertRun, prepareRun, resolveRequest, runDetails } from "@/lib/runs/schedule";
 import { ScheduleFormSchema } from "@/lib/runs/schemas";
 import { storeRunDetails } from "@/lib/runs/store";

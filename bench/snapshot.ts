@@ -5,7 +5,7 @@
  * the cloud is unchanged, and a full request on it.
  */
 import { loadSnapshotCached } from "../lib/cloud/snapshot-cache";
-import { seedDemoCloud } from "../lib/cloud/seed-demo";
+import { seedDemoCloud } from "../lib/demo/seed";
 import { type CloudScenario, loadCloudSnapshot } from "../lib/cloud/snapshot";
 import { schedule } from "../lib/scheduler/engine";
 import { createTestDatabaseOf, type Provider } from "../lib/testing/test-db";

@@ -10,7 +10,7 @@
  */
 import { schedule } from "../lib/scheduler/engine";
 import { freezeScenario } from "../lib/scheduler/scenario";
-import { bigCloud, bigNumaCloud, bigPlacementCloud } from "./big-cloud";
+import { bigCloud, bigNumaCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { median } from "./median";
 
 const CLOUDS = { plain: bigCloud, placement: bigPlacementCloud, numa: bigNumaCloud };

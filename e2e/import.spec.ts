@@ -9,10 +9,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { effectiveConfig } from "../lib/cloud/openstack/nova-conf";
+import { effectiveConfig } from "../lib/openstack/nova-conf";
 import { queryFile, serveCopy } from "./server";
 
-const FIXTURES = path.resolve(__dirname, "..", "lib", "cloud", "openstack", "fixtures");
+const FIXTURES = path.resolve(__dirname, "..", "lib", "openstack", "fixtures");
 
 let tmp: string;
 let dbFile: string;

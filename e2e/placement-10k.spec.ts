@@ -61,7 +61,7 @@ async function startCloud(browser: Browser): Promise<void> {
   const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "p10k.db")}` };
   const file = path.join(dir, "p10k.json");
   fs.writeFileSync(file, JSON.stringify(placementCloud()));
-  tsx(["lib/cloud/scenario-cli.ts", "import", file, "--profile", "placement-10k"], env);
+  tsx(["lib/scenario/cli.ts", "import", file, "--profile", "placement-10k"], env);
   tsx(["lib/auth/users-cli.ts", "add", USER, "--role", "operator"], env, `${E2E_PASSWORD}\n`);
   const port = await freePort();
   baseURL = `http://127.0.0.1:${port}`;

@@ -13,12 +13,12 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
-import { mulberry32 } from "../lib/cloud/demo-cloud";
+import { mulberry32 } from "../lib/demo/cloud";
 import { gzipBomb } from "../lib/testing/tar-bomb";
 import { E2E_PASSWORD, E2E_USERS, ROOT, storageStateFile } from "./auth";
 import { freePort, queryFile, serveCopy } from "./server";
 
-const FIXTURES = path.join(ROOT, "lib", "cloud", "openstack", "fixtures");
+const FIXTURES = path.join(ROOT, "lib", "openstack", "fixtures");
 
 let tmp: string;
 let dbFile: string;

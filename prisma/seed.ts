@@ -1,17 +1,17 @@
 /**
  * npm run seed [-- --hosts N] [--seed S] [--force]
  *
- * A deterministic demo cloud (lib/cloud/demo-cloud.ts) in DATABASE_URL
+ * A deterministic demo cloud (lib/demo/cloud.ts) in DATABASE_URL
  * (default data/schedscope.db; a SQLite file or a PostgreSQL database;
  * created/migrated when missing).
  * Does nothing when the database already has hosts, unless --force, which
  * REPLACES the whole cloud. Default 200 hosts; --hosts 10000 for a large one.
  */
-import { createPrismaClient, databaseProvider } from "@/lib/db-client";
-import { migrateDatabaseAt } from "@/lib/db-open";
-import { MIN_DEMO_HOSTS } from "@/lib/cloud/demo-cloud";
-import { seedDemoCloud } from "@/lib/cloud/seed-demo";
-import { withSetupLock } from "@/lib/db-migrate-pg";
+import { createPrismaClient, databaseProvider } from "@/lib/db/client";
+import { migrateDatabaseAt } from "@/lib/db/open";
+import { MIN_DEMO_HOSTS } from "@/lib/demo/cloud";
+import { seedDemoCloud } from "@/lib/demo/seed";
+import { withSetupLock } from "@/lib/db/migrate-pg";
 
 const USAGE = "usage: npm run seed [-- --hosts N] [--seed S] [--force]";
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Print lib/cloud/extra-spec-registry.ts from the installed Nova's extra spec
+"""Print lib/catalog/extra-spec-registry.ts from the installed Nova's extra spec
 validator registry (nova/api/validation/extra_specs/). The trait and resource
 class validators, one per os-traits / os-resource-classes name, are written
 as their name lists' patterns; lib/scheduler/placement/standard-names.ts has
 the names. Run: /usr/bin/python3 scripts/nova-extra-spec-registry.py >
-lib/cloud/extra-spec-registry.ts && npx biome check --write lib/cloud/extra-spec-registry.ts
+lib/catalog/extra-spec-registry.ts && npx biome check --write lib/catalog/extra-spec-registry.ts
 """
 import json
 import re

@@ -5,7 +5,7 @@ import { KeyValueChips } from "@/components/ui/chips";
 import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
-import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
+import { describeMetadataKey } from "@/lib/catalog/metadata-keys";
 import { listAggregates } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 

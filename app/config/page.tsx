@@ -14,7 +14,7 @@ import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtDate } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { HiddenColumnHeader } from "@/components/ui/table";
-import { FILTER_DOCS, WEIGHER_DOCS } from "@/lib/cloud/scheduler-docs";
+import { FILTER_DOCS, WEIGHER_DOCS } from "@/lib/catalog/scheduler-docs";
 import { listProfiles } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";

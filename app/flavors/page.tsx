@@ -5,7 +5,7 @@ import { KeyValueChips } from "@/components/ui/chips";
 import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtInt, fmtMb } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
-import { describeExtraSpec } from "@/lib/cloud/extra-specs";
+import { describeExtraSpec } from "@/lib/catalog/extra-specs";
 import { listFlavors } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 

@@ -2,7 +2,7 @@
 
 /** nova.conf in and out of the /config page: import a file as a profile; export is a download link. */
 import { Field, FormStatus, SubmitButton, useServerForm } from "@/components/forms/form-kit";
-import { importNovaConfAction } from "@/lib/cloud/openstack/actions";
+import { importNovaConfAction } from "@/lib/openstack/actions";
 
 export function ImportNovaConfForm() {
   const form = useServerForm(importNovaConfAction);

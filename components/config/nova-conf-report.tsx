@@ -2,7 +2,7 @@
  * What became of each option of an imported nova.conf: kept (into which
  * profile key), ignored (why) or unknown. Shown on /import and /config.
  */
-import type { OptionReport } from "@/lib/cloud/openstack/nova-conf";
+import type { OptionReport } from "@/lib/openstack/nova-conf";
 
 export function NovaConfReport({ report, caption }: { report: OptionReport[]; caption?: string }) {
   return (

@@ -29,8 +29,8 @@ import {
   FILTERS_ONLY,
   PLACEMENT_OPTION_DOCS,
   type ProfileOptionDoc,
-} from "@/lib/cloud/placement-options";
-import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/cloud/schemas";
+} from "@/lib/catalog/placement-options";
+import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/scenario/schema";
 import type { OptionDoc } from "@/lib/scheduler/config";
 import { releaseProvenance } from "@/lib/scheduler/releases";
 import { HiddenColumnHeader } from "@/components/ui/table";

@@ -8,13 +8,13 @@
  * types, from the same modules the server-side schemas use.
  */
 import { useId, useState, type ReactNode } from "react";
-import { describeHwImageProperty } from "@/lib/cloud/hw-specs";
+import { describeHwImageProperty } from "@/lib/catalog/hw-specs";
 import {
   describeMetadataKey,
   metadataKeyError,
   metadataValueError,
   SUGGESTED_METADATA_KEYS,
-} from "@/lib/cloud/metadata-keys";
+} from "@/lib/catalog/metadata-keys";
 import {
   describeExtraSpec,
   describeRequirement,
@@ -22,7 +22,7 @@ import {
   extraSpecKeyError,
   extraSpecValueError,
   NAMESPACE_HELP,
-} from "@/lib/cloud/extra-specs";
+} from "@/lib/catalog/extra-specs";
 import { RememberedDetails } from "@/components/ui/density";
 import { IMAGE_META_FIELDS } from "@/lib/scheduler/image-meta-fields";
 import { Field, FormStatus, SubmitButton, useServerForm, type FormAction, type ServerForm } from "./form-kit";

@@ -4,7 +4,7 @@
  * as Placement holds them. Server component: plain tables.
  */
 import { fmtInt } from "@/components/ui/format";
-import type { ChildProviderInput } from "@/lib/cloud/schemas";
+import type { ChildProviderInput } from "@/lib/scenario/schema";
 
 export function ChildProviders({ node, providers }: { node: string; providers: ChildProviderInput[] }) {
   return (

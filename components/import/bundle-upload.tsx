@@ -9,7 +9,7 @@
 import { NovaConfReport } from "@/components/config/nova-conf-report";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import type { UploadAnswer } from "@/lib/cloud/openstack/upload";
+import type { UploadAnswer } from "@/lib/openstack/upload";
 
 const MAX_BYTES = 200 * 1024 * 1024;
 

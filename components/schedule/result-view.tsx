@@ -6,7 +6,7 @@ import { memo, useId, useRef, useState, type KeyboardEvent, type ReactNode } fro
 import { fmtCount, fmtMs, fmtStage } from "@/lib/runs/format";
 import type { PlacementView, SelectionFit } from "@/lib/runs/fit-view";
 import type { InstanceDetail, InstanceSummary, RunMeta, RunView } from "@/lib/runs/view";
-import { FILTERS_ONLY } from "@/lib/cloud/placement-options";
+import { FILTERS_ONLY } from "@/lib/catalog/placement-options";
 import { FunnelChart } from "./funnel-chart";
 import { CommitButton, ReleaseRerunForm, RerunButton } from "./run-buttons";
 import { useInstanceDetail } from "./use-run-data";

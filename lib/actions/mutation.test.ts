@@ -40,7 +40,7 @@ function saveMetadata(actor: Actor | null, input: Record<string, unknown>) {
   return actor ? runAs(actor, call) : call();
 }
 
-/** Point the app's lazily created client (lib/db.ts) at `url`, closing the previous one. */
+/** Point the app's lazily created client (lib/db/index.ts) at `url`, closing the previous one. */
 async function useAppClientOn(url: string | undefined) {
   const g = globalThis as unknown as { __schedscopePrisma?: { $disconnect(): Promise<void> } };
   await g.__schedscopePrisma?.$disconnect();

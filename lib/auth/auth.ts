@@ -13,8 +13,8 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { username } from "better-auth/plugins/username";
-import type { Db } from "@/lib/db-client";
-import { dialectOf } from "@/lib/db-dialect";
+import type { Db } from "@/lib/db/client";
+import { dialectOf } from "@/lib/db/dialect";
 
 const SECRET_KEY = "auth.secret";
 

@@ -9,7 +9,7 @@ import "server-only";
 import { getAuth } from "@/lib/auth/auth";
 import { atLeast, isRole, mayPerform, type Role, roleForAction } from "@/lib/auth/roles";
 import { prisma } from "@/lib/db";
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 
 export interface Actor {
   /** User.id; null for a script acting without a user (e.g. import) */

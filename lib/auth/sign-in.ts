@@ -5,7 +5,7 @@
  * unknown names are counted like known ones so neither the message nor the
  * lockout tells whether a name exists.
  */
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import { getAuth } from "@/lib/auth/auth";
 
 export const WRONG_CREDENTIALS = "Wrong name or password.";

@@ -5,7 +5,7 @@
  *                      remove NAME
  * Roles: admin, operator, viewer. Uses DATABASE_URL like the app.
  */
-import { createPrismaClient } from "@/lib/db-client";
+import { createPrismaClient } from "@/lib/db/client";
 import { addUser, listUsers, removeUser, setRole, UserInputError } from "@/lib/auth/users";
 
 const USAGE = `usage: npm run -s users -- add NAME --role admin|operator|viewer   (password on standard input)

@@ -5,7 +5,7 @@
  */
 import { getAuth } from "@/lib/auth/auth";
 import { type Role, roleProblem } from "@/lib/auth/roles";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 
 export class UserInputError extends Error {}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bigCloud } from "../../bench/big-cloud";
+import { bigCloud } from "../demo/big-cloud";
 import { compareWorkload } from "./ab";
 
 describe("A/B over a workload", () => {

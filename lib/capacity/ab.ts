@@ -5,7 +5,7 @@
  * instances placed, the first failure, hosts used, spread (how many hosts
  * run 1, 2, 3 … of the new instances) and capacity left stranded.
  */
-import { CapacityFill, type FlavorShare } from "@/lib/scheduler/capacity";
+import { CapacityFill, type FlavorShare } from "@/lib/scheduler/fill";
 import { toResult } from "@/lib/scheduler/result";
 import type { Scenario, ScenarioConfig, ScenarioFlavor } from "@/lib/scheduler/scenario";
 import { fragmentation } from "./fragmentation";

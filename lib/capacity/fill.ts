@@ -4,10 +4,10 @@
  * slices so the caller can report progress, and the outcome summarised for
  * the page. Nothing is written: the fill works on host states in memory.
  */
-import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/cloud/import-export";
+import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/scenario/import-export";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
-import type { Db } from "@/lib/db-client";
-import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/capacity";
+import type { Db } from "@/lib/db/client";
+import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/fill";
 import { toResult } from "@/lib/scheduler/result";
 import type { Scenario, ScenarioConfig, ScenarioFlavor } from "@/lib/scheduler/scenario";
 import { compareWorkload, type WorkloadOutcome } from "./ab";

@@ -4,7 +4,7 @@
  * flavor that still fits on one host, and the hosts where capacity is
  * stranded (RAM left but no vCPU, or vCPUs left but under 1 GiB of RAM).
  */
-import type { FillResult } from "@/lib/scheduler/capacity";
+import type { FillResult } from "@/lib/scheduler/fill";
 import type { ScenarioFlavor } from "@/lib/scheduler/scenario";
 
 export interface Fragmentation {

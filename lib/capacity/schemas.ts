@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { zodFieldErrors } from "@/lib/actions/field-errors";
-import { MAX_FILL_LIMIT } from "@/lib/scheduler/capacity-limits";
+import { MAX_FILL_LIMIT } from "@/lib/scheduler/fill-limits";
 
 export const DEFAULT_FILL_LIMIT = 10_000;
 

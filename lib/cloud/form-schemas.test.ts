@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FILTERS, WEIGHERS } from "@/lib/scheduler";
-import { describeExtraSpec } from "./extra-specs";
+import { describeExtraSpec } from "../catalog/extra-specs";
 import {
   AggregateCreateSchema,
   AggregateMetadataSchema,

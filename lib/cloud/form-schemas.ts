@@ -13,11 +13,11 @@ import { z } from "zod";
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { pyFloat } from "@/lib/scheduler/python";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
-import { metadataKeyError, metadataValueError } from "./metadata-keys";
-import { extraSpecKeyError, extraSpecValueError } from "./extra-specs";
-import { describeHwImageProperty } from "./hw-specs";
-import { PCI_ALIAS_FIELDS, PLACEMENT_OPTION_DOCS } from "./placement-options";
-import { checkProfileConfig, NOVA_RELEASES } from "./schemas";
+import { metadataKeyError, metadataValueError } from "../catalog/metadata-keys";
+import { extraSpecKeyError, extraSpecValueError } from "../catalog/extra-specs";
+import { describeHwImageProperty } from "../catalog/hw-specs";
+import { PCI_ALIAS_FIELDS, PLACEMENT_OPTION_DOCS } from "../catalog/placement-options";
+import { checkProfileConfig, NOVA_RELEASES } from "../scenario/schema";
 
 // ---------------------------------------------------------------------------
 // Field helpers (inputs are strings; a missing field is undefined)

@@ -2,9 +2,9 @@
  * A host's NUMA topology, PCI device pools and Placement inventories (PCPU
  * and custom classes), read and parsed for the host page.
  */
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 import { describeNumaTopology, type NumaView } from "./numa-view";
-import type { InventoryInput, NumaTopologyInput, PciDevicePoolInput } from "./schemas";
+import type { InventoryInput, NumaTopologyInput, PciDevicePoolInput } from "../scenario/schema";
 
 export interface HostHardware {
   numa: NumaView | null;

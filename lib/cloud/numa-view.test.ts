@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeNumaTopology } from "./numa-view";
-import type { PciDevicePoolInput } from "./schemas";
+import type { PciDevicePoolInput } from "../scenario/schema";
 
 describe("describeNumaTopology", () => {
   const topology = {

@@ -4,8 +4,8 @@
  * (shared, dedicated, pinned), the memory pages per size and the devices on
  * the cell. Pure: the page, the API and the tests read the same view.
  */
-import { formatCpuList, formatKib } from "./hw-specs";
-import type { NumaTopologyInput, PciDevicePoolInput } from "./schemas";
+import { formatCpuList, formatKib } from "../catalog/hw-specs";
+import type { NumaTopologyInput, PciDevicePoolInput } from "../scenario/schema";
 
 export type CpuRole = "shared" | "dedicated" | "shared and dedicated";
 

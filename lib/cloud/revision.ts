@@ -5,7 +5,7 @@
  * with the database's before using it. Because the counter lives in the
  * database, a write made by another app process (or a script) is seen too.
  */
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Db = PrismaClient | Prisma.TransactionClient;

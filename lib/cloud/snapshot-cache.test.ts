@@ -4,10 +4,10 @@
  * connection (another app process), and never changed by a scheduling run.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { createPrismaClient, type PrismaClient } from "@/lib/db-client";
+import { createPrismaClient, type PrismaClient } from "@/lib/db/client";
 import { schedule } from "@/lib/scheduler";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { importCloud } from "./import-export";
+import { importCloud } from "../scenario/import-export";
 import { bumpCloudRevision, readCloudRevision } from "./revision";
 import { clearSnapshotCache, loadSnapshotCached } from "./snapshot-cache";
 

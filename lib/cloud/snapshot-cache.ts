@@ -9,7 +9,7 @@
  * The cached scenario is shared by concurrent requests and deeply frozen:
  * the engine builds its own HostStates from it and never writes back.
  */
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import { freezeScenario } from "../scheduler/scenario";
 import { readCloudRevision } from "./revision";
 import { loadSnapshot, type LoadedSnapshot, type SnapshotOptions } from "./snapshot";

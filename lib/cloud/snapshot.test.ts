@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { exportCloud } from "./import-export";
+import { exportCloud } from "../scenario/import-export";
 import * as q from "./queries";
 import * as runs from "@/lib/runs/queries";
-import { seedDemoCloud } from "./seed-demo";
+import { seedDemoCloud } from "../demo/seed";
 import { loadScenarioHost, loadSnapshot, ProfileNotFoundError } from "./snapshot";
 
 describe.each(PROVIDERS)("snapshot of a 10,000-host cloud (%s)", (provider) => {

@@ -10,8 +10,8 @@
  * (free_ram_mb, uuid, host_ip, ...) are left out, so the engine applies the
  * same defaults the Nova reference does.
  */
-import type { PrismaClient } from "@/lib/db-client";
-import { type Dialect, DIALECTS, dialectOf, type SqlDialect, sqlFor } from "@/lib/db-dialect";
+import type { PrismaClient } from "@/lib/db/client";
+import { type Dialect, DIALECTS, dialectOf, type SqlDialect, sqlFor } from "@/lib/db/dialect";
 import type {
   Scenario,
   ScenarioAggregate,

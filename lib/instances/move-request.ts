@@ -4,7 +4,7 @@
  * Pure: the database rows are read by lib/instances/move.ts.
  */
 import type { PageMoveOperation } from "@/lib/cloud/form-schemas";
-import { demandOf, type Demand, type FlavorSize } from "@/lib/runs/capacity";
+import { demandOf, type Demand, type FlavorSize } from "@/lib/runs/commit-room";
 import type { ScenarioFlavor, ScenarioImage, ScenarioRequest } from "@/lib/scheduler/scenario";
 
 export interface StoredInstance {

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
-import { importCloud } from "@/lib/cloud/import-export";
+import { importCloud } from "@/lib/scenario/import-export";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { insertRun } from "@/lib/runs/schedule";
 import { commitMoveTx, moveOfRun, prepareMoveCommit, prepareMoveRun } from "./move";

@@ -10,10 +10,10 @@
  */
 import "server-only";
 import { MutationError, existing, type Tx } from "@/lib/actions/mutation";
-import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
+import { CloudValidationError, requestFromDb } from "@/lib/scenario/import-export";
 import type { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
-import type { PrismaClient } from "@/lib/db-client";
-import { capacityProblem, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/capacity";
+import type { PrismaClient } from "@/lib/db/client";
+import { capacityProblem, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/commit-room";
 import { consumeResources } from "@/lib/runs/commit";
 import { lockHosts } from "@/lib/runs/lock";
 import { prepareRun, type PreparedRun } from "@/lib/runs/schedule";

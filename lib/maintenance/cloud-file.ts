@@ -1,6 +1,6 @@
 /** Reading a cloud file for the maintenance command-line tools (drain, lose-hosts). */
 import { readFileSync } from "node:fs";
-import { validateCloud } from "../cloud/schemas";
+import { validateCloud } from "../scenario/schema";
 import { parseJson } from "../scheduler/python";
 import type { Cloud } from "./drain";
 

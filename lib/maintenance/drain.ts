@@ -15,7 +15,7 @@
  * (the availability zone and hints an instance was booted with) is not
  * passed on: the moves run with the stored request's defaults.
  */
-import { keepConsumed } from "../scheduler/capacity";
+import { keepConsumed } from "../scheduler/fill";
 import { schedule } from "../scheduler/engine";
 import type { HostState } from "../scheduler/host-state";
 import { type ScheduleResult, toResult } from "../scheduler/result";
@@ -29,7 +29,7 @@ export interface CloudInstance {
   project_id?: string | null;
 }
 
-/** A scenario with the rest of a cloud (lib/cloud/schemas.ts CloudSchema). */
+/** A scenario with the rest of a cloud (lib/scenario/schema.ts CloudSchema). */
 export type Cloud = Omit<Scenario, "request"> & {
   request?: Scenario["request"];
   flavors?: ScenarioFlavor[];

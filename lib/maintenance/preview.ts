@@ -1,6 +1,6 @@
 /** Maintenance previews of the stored cloud (nothing written): the cloud as `scenario export` gives it, changed in memory. */
-import { exportCloud } from "@/lib/cloud/import-export";
-import type { PrismaClient } from "@/lib/db-client";
+import { exportCloud } from "@/lib/scenario/import-export";
+import type { PrismaClient } from "@/lib/db/client";
 import { type Cloud, type DrainStep, type DrainSummary, drainHosts } from "./drain";
 import { type LossSweep, sweepHostLosses } from "./lose-hosts";
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioHost } from "@/lib/scheduler/scenario";
-import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/cloud/demo-cloud";
+import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/demo/cloud";
 import { explainFailure } from "./advice";
 
 const host = (name: string, over: Partial<ScenarioHost> = {}): ScenarioHost => ({

@@ -6,7 +6,7 @@
  * On globalThis so that every route bundle of the server shares one cache.
  */
 import "server-only";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import type { ScheduleResult } from "@/lib/scheduler/result";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { getRunText } from "./queries";

@@ -25,9 +25,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { MutationError, type Tx } from "@/lib/actions/mutation";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
-import { capacityProblem, type Demand, demandOf, HOST_CAPACITY_SELECT, type HostCapacity } from "./capacity";
+import { capacityProblem, type Demand, demandOf, HOST_CAPACITY_SELECT, type HostCapacity } from "./commit-room";
 import { lockHosts } from "./lock";
 
 export interface CommittedInstance {

@@ -6,7 +6,7 @@
  * the candidates matched and returned, the hosts never considered because of
  * max_placement_results, and the claims. Pure: the page and tests share it.
  */
-import { formatCpuList, formatKib } from "@/lib/cloud/hw-specs";
+import { formatCpuList, formatKib } from "@/lib/catalog/hw-specs";
 import type { FittedCell } from "@/lib/scheduler/numa/objects";
 import { isNovaRelease, NOVA_RELEASES, releaseBehaviour, releaseProvenance } from "@/lib/scheduler/releases";
 import { fmtCount } from "./format";

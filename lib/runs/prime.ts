@@ -9,8 +9,8 @@
  * here, not in a click. Nothing is stored.
  */
 import "server-only";
-import { requestFromDb } from "@/lib/cloud/import-export";
-import type { PrismaClient } from "@/lib/db-client";
+import { requestFromDb } from "@/lib/scenario/import-export";
+import type { PrismaClient } from "@/lib/db/client";
 import { prepareRun } from "./schedule";
 
 /** Flavors are scheduled in name order, round after round, until this much time has gone. */

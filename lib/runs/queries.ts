@@ -4,7 +4,7 @@
  * stores tens of MB.
  */
 import "server-only";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 import type { ScheduleResult } from "@/lib/scheduler/result";
 import type { ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";

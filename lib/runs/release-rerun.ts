@@ -5,8 +5,8 @@
  * changes. Nothing written here (the action stores the run).
  */
 import { MutationError } from "@/lib/actions/mutation";
-import type { Db } from "@/lib/db-client";
-import { processEngine } from "@/lib/engine";
+import type { Db } from "@/lib/db/client";
+import { processEngine } from "@/lib/runs/process-engine";
 import { NOVA_RELEASES } from "@/lib/scheduler/releases";
 import type { Scenario, ScenarioConfig } from "@/lib/scheduler/scenario";
 import { readCloudRevision } from "@/lib/cloud/revision";

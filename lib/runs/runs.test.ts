@@ -5,8 +5,8 @@
  * even when two commits race.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import type { PrismaClient } from "@/lib/db-client";
-import { importCloud } from "@/lib/cloud/import-export";
+import type { PrismaClient } from "@/lib/db/client";
+import { importCloud } from "@/lib/scenario/import-export";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { releaseTogether } from "@/lib/testing/workers";

@@ -15,12 +15,12 @@
  */
 import "server-only";
 import { MutationError, type Tx } from "@/lib/actions/mutation";
-import type { PrismaClient } from "@/lib/db-client";
-import { CloudValidationError, requestFromDb } from "@/lib/cloud/import-export";
+import type { PrismaClient } from "@/lib/db/client";
+import { CloudValidationError, requestFromDb } from "@/lib/scenario/import-export";
 import { ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
 import type { ScheduleResult } from "@/lib/scheduler";
-import { processEngine } from "@/lib/engine";
+import { processEngine } from "@/lib/runs/process-engine";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { checkRequest, formToRequestParts, MAX_HOST_INSTANCES, type ScheduleForm } from "./schemas";
 import { storeRunDetails, type RunDetails } from "./store";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseHostsQuery } from "./api";
-import { capacityProblem, demandOf, type HostCapacity } from "./capacity";
+import { capacityProblem, demandOf, type HostCapacity } from "./commit-room";
 import { EMPTY_FORM, requestToFormValues } from "./form-values";
 import { checkRequest, formToRequestParts, ScheduleFormSchema, splitList, validateScheduleForm } from "./schemas";
 

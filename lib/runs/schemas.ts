@@ -6,12 +6,12 @@
  * The form speaks strings (what inputs hold); the schema turns them into the
  * parts of a scenario `request` (SCENARIO.md) the server completes from the
  * database (the flavor and image objects). The numeric and hint rules reuse
- * lib/cloud/schemas.ts (posInt, RequestSchema's scheduler_hints).
+ * lib/scenario/schema.ts (posInt, RequestSchema's scheduler_hints).
  */
 import { readUserJson } from "@/lib/api/input-limits";
 import { z } from "zod";
 import { zodFieldErrors } from "@/lib/actions/field-errors";
-import { RequestSchema, posInt } from "@/lib/cloud/schemas";
+import { RequestSchema, posInt } from "@/lib/scenario/schema";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 
 /** Largest num_instances the form accepts. */

@@ -4,7 +4,7 @@
  * it does not, and a re-run far out on an unbounded side still keeps it.
  */
 import { describe, expect, it } from "vitest";
-import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS, STACKING_PROFILE_CONFIG } from "@/lib/cloud/demo-cloud";
+import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS, STACKING_PROFILE_CONFIG } from "@/lib/demo/cloud";
 import { schedule } from "@/lib/scheduler/engine";
 import { toResult } from "@/lib/scheduler/result";
 import type { Scenario, ScenarioConfig } from "@/lib/scheduler/scenario";

@@ -4,9 +4,9 @@
  * write is still to come, and after waiting when another process writes it.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { bigCloud } from "@/bench/big-cloud";
-import type { PrismaClient } from "@/lib/db-client";
-import { importCloud } from "@/lib/cloud/import-export";
+import { bigCloud } from "@/lib/demo/big-cloud";
+import type { PrismaClient } from "@/lib/db/client";
+import { importCloud } from "@/lib/scenario/import-export";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";

@@ -14,7 +14,7 @@
  */
 import { promisify } from "node:util";
 import { gunzip as gunzipCb, gzip as gzipCb } from "node:zlib";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import type { ScheduleResult } from "@/lib/scheduler/result";
 import type { Scenario } from "@/lib/scheduler/scenario";
 import type { CloudScenario } from "@/lib/cloud/snapshot";

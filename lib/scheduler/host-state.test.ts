@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bigCloud, bigNumaCloud } from "../../bench/big-cloud";
+import { bigCloud, bigNumaCloud } from "../demo/big-cloud";
 import { schedule } from "./engine";
 import { buildHostStates, type HostState } from "./host-state";
 import { toResult } from "./result";

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fill, type FillResult } from "./capacity";
+import { fill, type FillResult } from "./fill";
 import { parseJson } from "./python";
 import { toResult } from "./result";
 import type { Scenario } from "./scenario";

@@ -1,6 +1,6 @@
 /** Every filter says why with a code from reasons.ts; NoValidHost groups by those codes. */
 import { describe, expect, it } from "vitest";
-import { host, reasonCodes, type Case } from "@/lib/testing/scheduler";
+import { host, reasonCodes, type Case } from "@/lib/scheduler/testing";
 import { schedule } from "./engine";
 import { AggregateImagePropertiesIsolation } from "./filters/aggregate-image-properties-isolation";
 import { AggregateInstanceExtraSpecsFilter } from "./filters/aggregate-instance-extra-specs";

@@ -1,6 +1,6 @@
 /** One test per scheduler difference a Nova release brought, named after the Nova change. */
 import { describe, expect, it } from "vitest";
-import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/cloud/demo-cloud";
+import { buildDemoCloud, DEFAULT_PROFILE_CONFIG, DEMO_FLAVORS } from "@/lib/demo/cloud";
 import { resolveConfig } from "./config";
 import { schedule } from "./engine";
 import { toResult } from "./result";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { bigCloud } from "../../bench/big-cloud";
+import { bigCloud } from "../demo/big-cloud";
 import { schedule } from "./engine";
 import { toResult } from "./result";
 import { warmUpEngine, warmUpScenarios } from "./warm-up";

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 
 /** The Nova reference, beside the project: `../shared/nova-reference` from its root. */
 export const NOVA_REFERENCE_DIR = path.resolve(process.cwd(), "..", "shared", "nova-reference");

@@ -10,7 +10,7 @@
  * in its own transaction), prints [{id, ...commitRun's result}] as JSON.
  */
 import readline from "node:readline";
-import { createPrismaClient } from "@/lib/db-client";
+import { createPrismaClient } from "@/lib/db/client";
 import { commitRun } from "@/lib/runs/commit";
 
 const crashed = (e: unknown) => ({ ok: false, crashed: true, message: String((e as Error)?.stack ?? e) });

@@ -6,7 +6,7 @@
  * stores them. `bundleCarriable` is the scenario reduced to what such a
  * bundle can carry, so the two can be compared through the importer.
  */
-import { exportNovaConf } from "@/lib/cloud/openstack/nova-conf";
+import { exportNovaConf } from "@/lib/openstack/nova-conf";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 
 type Row = Record<string, unknown>;

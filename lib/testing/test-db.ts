@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createPrismaClient, type PrismaClient } from "@/lib/db-client";
-import { listMigrations, migrateDatabase } from "@/lib/db-migrate";
+import { createPrismaClient, type PrismaClient } from "@/lib/db/client";
+import { listMigrations, migrateDatabase } from "@/lib/db/migrate";
 
 export { listMigrations };
 
@@ -18,7 +18,7 @@ export type TestDatabase = {
 
 /**
  * A fresh SQLite database in a temp folder, migrated with the real
- * prisma/migrations (lib/db-migrate.ts), and a Prisma client bound to it.
+ * prisma/migrations (lib/db/migrate.ts), and a Prisma client bound to it.
  * Always `await cleanup()` (e.g. in afterAll/afterEach).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -60,7 +60,7 @@ export async function createTestDatabaseOf(provider: Provider, adminUrl?: string
   if (provider === "sqlite") return createTestDatabase();
   if (!adminUrl) throw new Error("PostgreSQL test database: no server URL (vitest globalSetup provides postgresUrl)");
   const { default: pg } = await import("pg");
-  const { migratePostgres } = await import("@/lib/db-migrate-pg");
+  const { migratePostgres } = await import("@/lib/db/migrate-pg");
   const name = `schedscope_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

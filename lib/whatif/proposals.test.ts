@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bigCloud } from "../../bench/big-cloud";
+import { bigCloud } from "../demo/big-cloud";
 import { schedule } from "@/lib/scheduler/engine";
 import { toResult } from "@/lib/scheduler/result";
 import type { Scenario } from "@/lib/scheduler/scenario";

@@ -4,7 +4,7 @@
  * buttons need; and, after a re-run, whether the host now passes.
  */
 import "server-only";
-import type { PrismaClient } from "@/lib/db-client";
+import type { PrismaClient } from "@/lib/db/client";
 import { getRunResult, getRunText } from "@/lib/runs/queries";
 import { parseJson } from "@/lib/scheduler/python";
 import type { Scenario } from "@/lib/scheduler/scenario";

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEFAULT_DATABASE_FILE = path.join("data", "schedscope.db");
 
-/** Mirrors lib/db-client.ts databaseProvider(): a postgresql:// (or postgres://) URL names a PostgreSQL database. */
+/** Mirrors lib/db/client.ts databaseProvider(): a postgresql:// (or postgres://) URL names a PostgreSQL database. */
 export function isPostgresUrl(url = process.env.DATABASE_URL) {
   return Boolean(url && /^postgres(ql)?:/i.test(url.trim()));
 }
@@ -25,7 +25,7 @@ export function postgresLabel(url) {
   }
 }
 
-/** Mirrors lib/db-url.ts: absolute path of the SQLite file for a DATABASE_URL. */
+/** Mirrors lib/db/url.ts: absolute path of the SQLite file for a DATABASE_URL. */
 export function databaseFilePath(url = process.env.DATABASE_URL) {
   if (!url || url.trim() === "") return path.resolve(ROOT, DEFAULT_DATABASE_FILE);
   const trimmed = url.trim();

@@ -228,12 +228,12 @@ export function ensurePrismaClient({ say = log } = {}) {
 
 /**
  * Apply the migrations to `databaseUrl`: `prisma migrate deploy` for a
- * SQLite file (absolute file: URL), lib/db-migrate-cli.ts for PostgreSQL
+ * SQLite file (absolute file: URL), lib/db/migrate-cli.ts for PostgreSQL
  * (prisma/postgresql/migrations, applied in-process through `pg`).
  */
 export function migrate(databaseUrl) {
   if (isPostgresUrl(databaseUrl)) {
-    run(bin("tsx"), ["lib/db-migrate-cli.ts"], { env: childEnv({ DATABASE_URL: databaseUrl }) });
+    run(bin("tsx"), ["lib/db/migrate-cli.ts"], { env: childEnv({ DATABASE_URL: databaseUrl }) });
     return;
   }
   run(process.execPath, prismaArgs("migrate", "deploy"), {

@@ -9,10 +9,10 @@ import { fmt1, fmtGb, fmtInt, fmtMb, decodeParam } from "@/components/ui/format"
 import { KeyValueChips } from "@/components/ui/chips";
 import { RecordHead } from "@/components/ui/record-head";
 import { UsageBar } from "@/components/ui/usage-bar";
-import { describeMetadataKey } from "@/lib/cloud/metadata-keys";
+import { describeMetadataKey } from "@/lib/catalog/metadata-keys";
 import { getHostHardware } from "@/lib/cloud/host-hardware";
 import { getHost } from "@/lib/cloud/queries";
-import type { ChildProviderInput } from "@/lib/cloud/schemas";
+import type { ChildProviderInput } from "@/lib/scenario/schema";
 import { prisma } from "@/lib/db";
 import { previewDrain } from "@/lib/maintenance/preview";
 

@@ -1,7 +1,7 @@
 /** Aggregates: the list, and one aggregate with a page of its members. */
 import "server-only";
-import { containsText } from "@/lib/db-dialect";
-import type { Db } from "@/lib/db-client";
+import { containsText } from "@/lib/db/dialect";
+import type { Db } from "@/lib/db/client";
 import { type HostServiceState, hostServiceState } from "./hosts";
 import { type KeyValue, keyValues, pageOf } from "./shared";
 

@@ -1,6 +1,6 @@
 /** Row counts of the cloud. Scheduling runs are read through lib/runs/queries.ts. */
 import "server-only";
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 
 /** Row counts of the cloud (for the dashboard / a quick sanity check). */
 export async function cloudCounts(db: Db) {

@@ -1,6 +1,6 @@
 /** Flavors with their extra specs. */
 import "server-only";
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 import type { KeyValue } from "./shared";
 
 export type FlavorRow = {

@@ -4,8 +4,8 @@
  * and the host page.
  */
 import "server-only";
-import type { Db } from "@/lib/db-client";
-import { type SqlDialect, sqlFor } from "@/lib/db-dialect";
+import type { Db } from "@/lib/db/client";
+import { type SqlDialect, sqlFor } from "@/lib/db/dialect";
 import { type ComputeHost, Prisma } from "@/lib/generated/prisma/client";
 import type { ScenarioHost } from "@/lib/scheduler/scenario";
 import { loadScenarioHost } from "../snapshot";

@@ -1,6 +1,6 @@
 /** Images with their properties. */
 import "server-only";
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 import type { KeyValue } from "./shared";
 
 export type ImageRow = {

@@ -7,7 +7,7 @@
  * by the get* functions that need it.
  */
 export * from "./aggregates";
-export * from "./capacity";
+export * from "./zone-totals";
 export * from "./counts";
 export * from "./flavors";
 export * from "./hosts";

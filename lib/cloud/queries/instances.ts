@@ -1,7 +1,7 @@
 /** Instances: the paged list, one instance, the choices of the instance form. */
 import "server-only";
-import { containsText } from "@/lib/db-dialect";
-import type { Db } from "@/lib/db-client";
+import { containsText } from "@/lib/db/dialect";
+import type { Db } from "@/lib/db/client";
 import { type Page, pageOf } from "./shared";
 
 export type InstanceRow = {

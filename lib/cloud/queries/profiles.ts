@@ -1,6 +1,6 @@
 /** Scheduler profiles (their config parsed), and the active one. */
 import "server-only";
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
 
 export type ProfileRow = {

@@ -1,6 +1,6 @@
 /** Server groups with (the first of) their members. */
 import "server-only";
-import type { Db } from "@/lib/db-client";
+import type { Db } from "@/lib/db/client";
 
 /** A server group lists at most this many members (`memberCount` = all). */
 export const GROUP_MEMBER_LIMIT = 200;

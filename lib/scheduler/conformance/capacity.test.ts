@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fill } from "../capacity";
+import { fill } from "../fill";
 import { parseJson } from "../python";
 import { toResult } from "../result";
 import type { Scenario } from "../scenario";

@@ -26,7 +26,7 @@ function answers(): string[] {
   const files = names.map((n) => path.join(EXAMPLES_DIR, `${n}.scenario.json`));
   const r = spawnSync(
     process.execPath,
-    [path.resolve("node_modules/tsx/dist/cli.mjs"), "lib/scheduler/cli.ts", ...files],
+    [path.resolve("node_modules/tsx/dist/cli.mjs"), "lib/scenario/schedule-cli.ts", ...files],
     {
       encoding: "utf8",
       maxBuffer: 256 * 1024 * 1024,

@@ -5,7 +5,7 @@
 // aggregate_image_properties_isolation.py,
 // aggregate_instance_extra_specs.py and isolated_hosts_filter.py.
 import { describe, expect, it } from "vitest";
-import { host, verdicts, type Case } from "@/lib/testing/scheduler";
+import { host, verdicts, type Case } from "@/lib/scheduler/testing";
 import type { ScenarioConfig } from "../scenario";
 import { AggregateImagePropertiesIsolation } from "./aggregate-image-properties-isolation";
 import { AggregateInstanceExtraSpecsFilter } from "./aggregate-instance-extra-specs";

@@ -3,7 +3,7 @@
 // image_props_filter.py and json_filter.py (the quirks each of them has are
 // covered by the conformance fixtures; these are the plain cases).
 import { describe, expect, it } from "vitest";
-import { host, verdicts, type Case } from "@/lib/testing/scheduler";
+import { host, verdicts, type Case } from "@/lib/scheduler/testing";
 import { ComputeCapabilitiesFilter } from "./compute-capabilities";
 import { ImagePropertiesFilter } from "./image-properties";
 import { JsonFilter } from "./json";

@@ -5,7 +5,7 @@
 // members, default 1; an affinity group with no member placed yet allows
 // every host).
 import { describe, expect, it } from "vitest";
-import { host, verdicts, type Case } from "@/lib/testing/scheduler";
+import { host, verdicts, type Case } from "@/lib/scheduler/testing";
 import type { ScenarioServerGroup } from "../scenario";
 import { DifferentHostFilter } from "./different-host";
 import { SameHostFilter } from "./same-host";

@@ -5,7 +5,7 @@
 // max_*_per_host overrides the option with the minimum of its values, and an
 // unparsable one falls back to the option).
 import { describe, expect, it } from "vitest";
-import { host, verdicts, type Case } from "@/lib/testing/scheduler";
+import { host, verdicts, type Case } from "@/lib/scheduler/testing";
 import type { ScenarioAggregate, ScenarioConfig } from "../scenario";
 import { AggregateIoOpsFilter } from "./aggregate-io-ops";
 import { AggregateNumInstancesFilter } from "./aggregate-num-instances";

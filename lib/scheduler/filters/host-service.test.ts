@@ -2,7 +2,7 @@
 // reject each, expected verdicts read from Nova's filters
 // (nova/scheduler/filters/{all_hosts,compute,availability_zone}_filter.py).
 import { describe, expect, it } from "vitest";
-import { host, verdicts, type Case } from "@/lib/testing/scheduler";
+import { host, verdicts, type Case } from "@/lib/scheduler/testing";
 import { AllHostsFilter } from "./all-hosts";
 import { AvailabilityZoneFilter } from "./availability-zone";
 import { ComputeFilter } from "./compute";

@@ -3,7 +3,7 @@
 // conformance fixtures). Expected verdicts read from Nova's
 // numa_topology_filter.py and pci_passthrough_filter.py.
 import { describe, expect, it } from "vitest";
-import { host, verdicts, type Case } from "@/lib/testing/scheduler";
+import { host, verdicts, type Case } from "@/lib/scheduler/testing";
 import type { ScenarioFlavor } from "../scenario";
 import { NUMATopologyFilter } from "./numa-topology";
 import { PciPassthroughFilter } from "./pci-passthrough";

@@ -1,7 +1,7 @@
 // ImagePropertiesWeigher (Nova 2025.1): the count of shared image properties
 // over a host's instances, and what a scenario lets it see.
 import { describe, expect, it } from "vitest";
-import { host, weights } from "@/lib/testing/scheduler";
+import { host, weights } from "@/lib/scheduler/testing";
 import { resolveConfig } from "../config";
 import { buildImageProps } from "../image-meta";
 import { ImagePropertiesWeigher, imagePropertiesWeight } from "./image-properties";

@@ -3,9 +3,9 @@
 // hypervisor_version.py and num_instances.py from 2024.1). Normalisation and
 // the sum are the engine's, tested in engine.test.ts and the conformance
 // corpus. Checked against the reference with check-unit-cases.py (see
-// lib/testing/scheduler.ts).
+// lib/scheduler/testing.ts).
 import { describe, expect, it } from "vitest";
-import { host, weights, type Case } from "@/lib/testing/scheduler";
+import { host, weights, type Case } from "@/lib/scheduler/testing";
 import type { WeigherFactory } from "../plugin";
 import { BuildFailureWeigher } from "./build-failure";
 import { CPUWeigher } from "./cpu";

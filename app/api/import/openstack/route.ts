@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
-import { bundleUpload } from "@/lib/cloud/openstack/upload";
+import { bundleUpload } from "@/lib/openstack/upload";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { profileNovaConf } from "@/lib/cloud/openstack/profile";
+import { profileNovaConf } from "@/lib/openstack/profile";
 import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 
