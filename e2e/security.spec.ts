@@ -13,7 +13,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
-import { mulberry32 } from "../lib/demo/cloud";
+import { mulberry32 } from "../lib/scheduler/random";
 import { gzipBomb } from "../lib/testing/tar-bomb";
 import { E2E_PASSWORD, E2E_USERS, ROOT, storageStateFile } from "./auth";
 import { freePort, queryFile, serveCopy } from "./server";

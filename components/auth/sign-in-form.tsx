@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { type SignInState, signInAction } from "@/app/sign-in/actions";
+import { type SignInState, signInAction } from "@/lib/auth/actions";
 import { Field } from "@/components/forms/form-kit";
 
 export function SignInForm({ next }: { next: string }) {

@@ -1,4 +1,4 @@
-import { signOutAction } from "@/app/sign-in/actions";
+import { signOutAction } from "@/lib/auth/actions";
 import type { Actor } from "@/lib/auth/session";
 
 /** Who is signed in, with their role, and the sign-out button. */

@@ -3,6 +3,8 @@
  * parsed or written), the audit entry written with each change, and the
  * version check that refuses a form opened before someone else's save.
  */
+import { peekProcessSingleton, setProcessSingleton } from "@/lib/process-singleton";
+import { PRISMA_SINGLETON } from "@/lib/db/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { z } from "zod";
 import type { Actor } from "@/lib/auth/session";
@@ -42,9 +44,8 @@ function saveMetadata(actor: Actor | null, input: Record<string, unknown>) {
 
 /** Point the app's lazily created client (lib/db/index.ts) at `url`, closing the previous one. */
 async function useAppClientOn(url: string | undefined) {
-  const g = globalThis as unknown as { __schedscopePrisma?: { $disconnect(): Promise<void> } };
-  await g.__schedscopePrisma?.$disconnect();
-  g.__schedscopePrisma = undefined;
+  await peekProcessSingleton<{ $disconnect(): Promise<void> }>(PRISMA_SINGLETON)?.$disconnect();
+  setProcessSingleton(PRISMA_SINGLETON, undefined);
   if (url) process.env.DATABASE_URL = url;
 }
 

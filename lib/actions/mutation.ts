@@ -12,12 +12,12 @@
  * an older version is refused with who changed it and when.
  */
 import "server-only";
+import type { Tx } from "@/lib/db/client";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import { zodFieldErrors } from "./field-errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { type Actor, currentActor, refusalFor } from "@/lib/auth/session";
 import {
   type Conflict,
@@ -46,8 +46,6 @@ export class MutationError extends Error {
     super(message);
   }
 }
-
-export type Tx = Prisma.TransactionClient;
 
 /** `row`, or the rejection of a change to a `what` that no longer exists (deleted meanwhile). */
 export function existing<T>(row: T | null, what: string): T {

@@ -4,7 +4,8 @@
  * unique, and a host is in one availability zone only.
  */
 import "server-only";
-import { existing, MutationError, type Tx } from "@/lib/actions/mutation";
+import { existing, MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export async function aggregateById(tx: Tx, id: number) {

@@ -3,7 +3,7 @@
  * one plain JSON-able value per entity (OpenStack's field names), its key
  * (name or uuid) and its version. Read inside the mutation's transaction.
  */
-import type { Tx } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 
 export const ENTITY_KINDS = [
   "aggregate",

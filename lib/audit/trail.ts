@@ -11,10 +11,10 @@
  * Trial runs (schedule.run, run.rerun) are stored but change no entity of
  * the cloud: they get no audit entry.
  */
-import type { Tx } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import { recordIdOf, wholeNumber } from "@/lib/api/input-limits";
 import type { Actor } from "@/lib/auth/session";
-import { lockHosts } from "@/lib/runs/lock";
+import { lockHosts } from "@/lib/db/lock";
 import { bumpVersion, type EntityKind, type EntityRef, type EntityState, loadEntity } from "./entities";
 
 export interface Target {

@@ -4,7 +4,7 @@
  * Zed's default and what it does. One list for the profile editor, its
  * server-side schema and the docs. Pure and browser-safe.
  */
-import { NOVA_RELEASES, type NovaRelease } from "../scenario/schema";
+import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
 
 export interface ProfileOptionDoc {
   key: string;

@@ -9,6 +9,7 @@
  * The cached scenario is shared by concurrent requests and deeply frozen:
  * the engine builds its own HostStates from it and never writes back.
  */
+import { processSingleton } from "@/lib/process-singleton";
 import type { PrismaClient } from "@/lib/db/client";
 import { freezeScenario } from "../scheduler/scenario";
 import { readCloudRevision } from "./revision";
@@ -25,8 +26,7 @@ interface Entry {
   byProfile: Map<string, LoadedSnapshot>;
 }
 
-const g = globalThis as unknown as { __schedscopeSnapshots?: WeakMap<PrismaClient, Entry> };
-const entries = (g.__schedscopeSnapshots ??= new WeakMap());
+const entries = processSingleton("snapshots", () => new WeakMap<PrismaClient, Entry>());
 
 // The active profile is asked for with no name.
 const keyOf = (opts: SnapshotOptions) => (opts.profileName === undefined ? "" : `=${opts.profileName}`);

@@ -2,11 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pg/client";
 import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db/url";
 
 export type { PrismaClient };
+
+/** The app client's name among the process singletons (tests put their own there). */
+export const PRISMA_SINGLETON = "prisma";
 
 /** Which database a URL names (better-auth's adapter and raw SQL need to know). */
 export function databaseProvider(url: string | undefined = process.env.DATABASE_URL): "sqlite" | "postgresql" {
@@ -18,6 +21,9 @@ export function databaseProvider(url: string | undefined = process.env.DATABASE_
  * the app's client, a test's or a CLI's own client, or a transaction.
  */
 export type Db = PrismaClient;
+
+/** An interactive transaction's client: what every write inside one mutation runs on. */
+export type Tx = Prisma.TransactionClient;
 
 /**
  * The one way to get a Prisma client in Schedscope.

@@ -1,22 +1,15 @@
 import "server-only";
-import { createPrismaClient, type PrismaClient } from "@/lib/db/client";
+import { createPrismaClient, PRISMA_SINGLETON, type PrismaClient } from "@/lib/db/client";
+import { processSingleton } from "@/lib/process-singleton";
 
 export { createPrismaClient, type Db, type PrismaClient } from "@/lib/db/client";
 
-// One client per process (and one across Next.js dev hot reloads).
-// The proxy below too: Next.js bundles this module once per server entry,
-// and what is kept per client (the snapshot cache, keyed by it) must find
-// the same object from every entry, the one instrumentation.ts primed.
-const globalForPrisma = globalThis as unknown as {
-  __schedscopePrisma?: PrismaClient;
-  __schedscopePrismaProxy?: PrismaClient;
-};
-
+// One client per process (and one across Next.js dev hot reloads). The
+// proxy below too: what is kept per client (the snapshot cache, keyed by it)
+// must find the same object from every server entry, the one
+// instrumentation.ts primed.
 function getPrisma(): PrismaClient {
-  if (!globalForPrisma.__schedscopePrisma) {
-    globalForPrisma.__schedscopePrisma = createPrismaClient();
-  }
-  return globalForPrisma.__schedscopePrisma;
+  return processSingleton(PRISMA_SINGLETON, () => createPrismaClient());
 }
 
 /**
@@ -25,10 +18,14 @@ function getPrisma(): PrismaClient {
  * lib functions never pick it themselves: app/ code passes it as their first
  * argument (`db`).
  */
-export const prisma: PrismaClient = (globalForPrisma.__schedscopePrismaProxy ??= new Proxy({} as PrismaClient, {
-  get(_target, prop) {
-    const client = getPrisma();
-    const value = Reflect.get(client as object, prop);
-    return typeof value === "function" ? value.bind(client) : value;
-  },
-}));
+export const prisma: PrismaClient = processSingleton(
+  "prisma-proxy",
+  () =>
+    new Proxy({} as PrismaClient, {
+      get(_target, prop) {
+        const client = getPrisma();
+        const value = Reflect.get(client as object, prop);
+        return typeof value === "function" ? value.bind(client) : value;
+      },
+    }),
+);

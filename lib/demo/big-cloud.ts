@@ -2,7 +2,8 @@
  * A deterministic large cloud for benchmarks: hosts in 2 cells and 3 AZs,
  * GPU/SSD/tenant aggregates, metrics, a few disabled and down hosts.
  */
-import { DEMO_ENABLED_FILTERS, mulberry32 } from "./cloud";
+import { mulberry32 } from "@/lib/scheduler/random";
+import { DEMO_ENABLED_FILTERS } from "./cloud";
 import { WEIGHER_NAMES } from "../scheduler/names";
 import { ZED_ALL_WEIGHERS } from "../scheduler/releases";
 import type { Scenario, ScenarioHost } from "../scheduler/scenario";

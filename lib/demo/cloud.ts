@@ -13,24 +13,12 @@
  * local_gb_used, num_instances) is exactly the sum of its instances' flavors;
  * server groups of every policy whose members respect their policy.
  */
+import { mulberry32 } from "@/lib/scheduler/random";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
 import type { CloudDocument, ScenarioFlavorInput } from "../scenario/schema";
 
 // ---------------------------------------------------------------------------
-// Deterministic PRNG (mulberry32)
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Rng {
   private next: () => number;
   constructor(seed: number) {

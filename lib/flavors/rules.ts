@@ -4,7 +4,8 @@
  */
 import "server-only";
 import type { z } from "zod";
-import { existing, MutationError, type Tx } from "@/lib/actions/mutation";
+import { existing, MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import type { FlavorSchema } from "@/lib/cloud/form-schemas";
 
 export async function flavorById(tx: Tx, id: number) {

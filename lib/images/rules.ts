@@ -3,7 +3,8 @@
  * actions inside their transaction.
  */
 import "server-only";
-import { existing, MutationError, type Tx } from "@/lib/actions/mutation";
+import { existing, MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 
 export async function imageById(tx: Tx, id: number) {
   return existing(await tx.image.findUnique({ where: { id } }), "image");

@@ -3,7 +3,8 @@
  * actions inside their transaction.
  */
 import "server-only";
-import { MutationError, type Tx } from "@/lib/actions/mutation";
+import { MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 
 type InstanceInput = {
   host: string | null;

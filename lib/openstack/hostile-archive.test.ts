@@ -4,6 +4,8 @@
  * zero bytes. Each is refused with a message naming the entry (or the file
  * and field), fast, and nothing is written.
  */
+import { setProcessSingleton } from "@/lib/process-singleton";
+import { PRISMA_SINGLETON } from "@/lib/db/client";
 import path from "node:path";
 import zlib from "node:zlib";
 import tar from "tar-stream";
@@ -47,10 +49,10 @@ describe("hostile archives", () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    (globalThis as { __schedscopePrisma?: unknown }).__schedscopePrisma = t.prisma;
+    setProcessSingleton(PRISMA_SINGLETON, t.prisma);
   });
   afterAll(async () => {
-    (globalThis as { __schedscopePrisma?: unknown }).__schedscopePrisma = undefined;
+    setProcessSingleton(PRISMA_SINGLETON, undefined);
     await t?.cleanup();
   });
 

@@ -3,6 +3,8 @@
  * preview, and "apply" only for the file that was previewed, written through
  * the mutation wrapper (in a test database).
  */
+import { setProcessSingleton } from "@/lib/process-singleton";
+import { PRISMA_SINGLETON } from "@/lib/db/client";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -48,12 +50,12 @@ describe("bundle upload", () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     // the mutation wrapper writes through the app's client: point it at the test database
-    (globalThis as { __schedscopePrisma?: unknown }).__schedscopePrisma = t.prisma;
+    setProcessSingleton(PRISMA_SINGLETON, t.prisma);
     execFileSync("tar", ["-czf", path.join(tmp, "b.tar.gz"), "-C", FIXTURES, "modern"]);
     bundle = new Uint8Array(fs.readFileSync(path.join(tmp, "b.tar.gz")));
   });
   afterAll(async () => {
-    (globalThis as { __schedscopePrisma?: unknown }).__schedscopePrisma = undefined;
+    setProcessSingleton(PRISMA_SINGLETON, undefined);
     fs.rmSync(tmp, { recursive: true, force: true });
     await t?.cleanup();
   });

@@ -4,7 +4,8 @@
  * the active profile cannot be deleted, and one active profile at a time.
  */
 import "server-only";
-import { existing, MutationError, type Tx } from "@/lib/actions/mutation";
+import { existing, MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler";
 
 /** Profile names are unique. */

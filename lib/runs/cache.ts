@@ -5,6 +5,7 @@
  * so entries never go stale; the least recently used one is dropped first.
  * On globalThis so that every route bundle of the server shares one cache.
  */
+import { processSingleton } from "@/lib/process-singleton";
 import "server-only";
 import type { PrismaClient } from "@/lib/db/client";
 import type { ScheduleResult } from "@/lib/scheduler/result";
@@ -23,8 +24,7 @@ export interface CachedRun {
 /** Hosts × instances kept at most (a 10,000-host run of 5 instances is 50,000). */
 const BUDGET = 200_000;
 
-const g = globalThis as unknown as { __schedscopeRunCache?: Map<number, CachedRun> };
-const cache = (g.__schedscopeRunCache ??= new Map());
+const cache = processSingleton("run-cache", () => new Map<number, CachedRun>());
 
 function weightOf(result: ScheduleResult): number {
   return (

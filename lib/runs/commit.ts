@@ -8,7 +8,7 @@
  *      connection, another process) waits until this one is done and then
  *      reads the hosts as this one left them: an IMMEDIATE transaction in effect;
  *      in-process, the driver adapter runs interactive transactions one at a time;
- *   2. locks the chosen hosts' rows (lib/runs/lock.ts: on PostgreSQL the
+ *   2. locks the chosen hosts' rows (lib/db/lock.ts: on PostgreSQL the
  *      claim locks only the run's row, and READ COMMITTED would let two
  *      commits read the same free room), then re-reads them and re-checks
  *      capacity (free vCPU / RAM / disk under the allocation ratios, service
@@ -23,12 +23,13 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { MutationError, type Tx } from "@/lib/actions/mutation";
+import { MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { PrismaClient } from "@/lib/db/client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { capacityProblem, type Demand, demandOf, HOST_CAPACITY_SELECT, type HostCapacity } from "./commit-room";
-import { lockHosts } from "./lock";
+import { lockHosts } from "../db/lock";
 
 export interface CommittedInstance {
   index: number;

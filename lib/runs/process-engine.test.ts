@@ -1,21 +1,20 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type ProcessEngine, processEngine } from "./process-engine";
+import { peekProcessSingleton, setProcessSingleton } from "@/lib/process-singleton";
+import { ENGINE_SINGLETON, type ProcessEngine, processEngine } from "./process-engine";
 import { schedule } from "../scheduler";
-
-const shared = globalThis as unknown as { __schedscopeEngine?: ProcessEngine };
 
 // Another server entry's copy of the engine, registered first (as instrumentation.ts's is).
 const other: ProcessEngine = { schedule: vi.fn(), toResult: vi.fn(), warmUp: vi.fn() };
 
 afterEach(() => {
   vi.unstubAllEnvs();
-  delete shared.__schedscopeEngine;
+  setProcessSingleton(ENGINE_SINGLETON, undefined);
 });
 
 describe("processEngine", () => {
   it("runs, in a production server, the copy the process registered first (the one warmed at start)", () => {
     vi.stubEnv("NODE_ENV", "production");
-    shared.__schedscopeEngine = other;
+    setProcessSingleton(ENGINE_SINGLETON, other);
     expect(processEngine()).toBe(other);
   });
 
@@ -23,13 +22,13 @@ describe("processEngine", () => {
     vi.stubEnv("NODE_ENV", "production");
     const first = processEngine();
     expect(first.schedule).toBe(schedule);
-    expect(shared.__schedscopeEngine).toBe(first);
+    expect(peekProcessSingleton(ENGINE_SINGLETON)).toBe(first);
     expect(processEngine()).toBe(first);
   });
 
   it("keeps each copy its own outside production, so that next dev runs edited code", () => {
     vi.stubEnv("NODE_ENV", "development");
-    shared.__schedscopeEngine = other;
+    setProcessSingleton(ENGINE_SINGLETON, other);
     expect(processEngine().schedule).toBe(schedule);
   });
 });

@@ -11,6 +11,7 @@
  * every entry runs that one. Outside production each entry keeps its own,
  * so that `next dev` runs the code as edited.
  */
+import { processSingleton } from "@/lib/process-singleton";
 import { schedule, toResult } from "@/lib/scheduler";
 import { warmUpEngine } from "@/lib/scheduler/warm-up";
 
@@ -21,10 +22,9 @@ export interface ProcessEngine {
 }
 
 const local: ProcessEngine = { schedule, toResult, warmUp: warmUpEngine };
-const g = globalThis as unknown as { __schedscopeEngine?: ProcessEngine };
+export const ENGINE_SINGLETON = "engine";
 
 export function processEngine(): ProcessEngine {
   if (process.env.NODE_ENV !== "production") return local;
-  g.__schedscopeEngine ??= local;
-  return g.__schedscopeEngine;
+  return processSingleton(ENGINE_SINGLETON, () => local);
 }

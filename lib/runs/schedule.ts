@@ -14,7 +14,8 @@
  * need randomness; without it the best host wins and ties keep their order).
  */
 import "server-only";
-import { MutationError, type Tx } from "@/lib/actions/mutation";
+import { MutationError } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
 import { CloudValidationError, requestFromDb } from "@/lib/scenario/import-export";
 import { ProfileNotFoundError } from "@/lib/cloud/snapshot";

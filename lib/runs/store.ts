@@ -12,6 +12,7 @@
  * reads of the run from memory (pendingRun); another process waits for it
  * (readRunColumn).
  */
+import { processSingleton } from "@/lib/process-singleton";
 import { promisify } from "node:util";
 import { gunzip as gunzipCb, gzip as gzipCb } from "node:zlib";
 import type { PrismaClient } from "@/lib/db/client";
@@ -31,8 +32,7 @@ export interface RunDetails {
   scenario: Scenario;
 }
 
-const g = globalThis as unknown as { __schedscopePendingRuns?: Map<number, RunDetails> };
-const pending = (g.__schedscopePendingRuns ??= new Map());
+const pending = processSingleton("pending-runs", () => new Map<number, RunDetails>());
 
 /** A run of this process whose details are not stored yet. */
 export function pendingRun(id: number): RunDetails | undefined {

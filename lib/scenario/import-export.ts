@@ -12,6 +12,7 @@
  * exportCloud: the inverse, plus `request` when given; deterministic
  * (stableStringify sorts keys), so exporting twice gives identical bytes.
  */
+import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
 import type { Flavor, FlavorExtraSpec } from "@/lib/generated/prisma/client";
 import { dialectOf, sqlFor } from "@/lib/db/dialect";
@@ -83,7 +84,7 @@ export interface ImportSummary {
   writeMs: number;
 }
 
-export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+export type { Tx };
 type SqlValue = string | number | boolean | null;
 
 /** Rows per INSERT statement (each statement binds one JSON text). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../demo/cloud";
+import { mulberry32 } from "@/lib/scheduler/random";
 import { orderByWeight } from "./weight-order";
 
 // Python: [i for i, _ in sorted(enumerate(ws), key=lambda p: p[1], reverse=True)]

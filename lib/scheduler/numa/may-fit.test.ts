@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/demo/cloud";
+import { mulberry32 } from "@/lib/scheduler/random";
 import type { ScenarioNumaCell } from "../scenario";
 import { fitSummary, mayFit, numaFitInstanceToHost } from "./fit";
 import { buildNumaCells } from "./host-topology";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/demo/cloud";
+import { mulberry32 } from "@/lib/scheduler/random";
 import { buildNumaCells } from "./host-topology";
 import type { CpuThreadPolicy, InstanceNUMACell } from "./objects";
 import { packInstanceOntoCores, wouldPack } from "./pack";

@@ -5,7 +5,7 @@
  * get_pci_requests_from_flavor.
  */
 import { pyInt } from "../python";
-import type { RequestSpec } from "../request-spec";
+import type { ImageProps } from "../image-meta";
 import { pciRequestsFromFlavor, type PciRequest } from "../pci/request";
 import { type FlavorView, numaGetConstraints, pciNumaPolicyConstraint } from "./constraints";
 import { parseCpuSpec } from "./cpu-spec";
@@ -25,8 +25,14 @@ function imageCellLists(properties: Record<string, unknown>): [PySet[] | null, n
   return [cpus, mem];
 }
 
+/** What of a RequestSpec the NUMA and PCI requests are built from. */
+export interface NumaRequestSource {
+  flavor: { name: string; vcpus: number; memoryMb: number; extraSpecs: ReadonlyArray<{ key: string; value: string }> };
+  imageProps: ImageProps;
+}
+
 export function buildNumaRequest(
-  spec: RequestSpec,
+  spec: NumaRequestSource,
   imageProperties: Record<string, unknown>,
   pciAlias: unknown[],
 ): { numaTopology: InstanceNUMATopology | null; pciRequests: PciRequest[] } {

@@ -9,15 +9,11 @@ import type { Reason } from "../plugin";
 import { type Inventory, type PlacementCloud, type Provider, capacity } from "./providers";
 import { type RequestGroup, type ResourceRequest, suffixedGroups } from "./resource-request";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
-import { type AllocationRequest, treeCandidates } from "./trees";
+import { type AggregateLabel, type AllocationRequest, treeCandidates } from "./trees";
+
+export type { AggregateLabel };
 
 const STANDARD_RC = new Set(STANDARD_RESOURCE_CLASSES);
-
-/** What each required aggregate list stands for (from the request filter that added it). */
-export interface AggregateLabel {
-  code: string;
-  message: string;
-}
 
 export interface CandidateQuery {
   /** 400 from Placement: Nova gets no answer. */

@@ -10,10 +10,15 @@
  * _merge_candidates). No provider shares via aggregate here.
  */
 import type { Reason } from "../plugin";
-import type { AggregateLabel } from "./candidates";
 import { pySetOrder } from "./py-set-order";
 import { type PlacementCloud, type Provider, type ResourceProvider, capacity } from "./providers";
 import type { RequestGroup, ResourceRequest } from "./resource-request";
+
+/** What each required aggregate list stands for (from the request filter that added it). */
+export interface AggregateLabel {
+  code: string;
+  message: string;
+}
 
 /** One allocation request: amounts per provider, and the tree it is in. */
 export interface AllocationRequest {

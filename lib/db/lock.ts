@@ -5,9 +5,9 @@
  * on SQLite, the database write lock. One host at a time, in name order, so
  * two commits sharing hosts always lock them in the same order (no deadlock).
  */
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Tx } from "./client";
 
-export async function lockHosts(tx: Prisma.TransactionClient, names: Iterable<string>): Promise<void> {
+export async function lockHosts(tx: Tx, names: Iterable<string>): Promise<void> {
   for (const name of [...new Set(names)].sort()) {
     await tx.computeHost.updateMany({ where: { name }, data: { version: { increment: 0 } } });
   }
