@@ -10,18 +10,21 @@
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { buildHostStates, type HostState } from "./host-state";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
-import { type AllocationRequest, askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
+import { askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import { keepPlacementCloud } from "./placement/providers";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError } from "./python";
 import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
 import { applyMove, inCell } from "./moves/conductor";
-import { type Move, type MoveEcho, prepareMove, ScenarioError } from "./moves";
+import { type Move, prepareMove, ScenarioError } from "./moves";
 import { answerBeyondReference } from "./moves/not-modelled";
 import { buildRequestSpec, type RequestSpec, requestInstanceUuid } from "./request-spec";
 import type { Scenario } from "./scenario";
+import type { FunnelStage, InstanceTrace, PlacementRun, ScheduleRun, WeighedSet, WeigherColumn } from "./run";
 import { orderByWeight } from "./weight-order";
+
+export type { FunnelStage, InstanceTrace, PlacementRun, ScheduleRun, WeighedSet, WeigherColumn };
 
 export interface ScheduleOptions {
   /** Milliseconds clock for timing.engine_ms (default performance.now). */
@@ -34,28 +37,6 @@ export interface ScheduleOptions {
   random?: () => number;
   /** Wall clock for the time a host last consumed (Nova's HostState.updated); default the epoch. */
   clock?: () => Date;
-}
-
-export interface FunnelStage {
-  filter: string;
-  stage: "placement" | "filter";
-  in: number;
-  out: number;
-  rejected: HostState[];
-  /** Why each rejected host fell out (messages), parallel to `rejected`. */
-  reasons: string[];
-  /** The stable code of each reason, parallel to `rejected`. */
-  codes: string[];
-  /** Short text per code for summaries ("VCPU short"), when the reason gave one. */
-  labels: Record<string, string>;
-}
-
-export interface WeigherColumn {
-  name: string;
-  raw: Float64Array;
-  normalized: Float64Array;
-  /** Multiplier and its source per aggregate view id (host.aggregates.id). */
-  byView: ReadonlyArray<{ value: number; source: string } | undefined>;
 }
 
 /**
@@ -95,55 +76,6 @@ class Column implements WeigherColumn {
     }
     return this.kept;
   }
-}
-
-export interface WeighedSet {
-  /** Survivors in filter order; columns are indexed like this array. */
-  hosts: HostState[];
-  weights: Float64Array;
-  columns: WeigherColumn[];
-  /** Positions into `hosts`, best first. */
-  order: number[];
-}
-
-export interface InstanceTrace {
-  index: number;
-  funnel: FunnelStage[];
-  weighed: WeighedSet;
-  chosen: HostState | null;
-  subset?: HostState[];
-}
-
-/** What the Placement path asked, got and claimed (ScheduleRun.placement). */
-export interface PlacementRun {
-  query: string | null;
-  fallbackQuery?: string;
-  matched: number;
-  candidates: number;
-  claims: Array<{
-    index: number;
-    tried: HostState[];
-    claimed: HostState | null;
-    /** With child providers: the allocation request claimed (null when none). */
-    allocations?: AllocationRequest | null;
-  }>;
-  requestFilters: PlacementOutcome["requestFilters"];
-  /** With child providers: every allocation request Placement returned, both queries in order. */
-  requests?: AllocationRequest[];
-}
-
-export interface ScheduleRun {
-  config: SchedulerConfig;
-  hosts: HostState[];
-  spec: RequestSpec | null;
-  traces: InstanceTrace[];
-  selections: Array<{ host: HostState; alternates: HostState[]; placement: Placement }>;
-  error: { name: string; message: string } | null;
-  engineMs: number;
-  /** Set when the Placement path ran. */
-  placement?: PlacementRun;
-  /** A move's "move" block (SCENARIO.md "Moves"). */
-  move?: MoveEcho;
 }
 
 const EMPTY: WeighedSet = { hosts: [], weights: new Float64Array(0), columns: [], order: [] };
@@ -734,7 +666,8 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     // Placement's providers, like the host states, are the snapshot's: built once, before the clock.
     else if (config.placement) keepPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
     started = now();
-    if (move?.beyondReference) answerBeyondReference(move, s, run, scenario, options.random);
+    if (move?.beyondReference)
+      answerBeyondReference(move, s, run, scenario, () => selectDestinations(s, run, scenario, move, options.random));
     else selectDestinations(s, run, scenario, move, options.random);
     run.engineMs = now() - started;
   } catch (e) {

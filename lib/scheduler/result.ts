@@ -5,7 +5,7 @@
  * NoValidHost diagnosis.
  */
 import { REASON_LABELS } from "./reasons";
-import type { FunnelStage, InstanceTrace, ScheduleRun } from "./engine";
+import type { FunnelStage, InstanceTrace, ScheduleRun } from "./run";
 import type { MoveEcho } from "./moves";
 import type { Placement } from "./numa/consume";
 import { byName } from "./placement/trees";

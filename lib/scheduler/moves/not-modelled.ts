@@ -16,13 +16,23 @@
  * (check_can_live_migrate_destination: CPU model, shared storage) is not
  * modelled, as for every move.
  */
-import { type ScheduleRun, type Scheduler, selectDestinations } from "../engine";
+import type { SchedulerConfig } from "../config";
+import type { HostState } from "../host-state";
+import type { RequestSpec } from "../request-spec";
+import type { ScheduleRun } from "../run";
 import { buildPlacementCloud } from "../placement/providers";
 import { claim } from "../placement";
 import { NovaError } from "../python";
 import type { Scenario, ScenarioHost } from "../scenario";
 import { cellOf, type Move } from ".";
 import { holdSourceAllocation, instanceResources, sourceStillFits } from "./allocations";
+
+/** What the conductor reads of the scheduler it asks. */
+export interface ConductorView {
+  readonly config: SchedulerConfig;
+  readonly hosts: HostState[];
+  readonly spec: RequestSpec;
+}
 
 const HV_TYPE = "QEMU";
 const HV_VERSION = 6002000;
@@ -78,17 +88,18 @@ function resetRun(run: ScheduleRun): void {
  */
 export function answerBeyondReference(
   move: Move,
-  s: Scheduler,
+  s: ConductorView,
   run: ScheduleRun,
   scenario: Scenario,
-  random: (() => number) | undefined,
+  /** One select_destinations call for the move (the scheduler's answer lands in `run`). */
+  selectDestinations: () => void,
 ): void {
   if (move.force) {
     forcedMove(move, s, run, scenario);
     return;
   }
   if (move.operation === "live-migrate") {
-    findDestination(move, s, run, scenario, random);
+    findDestination(move, s, run, scenario, selectDestinations);
     return;
   }
   // API.unshelve: a target host must be in the instance's availability zone
@@ -98,7 +109,7 @@ export function answerBeyondReference(
     if (hostAz !== az)
       throw new NovaError("UnshelveHostNotInAZ", `Host "${move.target.name}" is not in the availability zone "${az}".`);
   }
-  selectDestinations(s, run, scenario, move, random);
+  selectDestinations();
 }
 
 /**
@@ -108,10 +119,10 @@ export function answerBeyondReference(
  */
 function findDestination(
   move: Move,
-  s: Scheduler,
+  s: ConductorView,
   run: ScheduleRun,
   scenario: Scenario,
-  random: (() => number) | undefined,
+  selectDestinations: () => void,
 ): void {
   const { spec } = s;
   const source = move.source!;
@@ -125,7 +136,7 @@ function findDestination(
     spec.numaTopology = numa;
     if (spec.instanceGroup && groupHosts) spec.instanceGroup.hosts = [...groupHosts];
     resetRun(run);
-    selectDestinations(s, run, scenario, move, random);
+    selectDestinations();
     if (run.error || !run.selections.length) break;
     const host = run.selections[0].host.host;
     const why = incompatibleHypervisor(source, firstNodeOf(scenario, host)) ?? pciRefusal(move);
@@ -138,7 +149,7 @@ function findDestination(
 }
 
 /** A forced live-migrate or evacuate: no scheduler, the conductor's checks of the target. */
-function forcedMove(move: Move, s: Scheduler, run: ScheduleRun, scenario: Scenario): void {
+function forcedMove(move: Move, s: ConductorView, run: ScheduleRun, scenario: Scenario): void {
   const { config, spec } = s;
   const source = move.source!;
   const target = move.target!;
