@@ -27,7 +27,8 @@ export function fragmentation(r: FillResult, flavors: ScenarioFlavor[]): Fragmen
   const stranded: Fragmentation["stranded"] = [];
   const free: Array<{ v: number; ram: number; disk: number }> = [];
   for (const h of r.hosts) {
-    if (h.service.disabled || !h.service.up || h.service.forced_down) continue;
+    // what ComputeFilter lets through (the snapshot's `up` already counts forced down as down)
+    if (h.service.disabled || !h.service.up) continue;
     const v = Math.max(0, Math.floor((h.vcpusTotal - h.reservedVcpus) * h.cpuAllocationRatio - h.vcpusUsed));
     const ram = Math.max(
       0,

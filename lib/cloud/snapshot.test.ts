@@ -52,6 +52,19 @@ describe.each(PROVIDERS)("snapshot of a 10,000-host cloud (%s)", (provider) => {
     );
   });
 
+  it("gives the engine a forced-down compute service as down, whatever its last heartbeat (Nova's service_is_up)", async () => {
+    const name = "cmp-a1-00003";
+    await t.prisma.computeHost.update({ where: { name }, data: { serviceUp: true, forcedDown: true } });
+    try {
+      const host = await loadScenarioHost(t.prisma, name);
+      expect(host?.service).toMatchObject({ up: false, forced_down: true });
+      const listed = await q.listHosts(t.prisma, { state: "up", search: name, searchNameOnly: true });
+      expect(listed.map((h) => h.name)).not.toContain(name);
+    } finally {
+      await t.prisma.computeHost.update({ where: { name }, data: { forcedDown: false } });
+    }
+  });
+
   it("takes the config of a named profile, and says when it does not exist", async () => {
     const snap = await loadSnapshot(t.prisma, { profileName: "stacking" });
     expect(snap.scenario.config!.ram_weight_multiplier).toBe(-1);

@@ -10,6 +10,7 @@
  * (free_ram_mb, uuid, host_ip, ...) are left out, so the engine applies the
  * same defaults the Nova reference does.
  */
+import { SERVICE_IS_UP_SQL } from "@/lib/cloud/service";
 import type { PrismaClient } from "@/lib/db/client";
 import { type Dialect, DIALECTS, dialectOf, type SqlDialect, sqlFor } from "@/lib/db/dialect";
 import type {
@@ -73,7 +74,8 @@ export function hostsSql(d: SqlDialect, where: string): string {
   const service = (withReason: boolean) =>
     d.object([
       ["disabled", d.bool(h("serviceDisabled"))],
-      ["up", d.bool(h("serviceUp"))],
+      // a forced-down service is down (serviceIsUp), as Nova's servicegroup API says to ComputeFilter
+      ["up", d.bool(SERVICE_IS_UP_SQL)],
       ["forced_down", d.bool(h("forcedDown"))],
       ...(withReason ? [["disabled_reason", h("disabledReason")] as const] : []),
     ]);

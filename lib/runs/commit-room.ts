@@ -5,6 +5,7 @@
  * Pure, used by the commit transaction; the rule itself is the engine's
  * (lib/scheduler/placement/room.ts), worded here for the commit.
  */
+import { serviceIsUp } from "@/lib/cloud/service";
 import { flavorDiskGb, resourceShortfall } from "@/lib/scheduler/placement/room";
 
 export interface HostCapacity {
@@ -89,7 +90,7 @@ export function freeDiskGb(h: HostCapacity): number {
 /** null when the host can take `d`, else why not (one line). */
 export function capacityProblem(h: HostCapacity, d: Demand): string | null {
   if (h.serviceDisabled) return "its compute service is disabled";
-  if (h.forcedDown || !h.serviceUp) return "its compute service is down";
+  if (!serviceIsUp(h)) return h.forcedDown ? "its compute service is forced down" : "its compute service is down";
   const short = resourceShortfall(
     { ...h, memoryMbUsed: h.memoryMb - freeRamMb(h), localGbUsed: h.localGb - freeDiskGb(h) },
     d,

@@ -3,6 +3,7 @@
  * hosts), which also serves the host search and the hosts out of rotation,
  * and the host page.
  */
+import { SERVICE_IS_UP_SQL } from "@/lib/cloud/service";
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { type SqlDialect, sqlFor } from "@/lib/db/dialect";
@@ -58,11 +59,11 @@ export const HOST_SORTS = {
 export type HostSort = keyof typeof HOST_SORTS;
 
 export const HOST_STATES = {
-  up: `NOT h."forcedDown" AND h."serviceUp" AND NOT h."serviceDisabled"`,
-  disabled: `h."serviceDisabled" AND h."serviceUp" AND NOT h."forcedDown"`,
+  up: `${SERVICE_IS_UP_SQL} AND NOT h."serviceDisabled"`,
+  disabled: `h."serviceDisabled" AND ${SERVICE_IS_UP_SQL}`,
   down: `NOT h."serviceUp" AND NOT h."forcedDown"`,
   "forced-down": `h."forcedDown"`,
-  problem: `(h."serviceDisabled" OR NOT h."serviceUp" OR h."forcedDown")`,
+  problem: `(h."serviceDisabled" OR NOT ${SERVICE_IS_UP_SQL})`,
 } as const;
 export type HostStateFilter = keyof typeof HOST_STATES;
 
