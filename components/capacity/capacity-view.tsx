@@ -24,16 +24,13 @@ import type { WorkloadOutcome } from "@/lib/capacity/ab";
 import type { CapacityOptions, CapacitySummary } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
 import { errorTitle } from "@/lib/runs/error-words";
+import { fmtMb } from "@/components/ui/format";
 
 type Row = { flavor: string; share: string };
 type Errors = Record<string, string[]>;
 
 const COLORS = ["#1f5fbf", "#e07b39", "#3a9d5d", "#9b59b6", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d"];
 const nf = new Intl.NumberFormat("en-US");
-
-function fmtMb(mb: number): string {
-  return mb >= 1024 ? `${(mb / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} GiB` : `${mb} MB`;
-}
 
 const typedNumber = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
 

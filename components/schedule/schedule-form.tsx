@@ -8,14 +8,11 @@ import type { FormValues } from "@/lib/runs/form-values";
 import { HINT_FILTERS, MAX_INSTANCES, validateScheduleForm, type ScheduleField } from "@/lib/runs/schemas";
 import { ResultView } from "./result-view";
 import { errorTitle } from "@/lib/runs/error-words";
+import { fmtMb } from "@/components/ui/format";
 
 type Errors = Record<string, string[]>;
 
 const HINT_FIELDS = ["same_host", "different_host", "query", "build_near_host_ip", "cidr"] as const;
-
-function fmtMb(mb: number): string {
-  return mb >= 1024 ? `${(mb / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} GiB` : `${mb} MB`;
-}
 
 /**
  * Seconds since it mounted, ticking every 100 ms. Its own component so that

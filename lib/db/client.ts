@@ -4,6 +4,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pg/client";
+import { tagDialect } from "@/lib/db/dialect";
 import { databaseFilePath, resolveDatabaseUrl } from "@/lib/db/url";
 
 export type { PrismaClient };
@@ -44,7 +45,7 @@ export function createPrismaClient(url: string | undefined = process.env.DATABAS
     // JIT off: compiling the snapshot's 10,000-row JSON query took longer
     // (~0.5 s) than running it; no query of ours gains from it
     const adapter = new PrismaPg({ connectionString: url, options: "-c jit=off" });
-    return new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+    return tagDialect(new PostgresPrismaClient({ adapter }) as unknown as PrismaClient, "postgresql");
   }
   const abs = resolveDatabaseUrl(url);
   const file = databaseFilePath(abs);
@@ -52,5 +53,5 @@ export function createPrismaClient(url: string | undefined = process.env.DATABAS
   // Several processes may write the file (instances, CLIs): wait up to 15 s
   // for another one's write lock instead of failing with "database is locked".
   const adapter = new PrismaBetterSQLite3({ url: abs, timeout: 15_000 });
-  return new PrismaClient({ adapter });
+  return tagDialect(new PrismaClient({ adapter }), "sqlite");
 }

@@ -13,13 +13,22 @@
 
 export type Dialect = "sqlite" | "postgresql";
 
+const DIALECT = Symbol.for("schedscope.dialect");
+
+/** Mark a client with the database it talks to (createPrismaClient does, for every client). */
+export function tagDialect<T extends object>(client: T, dialect: Dialect): T {
+  Object.defineProperty(client, DIALECT, { value: dialect });
+  return client;
+}
+
 /**
- * Which database a Prisma client (or an interactive transaction of one)
- * talks to. Both generated clients carry their schema's provider; a
- * transaction client answers like the client it was opened from.
+ * Which database a Prisma client (or an interactive transaction of one, or
+ * an extension: both read through to the client's own properties) talks to.
  */
 export function dialectOf(db: unknown): Dialect {
-  return (db as { _activeProvider?: string } | null)?._activeProvider === "postgresql" ? "postgresql" : "sqlite";
+  const dialect = (db as { [DIALECT]?: Dialect } | null)?.[DIALECT];
+  if (!dialect) throw new Error("dialectOf: a client not made by createPrismaClient");
+  return dialect;
 }
 
 /** `[key, SQL expression]`: one member of a JSON object built in SQL. */
