@@ -380,16 +380,6 @@ export function describeHwImageProperty(key: string, value: string | number | bo
   return describeWith(HW_IMAGE_PROPERTY_RULES, key, String(value));
 }
 
-/** Every error of a flavor's extra specs (keys as given), `key: rule (got X)` form. */
-export function hwExtraSpecErrors(specs: Record<string, string>): { key: string; error: string }[] {
-  const out: { key: string; error: string }[] = [];
-  for (const [k, v] of Object.entries(specs)) {
-    const info = describeHwExtraSpec(k, v);
-    if (info?.error) out.push({ key: k, error: info.error.replace(/^value: /, "") });
-  }
-  return out;
-}
-
 /** Every error of an image's hw_* properties. */
 export function hwImagePropertyErrors(
   props: Record<string, string | number | boolean>,

@@ -315,7 +315,6 @@ export const ChildProviderSchema = z.looseObject(
 );
 
 export type ChildProviderInput = z.output<typeof ChildProviderSchema>;
-export type NumaCellInput = z.output<typeof NumaCellSchema>;
 export type NumaTopologyInput = z.output<typeof NumaTopologySchema>;
 export type PciDevicePoolInput = z.output<typeof PciDevicePoolSchema>;
 export type InventoryInput = z.output<typeof InventorySchema>;
@@ -644,7 +643,6 @@ const PciAliasSchema2023 = z.strictObject(
   },
   { error: rule("must be an object") },
 );
-export type PciAliasInput = z.output<typeof PciAliasSchema>;
 
 /** The alias schema the given Nova release validates [pci] alias with. */
 export function pciAliasSchemaFor(release: unknown) {
@@ -748,14 +746,8 @@ export const CloudSchema = z.looseObject(
   { error: rule("must be a JSON object") },
 );
 
-export type ScenarioHostInput = z.output<typeof HostSchema>;
-export type ScenarioAggregateInput = z.output<typeof AggregateSchema>;
-export type ScenarioServerGroupInput = z.output<typeof ServerGroupSchema>;
 export type ScenarioFlavorInput = z.output<typeof FlavorSchema>;
 export type ScenarioImageInput = z.output<typeof ImageSchema>;
-export type ScenarioInstanceInput = z.output<typeof InstanceSchema>;
-export type ScenarioConfigInput = z.output<typeof ConfigSchema>;
-export type ScenarioRequestInput = z.output<typeof RequestSchema>;
 export type ScenarioDocument = z.output<typeof ScenarioSchema>;
 export type CloudDocument = z.output<typeof CloudSchema>;
 

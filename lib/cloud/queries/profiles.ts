@@ -56,11 +56,6 @@ export async function getActiveProfile(db: Db): Promise<ProfileRow | null> {
   return p ? profileRow(p) : null;
 }
 
-export async function getProfile(db: Db, name: string): Promise<ProfileRow | null> {
-  const p = await db.schedulerProfile.findUnique({ where: { name } });
-  return p ? profileRow(p) : null;
-}
-
 /** The active profile's default_availability_zone (Nova default "nova"). */
 export async function defaultAvailabilityZone(db: Db): Promise<string> {
   const az = (await getActiveProfile(db))?.config.default_availability_zone;
