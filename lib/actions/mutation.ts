@@ -13,6 +13,7 @@
  */
 import "server-only";
 import type { Tx } from "@/lib/db/client";
+import { ACTIONS, type ActionName } from "./registry";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
@@ -61,7 +62,7 @@ function withoutVersion(input: unknown): unknown {
 }
 
 /** The actor allowed to perform `action`, or the refusal to return (nothing else runs). */
-async function authorize(action: string): Promise<{ actor: Actor } | { refused: string }> {
+async function authorize(action: ActionName): Promise<{ actor: Actor } | { refused: string }> {
   const actor = await currentActor();
   const refusal = refusalFor(actor, action);
   return refusal || !actor ? { refused: refusal?.message ?? "Sign in first." } : { actor };
@@ -71,7 +72,7 @@ async function authorize(action: string): Promise<{ actor: Actor } | { refused: 
 async function auditedWrite<D, T>(
   tx: Tx,
   actor: Actor,
-  action: string,
+  action: ActionName,
   input: unknown,
   data: D,
   write: (tx: Tx, data: D) => Promise<T>,
@@ -101,9 +102,9 @@ async function auditedWrite<D, T>(
  * imports by name and commits of a run (checked against the hosts' state
  * instead) have none to send.
  */
-function needsVersion(action: string, targets: Target[], before: unknown[]): boolean {
+function needsVersion(action: ActionName, targets: Target[], before: unknown[]): boolean {
   if (targets.length === 0 || before[0] === null || before[0] === undefined) return false;
-  return targets[0].kind !== "run" && action !== "profile.import-nova-conf";
+  return ACTIONS[action].versioned;
 }
 
 /** Prisma's unique-constraint error, turned into a message on the field. */
@@ -116,7 +117,7 @@ function uniqueViolation(e: unknown): FieldErrors | null {
 }
 
 export async function mutate<S extends z.ZodType, T, P = undefined>(
-  action: string,
+  action: ActionName,
   schema: S,
   input: unknown,
   write: (tx: Tx, data: z.output<S>, prepared: P, actor: Actor) => Promise<T>,

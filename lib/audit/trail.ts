@@ -11,6 +11,7 @@
  * Trial runs (schedule.run, run.rerun) are stored but change no entity of
  * the cloud: they get no audit entry.
  */
+import { actionSpec } from "@/lib/actions/registry";
 import type { Tx } from "@/lib/db/client";
 import { recordIdOf, wholeNumber } from "@/lib/api/input-limits";
 import type { Actor } from "@/lib/auth/session";
@@ -22,36 +23,18 @@ export interface Target {
   ref: EntityRef;
 }
 
-const PREFIX_KIND: Record<string, EntityKind> = {
-  aggregate: "aggregate",
-  flavor: "flavor",
-  image: "image",
-  server_group: "server_group",
-  instance: "instance",
-  host: "host",
-  profile: "profile",
-};
-
-/** The action that names its profile rather than sending its id (created or replaced). */
-const BY_NAME = "profile.import-nova-conf";
-
-/** Actions that write only history, never the cloud. */
-const NOT_AUDITED = new Set(["schedule.run", "run.rerun", "instance.move-trial"]);
-
 type Data = Record<string, unknown>;
 
-/** The entity kind an action changes, or null for trial runs. */
+/** The entity kind an action changes, or null for trial runs and whole-cloud imports. */
 export function kindOf(action: string): EntityKind | null {
-  if (NOT_AUDITED.has(action)) return null;
-  if (action === "run.commit") return "run";
-  return PREFIX_KIND[action.split(".")[0]] ?? null;
+  return actionSpec(action).entity;
 }
 
 /** The entities the action touches that exist before it (the primary one first). */
 export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target[]> {
-  const kind = kindOf(action);
+  const { entity: kind, target } = actionSpec(action);
   if (!kind) return [];
-  if (kind === "run") {
+  if (target === "run") {
     const runId = recordIdOf(d.runId);
     if (runId === null) return [];
     const run = await tx.schedulingRun.findUnique({ where: { id: runId }, select: { chosenHosts: true } });
@@ -60,15 +43,15 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
     await lockHosts(tx, hosts);
     return [{ kind, ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
   }
-  if (kind === "host" && typeof d.host === "string") return [{ kind, ref: { name: d.host } }];
+  if (target === "host" && typeof d.host === "string") return [{ kind, ref: { name: d.host } }];
   // a committed move changes the instance and the usage of its source and destination hosts
-  if (action === "instance.move" && typeof d.id === "number") return moveTargets(tx, d.id, d.destination);
+  if (target === "move" && typeof d.id === "number") return moveTargets(tx, d.id, d.destination);
   // an import names the profile it creates or replaces
-  if (action === BY_NAME && typeof d.name === "string") {
+  if (target === "name" && typeof d.name === "string") {
     const ref = { name: d.name };
     return (await loadEntity(tx, kind, ref)) ? [{ kind, ref }] : [];
   }
-  if (typeof d.id === "number") return [{ kind, ref: { id: d.id } }];
+  if (target === "id" && typeof d.id === "number") return [{ kind, ref: { id: d.id } }];
   return [];
 }
 
@@ -85,9 +68,8 @@ async function moveTargets(tx: Tx, id: number, destination: unknown): Promise<Ta
 
 /** A created entity, found from what the action returned (its name or uuid). */
 export function createdTarget(action: string, result: unknown): Target | null {
-  const kind = kindOf(action);
-  if (!kind || !(action.endsWith(".create") || action === BY_NAME) || !result || typeof result !== "object")
-    return null;
+  const { entity: kind, creates } = actionSpec(action);
+  if (!kind || !creates || !result || typeof result !== "object") return null;
   const r = result as Data;
   if (typeof r.id === "number") return { kind, ref: { id: r.id } };
   if (typeof r.uuid === "string") return { kind, ref: { uuid: r.uuid } };

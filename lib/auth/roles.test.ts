@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { mayPerform, roleForAction, roleProblem } from "./roles";
+import { mayPerform, roleForAction } from "@/lib/actions/registry";
+import { roleProblem } from "./roles";
 
 describe("what each role may do", () => {
   it.each([
     // action, viewer, operator, admin
     ["schedule.run", true, true, true],
     ["run.rerun", true, true, true],
+    ["run.rerun-release", true, true, true],
     ["run.commit", false, true, true],
     ["profile.save", false, true, true],
     ["profile.activate", false, true, true],

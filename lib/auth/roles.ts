@@ -24,28 +24,3 @@ export function roleProblem(value: unknown): string | null {
 export function atLeast(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
 }
-
-/**
- * The least role each mutation action needs, by action name or its prefix
- * (the part before the first dot). Anything not listed needs admin: a new
- * action is closed until someone opens it here.
- */
-const ACTION_ROLES: Record<string, Role> = {
-  // a trial run is stored (it is history, not a change to the cloud)
-  "schedule.run": "viewer",
-  "run.rerun": "viewer",
-  "run.commit": "operator",
-  // a move's trial is stored as a run; its commit moves the instance as a run's commit places one
-  "instance.move-trial": "viewer",
-  "instance.move": "operator",
-  profile: "operator",
-  config: "operator",
-};
-
-export function roleForAction(action: string): Role {
-  return ACTION_ROLES[action] ?? ACTION_ROLES[action.split(".")[0]] ?? "admin";
-}
-
-export function mayPerform(role: Role, action: string): boolean {
-  return atLeast(role, roleForAction(action));
-}

@@ -7,7 +7,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import "server-only";
 import { getAuth } from "@/lib/auth/auth";
-import { atLeast, isRole, mayPerform, type Role, roleForAction } from "@/lib/auth/roles";
+import { mayPerform, roleForAction } from "@/lib/actions/registry";
+import { atLeast, isRole, type Role } from "@/lib/auth/roles";
 import { prisma } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 
