@@ -5,6 +5,7 @@
  * Query) that stays fast with 10,000 hosts, checkboxes to pick several,
  * then one server action adds them all.
  */
+import { getJson } from "@/components/data/api";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { addAggregateHosts } from "@/lib/aggregates/actions";
@@ -32,12 +33,11 @@ export function HostPicker({
   const resultsId = useId();
   const query = useQuery({
     queryKey: ["host-search", aggregateId, debounced],
-    queryFn: async ({ signal }): Promise<{ rows: HostSearchResult[]; total: number }> => {
-      const sp = new URLSearchParams({ q: debounced, notIn: String(aggregateId), limit: String(LIMIT) });
-      const res = await fetch(`/api/hosts?${sp}`, { signal });
-      if (!res.ok) throw new Error(`host search failed (${res.status})`);
-      return res.json();
-    },
+    queryFn: ({ signal }) =>
+      getJson<{ rows: HostSearchResult[]; total: number }>(
+        `/api/hosts?${new URLSearchParams({ q: debounced, notIn: String(aggregateId), limit: String(LIMIT) })}`,
+        { signal },
+      ),
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });

@@ -25,6 +25,8 @@ import type { CapacityOptions, CapacitySummary } from "@/lib/capacity/fill";
 import { validateCapacityForm } from "@/lib/capacity/schemas";
 import { errorTitle } from "@/lib/runs/error-words";
 import { fmtMb } from "@/components/ui/format";
+import { fieldErrorsOf, postJson, postJsonLines } from "@/components/data/api";
+import { useMutation } from "@tanstack/react-query";
 
 type Row = { flavor: string; share: string };
 type Errors = Record<string, string[]>;
@@ -50,13 +52,28 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
   const [profile, setProfile] = useState(options.profiles.find((p) => p.active)?.name ?? "");
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<{ placed: number; limit: number } | null>(null);
-  const [running, setRunning] = useState(false);
   const [summary, setSummary] = useState<CapacitySummary | null>(null);
   const resultRef = useRef<HTMLHeadingElement>(null);
   const [profileB, setProfileB] = useState(options.profiles.find((p) => !p.active)?.name ?? "");
-  const [ab, setAb] = useState<[WorkloadOutcome, WorkloadOutcome] | null>(null);
-  const [abErrors, setAbErrors] = useState<Errors>({});
-  const [comparing, setComparing] = useState(false);
+  const comparison = useMutation({
+    mutationFn: (input: unknown) => postJson<[WorkloadOutcome, WorkloadOutcome]>("/api/capacity/compare", input),
+  });
+  const ab = comparison.data ?? null;
+  const comparing = comparison.isPending;
+  const abErrors: Errors = comparison.error ? fieldErrorsOf(comparison.error, "the comparison failed") : {};
+  const filling = useMutation({
+    mutationFn: (form: unknown) =>
+      postJsonLines("/api/capacity", form, (data) => {
+        const line = data as { summary?: CapacitySummary; error?: string; placed: number; limit: number };
+        if (line.summary) {
+          setSummary(line.summary);
+          setTimeout(() => resultRef.current?.focus(), 0);
+        } else if (line.error) setErrors({ _form: [line.error] });
+        else setProgress(line);
+      }),
+    onError: (e) => setErrors(fieldErrorsOf(e, "the fill failed")),
+  });
+  const running = filling.isPending;
 
   /**
    * The limit and mix as typed, with `profiles`, when the form's rules accept
@@ -74,27 +91,9 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
     return v.ok ? { input, form: v.form } : null;
   };
 
-  const compare = async () => {
+  const compare = () => {
     const checked = checkedInput({ profile, profileB });
-    if (!checked) return;
-    const { input } = checked;
-    setAbErrors({});
-    setAb(null);
-    setComparing(true);
-    try {
-      const res = await fetch("/api/capacity/compare", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(input),
-      });
-      const body = await res.json();
-      if (!res.ok) setAbErrors(body.errors ?? { _form: [`the comparison failed (HTTP ${res.status})`] });
-      else setAb(body);
-    } catch (err) {
-      setAbErrors({ _form: [`the comparison failed: ${(err as Error).message}`] });
-    } finally {
-      setComparing(false);
-    }
+    if (checked) comparison.mutate(checked.input);
   };
 
   const setRow = (i: number, patch: Partial<Row>) =>
@@ -114,48 +113,13 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
     setErrors({});
   };
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const v = checkedInput({ profile: profile || undefined });
     if (!v) return;
     setSummary(null);
-    setRunning(true);
     setProgress({ placed: 0, limit: v.form.limit });
-    try {
-      const res = await fetch("/api/capacity", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(v.form),
-      });
-      if (!res.ok || !res.body) {
-        const body = await res.json().catch(() => ({}));
-        setErrors(body.errors ?? { _form: [`the fill failed (HTTP ${res.status})`] });
-        return;
-      }
-      const reader = res.body.getReader();
-      const decoder = new TextDecoder();
-      let buf = "";
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (value) buf += decoder.decode(value, { stream: true });
-        let nl = buf.indexOf("\n");
-        while (nl >= 0) {
-          const line = JSON.parse(buf.slice(0, nl));
-          buf = buf.slice(nl + 1);
-          if (line.summary) {
-            setSummary(line.summary);
-            setTimeout(() => resultRef.current?.focus(), 0);
-          } else if (line.error) setErrors({ _form: [line.error] });
-          else setProgress(line);
-          nl = buf.indexOf("\n");
-        }
-        if (done) break;
-      }
-    } catch (err) {
-      setErrors({ _form: [`the fill failed: ${(err as Error).message}`] });
-    } finally {
-      setRunning(false);
-    }
+    filling.mutate(v.form);
   };
 
   const mixError = errors.mix?.join(" ");

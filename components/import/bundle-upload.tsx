@@ -37,15 +37,23 @@ function send(
       try {
         resolve(JSON.parse(xhr.responseText) as UploadAnswer);
       } catch {
-        resolve({ ok: false, errors: [`the server answered ${xhr.status} without a result`], warnings: [] });
+        resolve(failed([`the server answered ${xhr.status} without a result`]));
       }
     };
-    xhr.onerror = () => resolve({ ok: false, errors: ["the upload failed (network error)"], warnings: [] });
+    xhr.onerror = () => resolve(failed(["the upload failed (network error)"]));
     xhr.send(file);
   });
 }
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** A refusal made here (network error, an unreadable answer), in the server's shape. */
+const failed = (errors: string[]): UploadAnswer => ({
+  ok: false,
+  error: errors.join("; "),
+  fieldErrors: { bundle: errors },
+  warnings: [],
+});
 
 export function BundleUpload() {
   const router = useRouter();
@@ -74,7 +82,12 @@ export function BundleUpload() {
       () => setPhase({ step: "working", what, since: Date.now() }),
     );
     clearInterval(timer);
-    if (!answer.ok) setPhase({ step: "failed", errors: answer.errors, warnings: answer.warnings });
+    if (!answer.ok)
+      setPhase({
+        step: "failed",
+        errors: answer.fieldErrors?.bundle ?? [answer.error],
+        warnings: answer.warnings ?? [],
+      });
     else if (answer.mode === "preview") setPhase({ step: "preview", answer });
     else router.push("/hosts");
   }

@@ -1,5 +1,6 @@
 "use client";
 
+import { getJson } from "@/components/data/api";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { createInstance, deleteInstance, updateInstance } from "@/lib/instances/actions";
@@ -33,11 +34,10 @@ function useHostSuggestions(text: string) {
   const q = useDebounced(text.trim(), 200);
   return useQuery({
     queryKey: ["host-suggest", q],
-    queryFn: async ({ signal }): Promise<{ rows: HostSearchResult[]; total: number }> => {
-      const res = await fetch(`/api/hosts?${new URLSearchParams({ q, limit: "15" })}`, { signal });
-      if (!res.ok) throw new Error(`host search failed (${res.status})`);
-      return res.json();
-    },
+    queryFn: ({ signal }) =>
+      getJson<{ rows: HostSearchResult[]; total: number }>(`/api/hosts?${new URLSearchParams({ q, limit: "15" })}`, {
+        signal,
+      }),
     enabled: q.length >= 2,
     placeholderData: keepPreviousData,
   });

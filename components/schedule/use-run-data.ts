@@ -1,21 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getJson } from "@/components/data/api";
 import type { HostFate, InstanceDetail, Page, RejectedRow, WeighedRow } from "@/lib/runs/view";
-
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) {
-    let msg = `${res.status} ${res.statusText}`;
-    try {
-      msg = ((await res.json()) as { error?: string }).error ?? msg;
-    } catch {
-      // not JSON
-    }
-    throw new Error(msg);
-  }
-  return (await res.json()) as T;
-}
 
 function hostsUrl(runId: number, params: Record<string, string | number | undefined>): string {
   const sp = new URLSearchParams();

@@ -6,7 +6,9 @@
  * against every survivor) and the value where it flips, plus a control that
  * re-runs the engine on the run's stored snapshot with a multiplier changed.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { getJson } from "@/components/data/api";
 import type { Flip, Sensitivity } from "@/lib/runs/sensitivity";
 import type { TryOutcome } from "@/lib/runs/sensitivity-run";
 import { errorTitle } from "@/lib/runs/error-words";
@@ -20,56 +22,32 @@ function beyond(f: Flip, side: "low" | "high"): number {
 }
 
 export function WeightSensitivity({ runId, index }: { runId: number; index: number }) {
-  const [data, setData] = useState<Sensitivity | null | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
-  const [key, setKey] = useState("");
+  const [chosenKey, setKey] = useState("");
   const [value, setValue] = useState("");
-  const [outcome, setOutcome] = useState<TryOutcome | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    setData(undefined);
-    setOutcome(null);
-    fetch(`/api/runs/${runId}/sensitivity?index=${index}`)
-      .then(async (r) => {
-        const body = await r.json();
-        if (!live) return;
-        if (!r.ok) setError(body.error ?? `HTTP ${r.status}`);
-        else {
-          setData(body);
-          if (body?.weighers?.length) setKey(body.weighers[0].key);
-        }
-      })
-      .catch((e) => live && setError((e as Error).message));
-    return () => {
-      live = false;
-    };
-  }, [runId, index]);
-
-  const tryIt = async (k: string, v: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await fetch(
+  const base = useQuery({
+    queryKey: ["run", runId, "sensitivity", index],
+    queryFn: () => getJson<Sensitivity | null>(`/api/runs/${runId}/sensitivity?index=${index}`),
+    staleTime: Infinity,
+  });
+  const attempt = useMutation({
+    mutationFn: ({ k, v }: { k: string; v: string }) =>
+      getJson<TryOutcome>(
         `/api/runs/${runId}/sensitivity?index=${index}&key=${encodeURIComponent(k)}&value=${encodeURIComponent(v)}`,
-      );
-      const body = await r.json();
-      if (!r.ok) {
-        setError(body.error ?? `HTTP ${r.status}`);
-        setOutcome(null);
-      } else setOutcome(body);
-    } finally {
-      setBusy(false);
-    }
-  };
+      ),
+  });
+  const data = base.data;
+  const key = chosenKey || data?.weighers[0]?.key || "";
+  const tryIt = (k: string, v: string) => attempt.mutate({ k, v });
+  const outcome = attempt.data ?? null;
+  const busy = attempt.isPending;
+  const error = base.error?.message ?? attempt.error?.message ?? null;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    void tryIt(key, value);
+    tryIt(key, value);
   };
 
-  if (data === undefined && !error) return <p className="sc-muted">Computing weight sensitivity…</p>;
+  if (base.isPending) return <p className="sc-muted">Computing weight sensitivity…</p>;
   if (!data) return error ? <p className="sc-bad">{error}</p> : null;
 
   const range = (w: Sensitivity["weighers"][number], r: { low: Flip | null; high: Flip | null }) =>
@@ -130,7 +108,7 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
                       onClick={() => {
                         setKey(w.key);
                         setValue(String(b.v));
-                        void tryIt(w.key, String(b.v));
+                        tryIt(w.key, String(b.v));
                       }}
                       aria-label={`Try ${w.key} = ${b.v} (${b.label})`}
                     >

@@ -7,7 +7,9 @@
  * shown. Apply makes them on the real cloud through the inventory's own
  * actions (the mutation wrapper); Re-run then schedules the request again.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { getJson } from "@/components/data/api";
 import { addAggregateHosts, saveAggregateMetadata } from "@/lib/aggregates/actions";
 import type { ActionResult } from "@/lib/actions/mutation";
 import { setHostService } from "@/lib/hosts/actions";
@@ -48,11 +50,8 @@ async function applyChange(c: Proposal["changes"][number]): Promise<string | nul
 
 export function WhatIf({ runId, index }: { runId: number; index: number }) {
   const [host, setHost] = useState("");
-  const [view, setView] = useState<WhatIfView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const [applied, setAppliedState] = useState<{ host: string; text: string } | null>(null);
-  const [rerun, setRerun] = useState<{ runId: number; passes: boolean; text: string } | null>(null);
   const memo = `whatif-applied:${runId}:${index}`;
 
   // Applying revalidates the inventory pages, which can re-mount this panel:
@@ -75,76 +74,76 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
     }
   };
 
-  const find = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    setView(null);
-    setApplied(null);
-    setRerun(null);
-    if (!host.trim()) {
-      setError("host: name a host of the run");
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await fetch(`/api/runs/${runId}/whatif?index=${index}&host=${encodeURIComponent(host.trim())}`);
-      const body = await r.json();
-      if (!r.ok) setError(body.error ?? `HTTP ${r.status}`);
-      else setView(body);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const finding = useMutation({
+    mutationFn: (name: string) =>
+      getJson<WhatIfView>(`/api/runs/${runId}/whatif?index=${index}&host=${encodeURIComponent(name)}`),
+  });
+  const view = finding.data ?? null;
 
-  const apply = async (p: Proposal) => {
-    const text = p.changes.map((c) => c.text).join(", then ");
-    if (!window.confirm(`Change the real cloud: ${text}? Every later request sees this change; it is audited.`)) return;
-    setBusy(true);
-    setError(null);
-    setRerun(null);
-    try {
+  const applying = useMutation({
+    mutationFn: async (p: Proposal) => {
       // each change moves its record one version on: a later change to the same record sends the next one
-      const applied = new Map<string, number>();
+      const done = new Map<string, number>();
       for (const c of p.changes) {
         const record = c.kind === "enable-service" ? `host:${c.host}` : `aggregate:${c.aggregate}`;
-        const done = applied.get(record) ?? 0;
-        const why = await applyChange({ ...c, version: c.version === undefined ? undefined : c.version + done });
-        applied.set(record, done + 1);
-        if (why) {
-          setError(`Not applied: ${why}`);
-          return;
-        }
+        const before = done.get(record) ?? 0;
+        const why = await applyChange({ ...c, version: c.version === undefined ? undefined : c.version + before });
+        done.set(record, before + 1);
+        if (why) throw new Error(`Not applied: ${why}`);
       }
-      setApplied({ host: view?.host ?? host.trim(), text });
-    } finally {
-      setBusy(false);
-    }
-  };
+      return p.changes.map((c) => c.text).join(", then ");
+    },
+    onSuccess: (text) => setApplied({ host: view?.host ?? host.trim(), text }),
+  });
 
-  const runAgain = async () => {
-    const target = view?.host ?? applied?.host;
-    if (!target) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const rerunning = useMutation({
+    mutationFn: async (target: string) => {
       const r = await rerunAction(runId);
-      if (!r.ok) {
-        setError(failure(r));
-        return;
-      }
-      const fate = await (
-        await fetch(`/api/runs/${r.data.runId}/whatif?index=${index}&fate=1&host=${encodeURIComponent(target)}`)
-      ).json();
-      setRerun({
+      if (!r.ok) throw new Error(failure(r));
+      const fate = await getJson<{ passes?: boolean; rejection?: { filter: string; reason: string } }>(
+        `/api/runs/${r.data.runId}/whatif?index=${index}&fate=1&host=${encodeURIComponent(target)}`,
+      );
+      return {
         runId: r.data.runId,
         passes: !!fate.passes,
         text: fate.passes
           ? `${target} passes every filter`
           : `${target} is still rejected${fate.rejection ? ` by ${fate.rejection.filter}: ${fate.rejection.reason}` : ""}`,
-      });
-    } finally {
-      setBusy(false);
+      };
+    },
+  });
+  const rerun = rerunning.data ?? null;
+
+  const busy = finding.isPending || applying.isPending || rerunning.isPending;
+  const error = problem ?? finding.error?.message ?? applying.error?.message ?? rerunning.error?.message ?? null;
+
+  const find = (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    applying.reset();
+    rerunning.reset();
+    setApplied(null);
+    if (!host.trim()) {
+      finding.reset();
+      setProblem("host: name a host of the run");
+      return;
     }
+    finding.mutate(host.trim());
+  };
+
+  const apply = (p: Proposal) => {
+    const text = p.changes.map((c) => c.text).join(", then ");
+    if (!window.confirm(`Change the real cloud: ${text}? Every later request sees this change; it is audited.`)) return;
+    setProblem(null);
+    rerunning.reset();
+    applying.mutate(p);
+  };
+
+  const runAgain = () => {
+    const target = view?.host ?? applied?.host;
+    if (!target) return;
+    setProblem(null);
+    rerunning.mutate(target);
   };
 
   return (

@@ -60,7 +60,7 @@ describe("jsonBody", () => {
   it.each(["", "{limit:5}", "not json"])("refuses %j with a form error", async (text) => {
     expect(await answer(await jsonBody(post(text)))).toEqual({
       status: 400,
-      body: { errors: { _form: ["the request body must be JSON"] } },
+      body: { error: "the request body must be JSON", fieldErrors: { _form: ["the request body must be JSON"] } },
     });
   });
 });

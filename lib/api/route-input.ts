@@ -2,19 +2,20 @@
  * What the route handlers (app/api/...) read from a request, and the answers
  * they give when it is wrong, worded once so every route says it alike.
  */
+import { apiError, type FieldErrors, summarize } from "./errors";
 import { MAX_DB_INT, readUserJson, recordIdOf, wholeNumber } from "./input-limits";
 
 /** More instances than one request may ask for. */
 const MAX_INSTANCE_INDEX = 100_000;
 
-/** 400 {"error": message}: the runs API's shape. */
-export const badRequest = (error: string) => Response.json({ error }, { status: 400 });
+/** 400 {"error": message}. */
+export const badRequest = (error: string) => apiError(400, error);
 
 /** 404 {"error": message}. */
-export const notFound = (error: string) => Response.json({ error }, { status: 404 });
+export const notFound = (error: string) => apiError(404, error);
 
-/** 400 {"errors": {field: [message]}}: the shape of the APIs that take a form (capacity). */
-export const fieldErrors = (errors: Record<string, string[]>) => Response.json({ errors }, { status: 400 });
+/** 400 {"error": summary, "fieldErrors": {field: [message]}}: a form's fields refused (capacity). */
+export const fieldErrors = (errors: FieldErrors) => apiError(400, summarize(errors), errors);
 
 /** The ID of /api/runs/ID/…: a positive whole number, or the 400 answer saying so. */
 export async function runIdParam(ctx: { params: Promise<{ id: string }> }): Promise<number | Response> {

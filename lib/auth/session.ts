@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import "server-only";
 import { getAuth } from "@/lib/auth/auth";
 import { mayPerform, roleForAction } from "@/lib/actions/registry";
+import { apiError } from "@/lib/api/errors";
 import { atLeast, isRole, type Role } from "@/lib/auth/roles";
 import { prisma } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
@@ -69,8 +70,7 @@ export function refusalFor(actor: Actor | null, action: string): Refusal | null 
  */
 export async function requireRole(request: Request, needed: Role): Promise<Actor | Response> {
   const actor = actorStore.getStore() ?? (await actorFromHeaders(request.headers));
-  if (!actor) return Response.json({ error: "sign in first (no valid session)" }, { status: 401 });
-  if (!atLeast(actor.role, needed))
-    return Response.json({ error: `needs the ${needed} role or higher (you are ${actor.role})` }, { status: 403 });
+  if (!actor) return apiError(401, "sign in first (no valid session)");
+  if (!atLeast(actor.role, needed)) return apiError(403, `needs the ${needed} role or higher (you are ${actor.role})`);
   return actor;
 }

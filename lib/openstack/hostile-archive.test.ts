@@ -145,7 +145,7 @@ describe("hostile archives", () => {
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(r.body.ok).toBe(false);
-    expect(!r.body.ok && r.body.errors).toEqual(expect.arrayContaining([expect.stringMatching(message)]));
+    expect(!r.body.ok && r.body.fieldErrors?.bundle).toEqual(expect.arrayContaining([expect.stringMatching(message)]));
     const applied = await runAs(admin, () => bundleUpload(t.prisma, post(body), "apply", "0".repeat(64)));
     expect(applied.status).toBeGreaterThanOrEqual(400);
     expect(await tableCounts(t.prisma)).toEqual(before);

@@ -66,15 +66,10 @@ describe("bundle upload", () => {
   ])("refuses %s with 413", async (_name, req, size) => {
     const r = await bundleUpload(t.prisma, req(), "preview");
     expect(r.status).toBe(413);
-    expect(r.body).toEqual({
-      ok: false,
-      errors: [
-        expect.stringMatching(
-          new RegExp(`^the upload: is ${size.replace(".", "\\.")}.*; a bundle may be at most 200\\.0 MB`),
-        ),
-      ],
-      warnings: [],
-    });
+    const message = expect.stringMatching(
+      new RegExp(`^the upload: is ${size.replace(".", "\\.")}.*; a bundle may be at most 200\\.0 MB`),
+    );
+    expect(r.body).toEqual({ ok: false, error: message, fieldErrors: { bundle: [message] }, warnings: [] });
   });
 
   it("previews, refuses to apply another file, then applies the previewed one", async () => {
@@ -93,7 +88,7 @@ describe("bundle upload", () => {
     const sha256 = preview.body.ok && preview.body.mode === "preview" ? preview.body.sha256 : "";
     // replacing the cloud is an admin's write: a viewer is refused and nothing changes
     const refused = await runAs(viewer, () => bundleUpload(t.prisma, post(bundle), "apply", sha256));
-    expect(refused.body).toMatchObject({ ok: false, errors: [expect.stringMatching(/needs the admin role/)] });
+    expect(refused.body).toMatchObject({ ok: false, error: expect.stringMatching(/needs the admin role/) });
     expect(await tableCounts(t.prisma)).toEqual(before);
 
     const applied = await runAs(admin, () => bundleUpload(t.prisma, post(bundle), "apply", sha256));

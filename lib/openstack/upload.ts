@@ -6,6 +6,7 @@
  * `apply` (with that sha256, so the cloud replaced is the one previewed)
  * writes through the mutation wrapper, in one transaction.
  */
+import { type ErrorBody, errorBody, summarize } from "@/lib/api/errors";
 import "server-only";
 import { mutate } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db/client";
@@ -23,7 +24,7 @@ import {
 export type UploadAnswer =
   | { ok: true; mode: "preview"; sha256: string; bytes: number; preview: Omit<ImportPreview, "doc"> }
   | { ok: true; mode: "apply"; summary: Omit<ImportSummary, "warnings"> & { warnings: number } }
-  | { ok: false; errors: string[]; warnings: string[] };
+  | ({ ok: false; warnings: string[] } & ErrorBody);
 
 export async function bundleUpload(
   db: Db,
@@ -31,9 +32,10 @@ export async function bundleUpload(
   mode: "preview" | "apply",
   expectedSha?: string | null,
 ): Promise<{ status: number; body: UploadAnswer }> {
+  // every message is about the uploaded file: the form's `bundle` field
   const fail = (status: number, errors: string[], warnings: string[] = []) => ({
     status,
-    body: { ok: false as const, errors, warnings },
+    body: { ok: false as const, ...errorBody(summarize({ bundle: errors }), { bundle: errors }), warnings },
   });
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > MAX_BUNDLE_BYTES)

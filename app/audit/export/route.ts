@@ -1,3 +1,5 @@
+import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { fieldErrors } from "@/lib/api/route-input";
 import { requireRole } from "@/lib/auth/session";
 import { AuditFilterSchema, auditCsv } from "@/lib/audit/queries";
 import { prisma } from "@/lib/db";
@@ -9,8 +11,7 @@ export async function GET(req: Request) {
   const actor = await requireRole(req, "viewer");
   if (actor instanceof Response) return actor;
   const parsed = AuditFilterSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success)
-    return Response.json({ error: parsed.error.issues.map((i) => i.message).join("; ") }, { status: 400 });
+  if (!parsed.success) return fieldErrors(zodFieldErrors(parsed.error.issues));
   const rows = auditCsv(prisma, parsed.data);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

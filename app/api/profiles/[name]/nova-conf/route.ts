@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { profileNovaConf } from "@/lib/openstack/profile";
+import { notFound } from "@/lib/api/route-input";
 import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 
@@ -12,7 +13,7 @@ export async function GET(req: NextRequest, ctx: { params: Promise<{ name: strin
   if (actor instanceof Response) return actor;
   const { name } = await ctx.params;
   const text = await profileNovaConf(prisma, name);
-  if (text === null) return new NextResponse(`no profile is named "${name}"\n`, { status: 404 });
+  if (text === null) return notFound(`name: no profile is named "${name}"`);
   return new NextResponse(text, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
