@@ -9,13 +9,14 @@
  * consumes them (lib/runs/commit.ts).
  */
 import "server-only";
-import { MutationError, existing, type Tx } from "@/lib/actions/mutation";
+import { MutationError, existing } from "@/lib/actions/mutation";
+import type { Tx } from "@/lib/db/client";
 import { CloudValidationError, requestFromDb } from "@/lib/scenario/import-export";
 import type { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
 import type { PrismaClient } from "@/lib/db/client";
 import { capacityProblem, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/commit-room";
 import { consumeResources } from "@/lib/runs/commit";
-import { lockHosts } from "@/lib/runs/lock";
+import { lockHosts } from "@/lib/db/lock";
 import { prepareRun, type PreparedRun } from "@/lib/runs/schedule";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import type { z } from "zod";

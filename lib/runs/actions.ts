@@ -75,7 +75,7 @@ function outcomeOf(
  * once the answer is on its way.
  */
 async function storeNewRun<S extends z.ZodType>(
-  action: "schedule.run" | "run.rerun" | "run.rerun-release",
+  action: "schedule.run" | "run.rerun" | "run.rerun-release" | "instance.move-trial",
   schema: S,
   input: unknown,
   prepare: (data: z.output<S>) => Promise<PreparedRun>,

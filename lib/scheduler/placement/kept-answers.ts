@@ -8,8 +8,6 @@
  * keys ask the same questions in the same order.
  */
 import type { Reason } from "../plugin";
-import type { Provider } from "./providers";
-import type { TreeAnswer } from "./trees";
 
 const MAX_QUERIES = 16;
 
@@ -18,12 +16,16 @@ interface Kept {
   versions: Float64Array;
 }
 
-export class KeptAnswers {
+/**
+ * `Tree` is trees.ts's TreeAnswer: a parameter, so that the providers that
+ * hold this cache need not import the tree code that fills it.
+ */
+export class KeptAnswers<Tree = unknown> {
   private readonly byQuery = new Map<string, Kept>();
-  private readonly treesByQuery = new Map<string, Array<TreeAnswer | undefined>>();
+  private readonly treesByQuery = new Map<string, Array<Tree | undefined>>();
 
   /** With provider trees: each tree's answer to the query `key`, by host index (checked against its usage by the caller). */
-  trees(key: string, providers: number): Array<TreeAnswer | undefined> {
+  trees<T extends Tree>(key: string, providers: number): Array<T | undefined> {
     let kept = this.treesByQuery.get(key);
     if (kept && kept.length !== providers) kept = undefined;
     if (kept) this.treesByQuery.delete(key);
@@ -32,11 +34,15 @@ export class KeptAnswers {
       if (this.treesByQuery.size >= MAX_QUERIES) this.treesByQuery.delete(this.treesByQuery.keys().next().value!);
     }
     this.treesByQuery.set(key, kept);
-    return kept;
+    return kept as Array<T | undefined>;
   }
 
   /** Each provider's answer to the query `key` (a fresh array the caller may change). */
-  reasons(key: string, providers: readonly Provider[], reasonOf: (p: Provider) => Reason | null): (Reason | null)[] {
+  reasons<P extends { usageVersion: number }>(
+    key: string,
+    providers: readonly P[],
+    reasonOf: (p: P) => Reason | null,
+  ): (Reason | null)[] {
     let kept = this.byQuery.get(key);
     if (kept && kept.reasons.length !== providers.length) kept = undefined;
     if (!kept) {

@@ -241,7 +241,9 @@ export function treeCandidates(
   const numbered = ctx.numbered;
   // A numbered group's order comes from the whole cloud's usage: no tree's answer stands alone then.
   const kept =
-    key !== null && numbered === 0 && cloud.answers ? cloud.answers.trees(key, cloud.providers.length) : null;
+    key !== null && numbered === 0 && cloud.answers
+      ? cloud.answers.trees<TreeAnswer>(key, cloud.providers.length)
+      : null;
   // Placement's own order is a set's; the reference pins it to provider creation order. A tree's
   // providers are created together, so requests of different trees compare by their trees' order.
   const all: Array<{ areq: AllocationRequest; key: Tuple[] }> = [];
