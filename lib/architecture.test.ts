@@ -138,6 +138,21 @@ describe("the layout", () => {
     expect(broken).toEqual([]);
   });
 
+  it("names every folder of lib/ in the README's layout table, and only folders that exist", () => {
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Code layout"));
+    const table = section.slice(0, section.indexOf("\n\n", section.indexOf("| path")));
+    const named = [...table.matchAll(/^\|([^|]+)\|/gm)].flatMap((m) =>
+      [...m[1].matchAll(/`([^`]+)`/g)].map((c) => c[1].replace(/\/$/, "")),
+    );
+    expect(named.filter((p) => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
+    const folders = fs
+      .readdirSync(path.join(ROOT, "lib"), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== "generated")
+      .map((e) => `lib/${e.name}`);
+    expect(folders.filter((f) => !named.includes(f))).toEqual([]);
+  });
+
   it("keeps lib/'s code in folders (at most three files at its top)", () => {
     const top = fs.readdirSync(path.join(ROOT, "lib"), { withFileTypes: true }).filter((e) => e.isFile());
     expect(top.length).toBeLessThanOrEqual(3);

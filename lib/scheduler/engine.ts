@@ -13,7 +13,7 @@ import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import { keepPlacementCloud } from "./placement/providers";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
-import { NovaError } from "./python";
+import { NovaError, noValidHost } from "./python";
 import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
 import { applyMove, inCell } from "./moves/conductor";
@@ -146,7 +146,9 @@ function rawColumns(
         buf[n * slots[k] + i] = v;
       }
     }
-  } catch {
+  } catch (e) {
+    // only what Nova raises; a fault of ours is not Nova's answer
+    if (!(e instanceof NovaError)) throw e;
     for (let k = 0; k < weighers.length; k++)
       if (slots[k] >= 0) rawColumn(weighers[k], hosts, spec, buf.subarray(n * slots[k], n * (slots[k] + 1)));
   }
@@ -311,7 +313,8 @@ export class Scheduler {
     if (!active.length) return { passed: restricted.hosts, funnel: [] };
     try {
       return this.filterHostByHost(active, restricted.hosts);
-    } catch {
+    } catch (e) {
+      if (!(e instanceof NovaError)) throw e;
       // A filter raised: raise what Nova's filter-by-filter order raises first.
       return this.filterByFilter(active, restricted.hosts);
     }
@@ -727,7 +730,7 @@ export function selectDestinations(
   // Python's loop variable stays on the last index after a full loop.
   if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
   if (selected.length < spec.numInstances) {
-    run.error = { name: "NoValidHost", message: "No valid host was found." };
+    run.error = noValidHost();
   } else {
     run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
   }
@@ -853,9 +856,8 @@ function schedulePlacement(
   const firstRequest = outcome.firstRequest;
   if (outcome.requests) placement.requests = outcome.requests;
   run.placement = placement;
-  const noValidHost = { name: "NoValidHost", message: "No valid host was found." };
   if (outcome.failedBeforeQuery) {
-    run.error = { name: "NoValidHost", message: `No valid host was found. ${outcome.failedBeforeQuery}` };
+    run.error = noValidHost(outcome.failedBeforeQuery);
     return;
   }
   // Zed extends its candidate list with the None of a refused fallback query.
@@ -863,7 +865,7 @@ function schedulePlacement(
   const stage = placementStage(hosts, outcome);
   if (!outcome.returned.length) {
     run.traces.push({ index: 0, funnel: [stage], weighed: EMPTY, chosen: null });
-    run.error = noValidHost;
+    run.error = noValidHost();
     return;
   }
   // Only hosts Placement returned ever enter the filters.
@@ -921,7 +923,7 @@ function schedulePlacement(
   }
   if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
   if (selected.length < spec.numInstances) {
-    run.error = noValidHost;
+    run.error = noValidHost();
     return;
   }
   const hasAllocation = (h: HostState) => {

@@ -28,7 +28,7 @@ import { resolveConfig, type SchedulerConfig } from "./config";
 import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet } from "./engine";
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
-import { NovaError } from "./python";
+import { NovaError, noValidHost } from "./python";
 import { KNOWN } from "./registry";
 import type { AllocationRequest } from "./placement";
 import { CandidateIndex } from "./placement/candidate-index";
@@ -118,7 +118,7 @@ export function trialRun(session: Session, now: () => number = () => performance
     const chosen = ordered[0] ?? null;
     run.traces.push({ index: 0, funnel, weighed, chosen });
     if (chosen && config.hostSubsetSize > 1) run.traces[0].subset = ordered.slice(0, config.hostSubsetSize);
-    if (!chosen) run.error = { name: "NoValidHost", message: "No valid host was found." };
+    if (!chosen) run.error = noValidHost();
     else {
       const numAlts = Math.max(config.maxAttempts - 1, 0);
       run.selections = [

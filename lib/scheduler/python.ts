@@ -7,6 +7,12 @@
  */
 
 /** An exception Nova would raise; `novaName` is the Python class name. */
+/** nova.exception.NoValidHost's message, and the error a run records with it (`detail` after it, as Nova's `reason`). */
+export const NO_VALID_HOST = "No valid host was found.";
+export function noValidHost(detail?: string): { name: "NoValidHost"; message: string } {
+  return { name: "NoValidHost", message: detail ? `${NO_VALID_HOST} ${detail}` : NO_VALID_HOST };
+}
+
 export class NovaError extends Error {
   constructor(
     readonly novaName: string,

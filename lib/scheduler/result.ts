@@ -4,6 +4,7 @@
  * Schedscope's explanations: per-host reasons, multiplier sources and the
  * NoValidHost diagnosis.
  */
+import { NO_VALID_HOST } from "./python";
 import { REASON_LABELS } from "./reasons";
 import type { FunnelStage, InstanceTrace, ScheduleRun } from "./run";
 import type { MoveEcho } from "./moves";
@@ -189,7 +190,9 @@ export function diagnose(run: ScheduleRun): Diagnosis | undefined {
   const which = t && run.traces.length > 1 ? ` (instance ${t.index + 1} of ${run.spec?.numInstances ?? "?"})` : "";
   if (!t) {
     // Nova gave up before asking Placement (a request filter, an unknown forced host).
-    const why = run.error.message.replace(/^No valid host was found\.\s*/, "");
+    const why = run.error.message.startsWith(NO_VALID_HOST)
+      ? run.error.message.slice(NO_VALID_HOST.length).trimStart()
+      : run.error.message;
     return {
       summary: `0/${count(run.hosts.length)} hosts available${why ? `: ${why}` : ""}`,
       lastFilter: null,

@@ -11,7 +11,7 @@ import { stableUuid } from "../nova-uuid";
 import { capacity, type PlacementCloud, type Provider } from "../placement/providers";
 import { emptyOutput } from "../placement/request-filters";
 import { buildResourceRequest } from "../placement/resource-request";
-import { NovaError } from "../python";
+import { NO_VALID_HOST, NovaError } from "../python";
 import { buildRequestSpec } from "../request-spec";
 import type { Scenario } from "../scenario";
 import { type Move, ScenarioError } from ".";
@@ -86,7 +86,7 @@ export function holdSourceAllocation(
   for (const rc of [...amounts.keys()].sort()) resources[rc] = amounts.get(rc)!;
   const toMigration = move.operation !== "evacuate";
   if (toMigration && !fitsAgain(provider, amounts))
-    throw new NovaError("NoValidHost", "No valid host was found. Unable to replace instance claim on source");
+    throw new NovaError("NoValidHost", `${NO_VALID_HOST} Unable to replace instance claim on source`);
   move.echo.source_allocation = toMigration
     ? { host: src.name, resources, consumer: "migration", migration_uuid: stableUuid(`migration-${move.uuid}`) }
     : { host: src.name, resources, consumer: "instance" };

@@ -22,7 +22,7 @@ import type { RequestSpec } from "../request-spec";
 import type { ScheduleRun } from "../run";
 import { buildPlacementCloud } from "../placement/providers";
 import { claim } from "../placement";
-import { NovaError } from "../python";
+import { NO_VALID_HOST, NovaError } from "../python";
 import type { Scenario, ScenarioHost } from "../scenario";
 import { cellOf, type Move } from ".";
 import { holdSourceAllocation, instanceResources, sourceStillFits } from "./allocations";
@@ -187,7 +187,7 @@ function forcedMove(move: Move, s: ConductorView, run: ScheduleRun, scenario: Sc
     if (!p || !sourceStillFits(held) || claim(p, held.amounts) !== null)
       throw new NovaError(
         "NoValidHost",
-        `No valid host was found. Unable to move instance ${move.uuid} to host ${target.name}. There is not enough capacity on the host for the instance.`,
+        `${NO_VALID_HOST} Unable to move instance ${move.uuid} to host ${target.name}. There is not enough capacity on the host for the instance.`,
       );
   }
   if (move.operation === "live-migrate") {
