@@ -22,7 +22,7 @@ import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { PLACEMENT_OPTION_DOCS } from "../catalog/placement-options";
 import { readUserJson } from "@/lib/api/input-limits";
 import { z } from "zod";
-import { FILTER_NAMES, PREFILTER_NAMES, WEIGHER_NAMES } from "@/lib/scheduler/names";
+import { isFilterName, isWeigherName, PREFILTER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
 import { extraSpecErrors } from "../catalog/extra-specs";
 import { formatCpuList, hwImagePropertyErrors } from "../catalog/hw-specs";
@@ -520,10 +520,6 @@ export { NOVA_RELEASES, type NovaRelease };
 
 /** The prefilter names of the former `placement_prefilters` option (migrated to the [scheduler] options). */
 export const LEGACY_PLACEMENT_PREFILTERS = PREFILTER_NAMES;
-/** Nova Zed's filter classes (nova.scheduler.filters.all_filters()). */
-export const NOVA_FILTERS = FILTER_NAMES;
-/** Zed's ten weighers plus HypervisorVersionWeigher and NumInstancesWeigher (2024.1). */
-export const NOVA_WEIGHERS = WEIGHER_NAMES;
 
 const multiplier = () => finiteNumber().optional();
 const nonNegMultiplier = () => nonNegNumber().optional();
@@ -1019,14 +1015,12 @@ export function checkCloudReferences(doc: CloudLike, opts: { forImport?: boolean
   // config
   const cfg = doc.config;
   if (cfg) {
-    const filters = new Set<string>(NOVA_FILTERS);
     (cfg.enabled_filters ?? []).forEach((f, i) => {
-      if (!filters.has(f)) warnings.push(`config.enabled_filters[${i}]: "${f}" is not a Nova Zed filter`);
+      if (!isFilterName(f)) warnings.push(`config.enabled_filters[${i}]: "${f}" is not a Nova Zed filter`);
     });
     if (Array.isArray(cfg.weighers)) {
-      const weighers = new Set<string>(NOVA_WEIGHERS);
       cfg.weighers.forEach((w, i) => {
-        if (!weighers.has(w)) warnings.push(`config.weighers[${i}]: "${w}" is not a Nova weigher`);
+        if (!isWeigherName(w)) warnings.push(`config.weighers[${i}]: "${w}" is not a Nova weigher`);
       });
     }
     const prefilters = new Set<string>(LEGACY_PLACEMENT_PREFILTERS);

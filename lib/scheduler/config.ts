@@ -5,6 +5,7 @@
  */
 import { NovaError, type PyValue, pyFloat, pyInt, pyTruthy } from "./python";
 import { isNovaRelease, NOVA_RELEASES, type ReleaseBehaviour, releaseBehaviour } from "./releases";
+import { isFilterName, isWeigherName } from "./names";
 import type { ScenarioConfig } from "./scenario";
 
 export interface SchedulerConfig {
@@ -339,7 +340,8 @@ function strList(c: ScenarioConfig, key: keyof ScenarioConfig): string[] {
 /** Resolve a scenario's config against Nova's defaults, validating ranges. */
 export function resolveConfig(
   given: ScenarioConfig = {},
-  known?: { filters: Set<string>; weighers: Set<string> },
+  /** Refuse (or, with not_simulated: pass, keep as not simulated) a class the engine does not know. */
+  checkNames = false,
 ): SchedulerConfig {
   if (given === null || typeof given !== "object" || Array.isArray(given))
     throw new NovaError("ValueError", "config: must be an object of nova.conf options");
@@ -390,17 +392,17 @@ export function resolveConfig(
   // Schedscope's "not_simulated: pass" (set for stored profiles): a class it does not simulate (an
   // out-of-tree ShardFilter, BlazarFilter, ...) passes every host / weighs 0, and every result says so.
   const notSimulated = { filters: [] as string[], weighers: [] as string[] };
-  if (known) {
+  if (checkNames) {
     const pass = (c as { not_simulated?: unknown }).not_simulated === "pass";
     enabledFilters.forEach((f, i) => {
-      if (known.filters.has(f)) return;
+      if (isFilterName(f)) return;
       // The reference looks classes up in a dict: an unknown name is a KeyError.
       if (!pass) throw new NovaError("KeyError", `config.enabled_filters[${i}]: unknown filter "${f}"`);
       notSimulated.filters.push(f);
       releaseNotes.push(`${f}: not simulated: passes every host`);
     });
     weighers.forEach((w, i) => {
-      if (known.weighers.has(w)) return;
+      if (isWeigherName(w)) return;
       if (!pass) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
       notSimulated.weighers.push(w);
       releaseNotes.push(`${w}: not simulated: weighs 0`);

@@ -14,7 +14,7 @@ import { askPlacement, claim, claimRequest, type PlacementOutcome } from "./plac
 import { keepPlacementCloud } from "./placement/providers";
 import type { HostFilter, HostWeigher, Reason } from "./plugin";
 import { NovaError, noValidHost } from "./python";
-import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
+import { getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
 import { applyMove, inCell } from "./moves/conductor";
 import { type Move, prepareMove, ScenarioError } from "./moves";
@@ -629,7 +629,7 @@ export interface Session {
 export function openSession(
   scenario: Scenario,
   options: ScheduleOptions = {},
-  config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN),
+  config: SchedulerConfig = resolveConfig(scenario.config ?? {}, true),
   hosts: HostState[] = buildHostStates(scenario),
 ): Session {
   const filter = (n: string) => (config.notSimulated.filters.includes(n) ? notSimulatedFilter(n) : getFilter(n));
@@ -658,7 +658,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
   try {
     // A move (SCENARIO.md "Moves"): the request the scheduler sees, then the move's RequestSpec.
     ({ scenario, move } = prepareMove(scenario));
-    const config = resolveConfig(scenario.config ?? {}, KNOWN);
+    const config = resolveConfig(scenario.config ?? {}, true);
     run.config = config;
     if (move) run.move = move.echo;
     // The snapshot's host states themselves: the consume step changes a copy (HostState.ownCopy).

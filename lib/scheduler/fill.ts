@@ -29,7 +29,6 @@ import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet 
 import { buildHostStates, type HostState } from "./host-state";
 import { stableUuid } from "./nova-uuid";
 import { NovaError, noValidHost } from "./python";
-import { KNOWN } from "./registry";
 import type { AllocationRequest } from "./placement";
 import { CandidateIndex } from "./placement/candidate-index";
 import type { Scenario, ScenarioFlavor, ScenarioHost } from "./scenario";
@@ -470,7 +469,7 @@ export class CapacityFill {
   private open(): boolean {
     let k = 0;
     try {
-      const config = resolveConfig(this.scenario.config ?? {}, KNOWN);
+      const config = resolveConfig(this.scenario.config ?? {}, true);
       this.config = config;
       this.hosts = buildHostStates(this.scenario);
       for (k = 0; k < this.mix.length; k++) {

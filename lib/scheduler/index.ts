@@ -9,7 +9,7 @@ export {
   type WeighedHostResult,
   type Diagnosis,
 } from "./result";
-export { FILTERS, WEIGHERS, KNOWN } from "./registry";
+export { FILTER_DESCRIPTORS, FILTERS, WEIGHER_DESCRIPTORS, WEIGHERS } from "./registry";
 /** Retired prefilter names and what each maps to; kept so stored profiles migrate. */
 export { PREFILTER_MIGRATION as PREFILTERS, CONFIG_KEYS, migratePlacementPrefilters } from "./config";
 export { NOVA_RELEASES, releaseBehaviour, type NovaRelease } from "./releases";

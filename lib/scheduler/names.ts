@@ -1,7 +1,9 @@
 /**
- * The names the engine knows, dependency-free so forms and schemas (also in
- * the browser) can import them. registry.ts is typed against these lists, so
- * the two cannot drift apart.
+ * The names the engine knows: the one list of filter and weigher classes.
+ * Dependency-free because forms and the scenario schema (also in the
+ * browser) import it, and the filters themselves reach Node's crypto through
+ * host state. registry.ts keys its descriptors by these names with a mapped
+ * type, so the two cannot drift apart.
  */
 export const FILTER_NAMES = [
   "AllHostsFilter",
@@ -57,3 +59,6 @@ export const PREFILTER_NAMES = [
 export type FilterName = (typeof FILTER_NAMES)[number];
 export type WeigherName = (typeof WEIGHER_NAMES)[number];
 export type PrefilterName = (typeof PREFILTER_NAMES)[number];
+
+export const isFilterName = (name: string): name is FilterName => (FILTER_NAMES as readonly string[]).includes(name);
+export const isWeigherName = (name: string): name is WeigherName => (WEIGHER_NAMES as readonly string[]).includes(name);

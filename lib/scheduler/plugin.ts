@@ -9,22 +9,22 @@ import type { RequestSpec } from "./request-spec";
  * `message` a person reads, and optionally the short `label` a summary
  * shows for the group ("VCPU short").
  */
-export interface Reason {
-  code: string;
+export interface Reason<C extends string = string> {
+  code: C;
   message: string;
   label?: string;
 }
 
 /**
  * A host filter, named after its Nova class. `check` answers null when the
- * host passes, or why it does not: a Reason whose code is one of
- * reasons.ts (a shared constant when the message is fixed). It runs in the
+ * host passes, or why it does not: a Reason whose code is one of its
+ * descriptor's `reasons` (a shared constant when the message is fixed). It runs in the
  * host loop: keep it free of parsing and allocation on the passing path.
  * The engine calls `prepare` and `check` without their object (keep state
  * in closures, not in `this`).
  */
-export interface HostFilter {
-  readonly name: string;
+export interface HostFilter<C extends string = string, N extends string = string> {
+  readonly name: N;
   /** Nova's run_filter_once_per_request: run for the first instance only. */
   readonly runOncePerRequest: boolean;
   /** Per-request work (parse a query, resolve options), before the host loop. */
@@ -36,18 +36,20 @@ export interface HostFilter {
    * funnel shows the filter keeping every host, as Nova's does.
    */
   passesEveryHost?(spec: RequestSpec): boolean;
-  check(host: HostState, spec: RequestSpec): Reason | null;
+  check(host: HostState, spec: RequestSpec): Reason<C> | null;
 }
 
-export type FilterFactory = (config: SchedulerConfig) => HostFilter;
+export type FilterFactory<C extends string = string, N extends string = string> = (
+  config: SchedulerConfig,
+) => HostFilter<C, N>;
 
 /**
  * A weigher returns raw values; the engine normalizes them (min-max over the
  * survivors, or against minval/maxval when set) and applies the multiplier.
  * Like a filter's, its functions are called without their object.
  */
-export interface HostWeigher {
-  readonly name: string;
+export interface HostWeigher<N extends string = string> {
+  readonly name: N;
   readonly minval?: number;
   readonly maxval?: number;
   /** Raw weight of one host. May throw a NovaError (e.g. a missing metric). */
@@ -62,4 +64,61 @@ export interface HostWeigher {
   multiplier(host: HostState): { value: number; source: string };
 }
 
-export type WeigherFactory = (config: SchedulerConfig) => HostWeigher;
+export type WeigherFactory<N extends string = string> = (config: SchedulerConfig) => HostWeigher<N>;
+
+/** What a filter reads besides the host's own state: where its verdict can be changed. */
+export interface FilterReads {
+  /** Aggregate metadata keys ("*": any key). */
+  readonly metadata?: readonly string[];
+  /** Flavor extra spec keys; a trailing "*" is a namespace ("capabilities:*"). */
+  readonly extraSpecs?: readonly string[];
+  /** Image properties ("*": any). */
+  readonly imageProps?: readonly string[];
+  /** Scheduler hints. */
+  readonly hints?: readonly string[];
+  /** nova.conf options, by their profile key. */
+  readonly options?: readonly string[];
+}
+
+/**
+ * Everything Schedscope knows of one filter class, in its own file: the
+ * registry, the /config docs, the metadata key catalogue and the
+ * NoValidHost summaries and advice all read it from here. `reasons` maps
+ * every code `check` can answer to the words a summary puts after a count
+ * ("3 at max_instances_per_host"); the factory is typed against it, so a
+ * code missing from the table fails to compile.
+ */
+export interface FilterDescriptor<N extends string = string, C extends string = string> {
+  readonly name: N;
+  /** One line: what the filter does, in Nova's terms. */
+  readonly doc: string;
+  readonly reasons: { readonly [K in C]: string };
+  readonly reads: FilterReads;
+  readonly factory: FilterFactory<C, N>;
+}
+
+/** A filter's descriptor, its name, reason codes and labels kept as literal types. */
+export const defineFilter = <const N extends string, const R extends Record<string, string>>(d: {
+  readonly name: N;
+  readonly doc: string;
+  readonly reasons: R;
+  readonly reads: FilterReads;
+  readonly factory: FilterFactory<keyof R & string, N>;
+}) => d;
+
+/** Everything Schedscope knows of one weigher class (see FilterDescriptor). */
+export interface WeigherDescriptor<N extends string = string> {
+  readonly name: N;
+  /** One line: what the weigher prefers, in Nova's terms. */
+  readonly doc: string;
+  /** The nova.conf option (and aggregate metadata key) holding its multiplier. */
+  readonly multiplier: string;
+  readonly factory: WeigherFactory<N>;
+}
+
+export const defineWeigher = <const N extends string>(d: WeigherDescriptor<N>): WeigherDescriptor<N> => d;
+
+/** A reason whose message never changes: one shared object, nothing allocated on the hot path. */
+export function fixedReason<C extends string>(code: C, message: string): Reason<C> {
+  return Object.freeze({ code, message });
+}

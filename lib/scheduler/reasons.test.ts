@@ -24,7 +24,7 @@ import { SameHostFilter } from "./filters/same-host";
 import { ServerGroupAffinityFilter } from "./filters/server-group-affinity";
 import { ServerGroupAntiAffinityFilter } from "./filters/server-group-anti-affinity";
 import { SimpleCIDRAffinityFilter } from "./filters/simple-cidr-affinity";
-import type { FilterFactory } from "./plugin";
+import type { FilterDescriptor } from "./plugin";
 import { REASON_LABELS } from "./reasons";
 import { toResult } from "./result";
 
@@ -36,7 +36,7 @@ const numaHost = {
   numa_topology: { cells: [{ id: 0, cpuset: [0, 1, 2, 3], memory: 8192 }] },
 };
 
-const CASES: Array<[string, FilterFactory, Case, Record<string, string | null>]> = [
+const CASES: Array<[string, FilterDescriptor, Case, Record<string, string | null>]> = [
   [
     "ComputeFilter",
     ComputeFilter,

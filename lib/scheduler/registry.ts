@@ -1,10 +1,12 @@
 /**
- * The explicit name → implementation maps. Adding a filter or weigher is its
- * file, one line here and a test. Unknown names fail fast, naming the option.
+ * Every filter and weigher descriptor, keyed by its class name. Adding one is
+ * its file, one line here, its name in names.ts and a test; the mapped types
+ * below refuse a name missing on either side or a key not matching its
+ * descriptor's name. Unknown names fail fast, naming the option.
  */
 import { NovaError } from "./python";
 import type { FilterName, WeigherName } from "./names";
-import type { FilterFactory, WeigherFactory } from "./plugin";
+import type { FilterDescriptor, FilterFactory, WeigherDescriptor, WeigherFactory } from "./plugin";
 import { AggregateImagePropertiesIsolation } from "./filters/aggregate-image-properties-isolation";
 import { AggregateInstanceExtraSpecsFilter } from "./filters/aggregate-instance-extra-specs";
 import { AggregateIoOpsFilter } from "./filters/aggregate-io-ops";
@@ -42,7 +44,7 @@ import { RAMWeigher } from "./weighers/ram";
 import { ServerGroupSoftAffinityWeigher } from "./weighers/server-group-soft-affinity";
 import { ServerGroupSoftAntiAffinityWeigher } from "./weighers/server-group-soft-anti-affinity";
 
-export const FILTERS: Record<FilterName, FilterFactory> = {
+export const FILTER_DESCRIPTORS = {
   AllHostsFilter,
   ComputeFilter,
   AvailabilityZoneFilter,
@@ -66,9 +68,9 @@ export const FILTERS: Record<FilterName, FilterFactory> = {
   MetricsFilter,
   PciPassthroughFilter,
   NUMATopologyFilter,
-};
+} satisfies { [N in FilterName]: FilterDescriptor<N> };
 
-export const WEIGHERS: Record<WeigherName, WeigherFactory> = {
+export const WEIGHER_DESCRIPTORS = {
   RAMWeigher,
   CPUWeigher,
   DiskWeigher,
@@ -82,12 +84,14 @@ export const WEIGHERS: Record<WeigherName, WeigherFactory> = {
   HypervisorVersionWeigher,
   NumInstancesWeigher,
   ImagePropertiesWeigher,
-};
+} satisfies { [N in WeigherName]: WeigherDescriptor<N> };
 
-export const KNOWN = {
-  filters: new Set(Object.keys(FILTERS)),
-  weighers: new Set(Object.keys(WEIGHERS)),
-};
+const factories = <D extends { factory: F }, F>(table: Record<string, D>) =>
+  Object.fromEntries(Object.entries(table).map(([name, d]) => [name, d.factory]));
+
+/** Name → factory, for the engine. */
+export const FILTERS = factories(FILTER_DESCRIPTORS) as Record<FilterName, FilterFactory>;
+export const WEIGHERS = factories(WEIGHER_DESCRIPTORS) as Record<WeigherName, WeigherFactory>;
 
 function lookup<T>(table: Record<string, T>, name: string, option: string): T {
   const f = Object.hasOwn(table, name) ? table[name] : undefined;

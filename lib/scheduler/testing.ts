@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { resolveConfig } from "@/lib/scheduler/config";
 import { buildHostStates } from "@/lib/scheduler/host-state";
-import type { FilterFactory, WeigherFactory } from "@/lib/scheduler/plugin";
+import type { FilterDescriptor, WeigherDescriptor } from "@/lib/scheduler/plugin";
 import { buildRequestSpec } from "@/lib/scheduler/request-spec";
 import type {
   Scenario,
@@ -93,7 +93,7 @@ function dump(kind: "filter" | "weigher", name: string, c: Case, ours: unknown):
 }
 
 /** host name → null (passes) or the message of the filter's reason (rejected). */
-export function verdicts(factory: FilterFactory, c: Case): Record<string, string | null> {
+export function verdicts({ factory }: FilterDescriptor, c: Case): Record<string, string | null> {
   const { hosts, spec, config } = prepared(c);
   const filter = factory(config);
   filter.prepare?.(spec);
@@ -109,7 +109,7 @@ export function verdicts(factory: FilterFactory, c: Case): Record<string, string
 
 /** host name → the weigher's raw value and multiplier for that host. */
 export function weights(
-  factory: WeigherFactory,
+  { factory }: WeigherDescriptor,
   c: Case,
 ): Record<string, { raw: number; multiplier: number; source: string }> {
   const { hosts, spec, config } = prepared(c);
@@ -125,7 +125,7 @@ export function weights(
 }
 
 /** host name → null (passes) or the code of the filter's reason (rejected). */
-export function reasonCodes(factory: FilterFactory, c: Case): Record<string, string | null> {
+export function reasonCodes({ factory }: FilterDescriptor, c: Case): Record<string, string | null> {
   const { hosts, spec, config } = prepared(c);
   const filter = factory(config);
   filter.prepare?.(spec);

@@ -1,5 +1,5 @@
 import { imagePropGet } from "../image-meta";
-import type { FilterFactory } from "../plugin";
+import { defineFilter } from "../plugin";
 import { pyStr, pyTruthy } from "../python";
 
 /**
@@ -7,25 +7,37 @@ import { pyStr, pyTruthy } from "../python";
  * configured namespace) that is also a set image property, the property's
  * value must be one of the metadata's values.
  */
-export const AggregateImagePropertiesIsolation: FilterFactory = (config) => {
-  const ns = config.aggregateImagePropertiesIsolationNamespace;
-  const prefix = ns ? ns + config.aggregateImagePropertiesIsolationSeparator : null;
-  return {
-    name: "AggregateImagePropertiesIsolation",
-    runOncePerRequest: true,
-    check(host, spec) {
-      for (const [key, options] of host.aggregates.split) {
-        if (prefix && !key.startsWith(prefix)) continue;
-        const prop = imagePropGet(spec.imageProps, key);
-        if (prop === undefined || !pyTruthy(prop)) continue;
-        const s = pyStr(prop);
-        if (!options.has(s))
-          return {
-            code: "AGGREGATE_IMAGE_PROPS_MISMATCH",
-            message: `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(",")}`,
-          };
-      }
-      return null;
-    },
-  };
-};
+export const AggregateImagePropertiesIsolation = defineFilter({
+  name: "AggregateImagePropertiesIsolation",
+  doc: "Aggregate metadata that names an image property must match the image's value.",
+  reasons: {
+    AGGREGATE_IMAGE_PROPS_MISMATCH: "with aggregate metadata not matching the image",
+  },
+  reads: {
+    metadata: ["*"],
+    imageProps: ["*"],
+    options: ["aggregate_image_properties_isolation_namespace", "aggregate_image_properties_isolation_separator"],
+  },
+  factory: (config) => {
+    const ns = config.aggregateImagePropertiesIsolationNamespace;
+    const prefix = ns ? ns + config.aggregateImagePropertiesIsolationSeparator : null;
+    return {
+      name: "AggregateImagePropertiesIsolation",
+      runOncePerRequest: true,
+      check(host, spec) {
+        for (const [key, options] of host.aggregates.split) {
+          if (prefix && !key.startsWith(prefix)) continue;
+          const prop = imagePropGet(spec.imageProps, key);
+          if (prop === undefined || !pyTruthy(prop)) continue;
+          const s = pyStr(prop);
+          if (!options.has(s))
+            return {
+              code: "AGGREGATE_IMAGE_PROPS_MISMATCH",
+              message: `image property ${key}=${s} not in aggregate metadata ${key}=${[...options].join(",")}`,
+            };
+        }
+        return null;
+      },
+    };
+  },
+});

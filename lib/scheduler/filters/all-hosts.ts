@@ -1,8 +1,14 @@
-import type { FilterFactory } from "../plugin";
+import { defineFilter } from "../plugin";
 
 /** AllHostsFilter: passes every host. */
-export const AllHostsFilter: FilterFactory = () => ({
+export const AllHostsFilter = defineFilter({
   name: "AllHostsFilter",
-  runOncePerRequest: true,
-  check: () => null,
+  doc: "Passes every host (no filtering).",
+  reasons: {},
+  reads: {},
+  factory: () => ({
+    name: "AllHostsFilter",
+    runOncePerRequest: true,
+    check: () => null,
+  }),
 });

@@ -1,29 +1,39 @@
-import type { FilterFactory } from "../plugin";
-import { fixedReason } from "../reasons";
+import { defineFilter, fixedReason } from "../plugin";
 
 const NO_ISOLATED_IMAGES = fixedReason("ISOLATED_HOST", "isolated host, and no image is isolated");
 const REFUSES_IMAGE = fixedReason("ISOLATED_HOST", "isolated host refuses a non-isolated image");
 const NEEDS_ISOLATED_HOST = fixedReason("ISOLATED_IMAGE", "isolated image needs an isolated host");
 
 /** IsolatedHostsFilter: isolated images only on isolated hosts (and, if restricted, vice versa). */
-export const IsolatedHostsFilter: FilterFactory = (config) => {
-  const hosts = new Set(config.isolatedHosts);
-  const images = new Set(config.isolatedImages);
-  const restrict = config.restrictIsolatedHostsToIsolatedImages;
-  return {
-    name: "IsolatedHostsFilter",
-    runOncePerRequest: true,
-    check(host, spec) {
-      const hostIsolated = hosts.has(host.host);
-      if (!images.size) {
-        return !restrict || !hostIsolated ? null : NO_ISOLATED_IMAGES;
-      }
-      const imageIsolated = images.has(spec.imageId);
-      if (restrict) {
-        if (imageIsolated === hostIsolated) return null;
-        return hostIsolated ? REFUSES_IMAGE : NEEDS_ISOLATED_HOST;
-      }
-      return !imageIsolated || hostIsolated ? null : NEEDS_ISOLATED_HOST;
-    },
-  };
-};
+export const IsolatedHostsFilter = defineFilter({
+  name: "IsolatedHostsFilter",
+  doc: "isolated_hosts run only isolated_images (and vice versa).",
+  reasons: {
+    ISOLATED_HOST: "isolated hosts (the image is not isolated)",
+    ISOLATED_IMAGE: "not isolated (the image needs an isolated host)",
+  },
+  reads: {
+    options: ["isolated_hosts", "isolated_images", "restrict_isolated_hosts_to_isolated_images"],
+  },
+  factory: (config) => {
+    const hosts = new Set(config.isolatedHosts);
+    const images = new Set(config.isolatedImages);
+    const restrict = config.restrictIsolatedHostsToIsolatedImages;
+    return {
+      name: "IsolatedHostsFilter",
+      runOncePerRequest: true,
+      check(host, spec) {
+        const hostIsolated = hosts.has(host.host);
+        if (!images.size) {
+          return !restrict || !hostIsolated ? null : NO_ISOLATED_IMAGES;
+        }
+        const imageIsolated = images.has(spec.imageId);
+        if (restrict) {
+          if (imageIsolated === hostIsolated) return null;
+          return hostIsolated ? REFUSES_IMAGE : NEEDS_ISOLATED_HOST;
+        }
+        return !imageIsolated || hostIsolated ? null : NEEDS_ISOLATED_HOST;
+      },
+    };
+  },
+});

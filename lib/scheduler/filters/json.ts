@@ -1,6 +1,6 @@
 import type { HostState } from "../host-state";
 import { hostAttribute } from "../host-attributes";
-import type { FilterFactory } from "../plugin";
+import { defineFilter } from "../plugin";
 import { NovaError, PyFloat, pyCompare, pyEq, pyJsonLoads, pyRepr, pyTruthy, type PyValue } from "../python";
 import { getSchedulerHint } from "../request-spec";
 
@@ -88,27 +88,37 @@ export function evaluateQuery(query: Query, host: HostState): PyValue {
   }
 }
 
-export const JsonFilter: FilterFactory = () => {
-  let query: Query | null = null;
-  let text = "";
-  return {
-    name: "JsonFilter",
-    runOncePerRequest: false,
-    prepare(spec) {
-      const hint = getSchedulerHint(spec, "query");
-      query = null;
-      // `if not query`: an empty string or an empty list means no query.
-      if (hint === undefined || !pyTruthy(hint)) return;
-      if (Array.isArray(hint))
-        throw new NovaError("TypeError", "the JSON object must be str, bytes or bytearray, not list");
-      text = hint;
-      query = pyJsonLoads(hint);
-    },
-    check(host) {
-      if (query === null) return null;
-      let result = evaluateQuery(query, host);
-      if (Array.isArray(result)) result = result.some(pyTruthy);
-      return pyTruthy(result) ? null : { code: "QUERY_NOT_SATISFIED", message: `not satisfying query ${text}` };
-    },
-  };
-};
+export const JsonFilter = defineFilter({
+  name: "JsonFilter",
+  doc: "Hint query: a JSON expression over host state.",
+  reasons: {
+    QUERY_NOT_SATISFIED: "not satisfying the query hint",
+  },
+  reads: {
+    hints: ["query"],
+  },
+  factory: () => {
+    let query: Query | null = null;
+    let text = "";
+    return {
+      name: "JsonFilter",
+      runOncePerRequest: false,
+      prepare(spec) {
+        const hint = getSchedulerHint(spec, "query");
+        query = null;
+        // `if not query`: an empty string or an empty list means no query.
+        if (hint === undefined || !pyTruthy(hint)) return;
+        if (Array.isArray(hint))
+          throw new NovaError("TypeError", "the JSON object must be str, bytes or bytearray, not list");
+        text = hint;
+        query = pyJsonLoads(hint);
+      },
+      check(host) {
+        if (query === null) return null;
+        let result = evaluateQuery(query, host);
+        if (Array.isArray(result)) result = result.some(pyTruthy);
+        return pyTruthy(result) ? null : { code: "QUERY_NOT_SATISFIED", message: `not satisfying query ${text}` };
+      },
+    };
+  },
+});

@@ -1,5 +1,5 @@
 import type { HostState } from "../host-state";
-import type { FilterFactory, Reason } from "../plugin";
+import { defineFilter, type Reason } from "../plugin";
 import { NovaError, pyInt } from "../python";
 import type { InstanceGroup } from "../request-spec";
 
@@ -7,46 +7,62 @@ import type { InstanceGroup } from "../request-spec";
  * ServerGroupAntiAffinityFilter: for an anti-affinity group, hosts already
  * running max_server_per_host members (rule, default 1) are out.
  */
-export const ServerGroupAntiAffinityFilter: FilterFactory = () => {
-  // The rule is read (and may raise) the first time a host needs it, as in Nova; then kept.
-  let max: number | null = null;
-  return {
-    name: "ServerGroupAntiAffinityFilter",
-    runOncePerRequest: false,
-    prepare() {
-      max = null;
-    },
-    passesEveryHost: (spec) => spec.instanceGroup?.policy !== "anti-affinity",
-    check(host, spec) {
-      const group = spec.instanceGroup;
-      if (group?.policy !== "anti-affinity") return null;
-      if (host.instances.has(spec.instanceUuid)) return null;
-      let members = 0;
-      for (const u of host.instances) if (group.members.has(u)) members++;
-      if (max === null) {
-        let rule = 1;
-        if ("max_server_per_host" in group.rules) {
-          try {
-            rule = pyInt(group.rules.max_server_per_host);
-          } catch (e) {
-            throw new NovaError(
-              "ValueError",
-              `server group ${group.name} rules.max_server_per_host: ${(e as Error).message}`,
-            );
+export const ServerGroupAntiAffinityFilter = defineFilter({
+  name: "ServerGroupAntiAffinityFilter",
+  doc: "anti-affinity groups: rejects hosts already running a member (up to max_server_per_host).",
+  reasons: {
+    ANTI_AFFINITY: "already running the anti-affinity group's members",
+    ANTI_AFFINITY_THIS_REQUEST: "already holding instances of this request (anti-affinity)",
+  },
+  reads: {
+    hints: ["group"],
+  },
+  factory: () => {
+    // The rule is read (and may raise) the first time a host needs it, as in Nova; then kept.
+    let max: number | null = null;
+    return {
+      name: "ServerGroupAntiAffinityFilter",
+      runOncePerRequest: false,
+      prepare() {
+        max = null;
+      },
+      passesEveryHost: (spec) => spec.instanceGroup?.policy !== "anti-affinity",
+      check(host, spec) {
+        const group = spec.instanceGroup;
+        if (group?.policy !== "anti-affinity") return null;
+        if (host.instances.has(spec.instanceUuid)) return null;
+        let members = 0;
+        for (const u of host.instances) if (group.members.has(u)) members++;
+        if (max === null) {
+          let rule = 1;
+          if ("max_server_per_host" in group.rules) {
+            try {
+              rule = pyInt(group.rules.max_server_per_host);
+            } catch (e) {
+              throw new NovaError(
+                "ValueError",
+                `server group ${group.name} rules.max_server_per_host: ${(e as Error).message}`,
+              );
+            }
           }
+          max = rule;
         }
-        max = rule;
-      }
-      return members < max ? null : antiAffinityReason(host, group, members, max);
-    },
-  };
-};
+        return members < max ? null : antiAffinityReason(host, group, members, max);
+      },
+    };
+  },
+});
 
 /**
  * Why a host is full for the group; names the instances of this very request
  * it already holds (numbered from 1), which is how a multi-instance boot spreads.
  */
-function antiAffinityReason(host: HostState, group: InstanceGroup, members: number, max: number): Reason {
+function antiAffinityReason(
+  host: HostState,
+  group: InstanceGroup,
+  members: number,
+  max: number,
+): Reason<"ANTI_AFFINITY" | "ANTI_AFFINITY_THIS_REQUEST"> {
   const own: number[] = [];
   for (const u of host.instances) {
     const index = group.requestMembers.get(u);

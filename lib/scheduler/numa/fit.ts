@@ -141,7 +141,7 @@ export class NumaFitFacts {
   readonly summary: readonly number[];
   /** The guest needs the reason was written for, and the reason. */
   noFitNeeds: object | null = null;
-  noFitReason: { code: string; message: string } | null = null;
+  noFitReason: { code: "NUMA_NO_FIT"; message: string } | null = null;
 
   constructor(readonly cells: NUMACell[]) {
     this.summary = fitSummary(cells);

@@ -1,9 +1,14 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 
 /** CPUWeigher: free vCPUs after the allocation ratio. */
-export const CPUWeigher: WeigherFactory = (config) => ({
+export const CPUWeigher = defineWeigher({
   name: "CPUWeigher",
-  minval: 0,
-  weigh: (host) => host.vcpusTotal * host.cpuAllocationRatio - host.vcpusUsed,
-  multiplier: (host) => host.aggregates.weightMultiplier("cpu_weight_multiplier", config.cpuWeightMultiplier),
+  doc: "Free vCPUs (> 0 spreads, < 0 stacks).",
+  multiplier: "cpu_weight_multiplier",
+  factory: (config) => ({
+    name: "CPUWeigher",
+    minval: 0,
+    weigh: (host) => host.vcpusTotal * host.cpuAllocationRatio - host.vcpusUsed,
+    multiplier: (host) => host.aggregates.weightMultiplier("cpu_weight_multiplier", config.cpuWeightMultiplier),
+  }),
 });

@@ -1,10 +1,15 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 
 /** CrossCellWeigher: prefers the source cell on cross-cell moves; 0 for every boot. */
-export const CrossCellWeigher: WeigherFactory = (config) => ({
+export const CrossCellWeigher = defineWeigher({
   name: "CrossCellWeigher",
-  weigh: () => 0,
-  sameForEveryHost: () => 0,
-  multiplier: (host) =>
-    host.aggregates.weightMultiplier("cross_cell_move_weight_multiplier", config.crossCellMoveWeightMultiplier),
+  doc: "Prefers the source cell on moves.",
+  multiplier: "cross_cell_move_weight_multiplier",
+  factory: (config) => ({
+    name: "CrossCellWeigher",
+    weigh: () => 0,
+    sameForEveryHost: () => 0,
+    multiplier: (host) =>
+      host.aggregates.weightMultiplier("cross_cell_move_weight_multiplier", config.crossCellMoveWeightMultiplier),
+  }),
 });

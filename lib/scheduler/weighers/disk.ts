@@ -1,9 +1,14 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 
 /** DiskWeigher: free disk in MB. */
-export const DiskWeigher: WeigherFactory = (config) => ({
+export const DiskWeigher = defineWeigher({
   name: "DiskWeigher",
-  minval: 0,
-  weigh: (host) => host.freeDiskMb,
-  multiplier: (host) => host.aggregates.weightMultiplier("disk_weight_multiplier", config.diskWeightMultiplier),
+  doc: "Free disk (> 0 spreads, < 0 stacks).",
+  multiplier: "disk_weight_multiplier",
+  factory: (config) => ({
+    name: "DiskWeigher",
+    minval: 0,
+    weigh: (host) => host.freeDiskMb,
+    multiplier: (host) => host.aggregates.weightMultiplier("disk_weight_multiplier", config.diskWeightMultiplier),
+  }),
 });

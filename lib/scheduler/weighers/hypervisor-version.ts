@@ -1,9 +1,17 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 
 /** HypervisorVersionWeigher (Nova 2023.2+, e38d6a356b): prefer newer hypervisors (`hypervisor_version or 0`). */
-export const HypervisorVersionWeigher: WeigherFactory = (config) => ({
+export const HypervisorVersionWeigher = defineWeigher({
   name: "HypervisorVersionWeigher",
-  weigh: (host) => host.hypervisorVersion,
-  multiplier: (host) =>
-    host.aggregates.weightMultiplier("hypervisor_version_weight_multiplier", config.hypervisorVersionWeightMultiplier),
+  doc: "Newer hypervisor versions (2024.1+, opt-in by name).",
+  multiplier: "hypervisor_version_weight_multiplier",
+  factory: (config) => ({
+    name: "HypervisorVersionWeigher",
+    weigh: (host) => host.hypervisorVersion,
+    multiplier: (host) =>
+      host.aggregates.weightMultiplier(
+        "hypervisor_version_weight_multiplier",
+        config.hypervisorVersionWeightMultiplier,
+      ),
+  }),
 });

@@ -1,6 +1,6 @@
 import { parseMetricsWeightSetting } from "../config";
 import type { ImageProps } from "../image-meta";
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 import type { HostState } from "../host-state";
 import { NovaError, pyStr } from "../python";
 
@@ -51,20 +51,25 @@ function hasStubInstance(host: HostState): boolean {
  * image_props_weight_multiplier does not change that). A host that got a
  * server group's stub instance earlier in the request makes it raise.
  */
-export const ImagePropertiesWeigher: WeigherFactory = (config) => {
-  const ratios = new Map(parseMetricsWeightSetting(config.imagePropsWeightSetting));
-  const off = config.imagePropsWeightMultiplier === 0;
-  return {
-    name: "ImagePropertiesWeigher",
-    weigh: (host, spec) => {
-      if (off) return 0.0;
-      // The stub has no context: ImageMeta.from_instance's lazy load of its
-      // image_ref raises (nova/objects/image_meta.py; still so on master).
-      if (spec.instanceGroup && hasStubInstance(host))
-        throw new NovaError("OrphanedObjectError", "Cannot call obj_load_attr on orphaned Instance object");
-      return imagePropertiesWeight(spec.imageProps, host.instanceImageProps, ratios);
-    },
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier("image_props_weight_multiplier", config.imagePropsWeightMultiplier),
-  };
-};
+export const ImagePropertiesWeigher = defineWeigher({
+  name: "ImagePropertiesWeigher",
+  doc: "Instances whose images share the request image's properties (2025.1+; a scenario carries none, so 0).",
+  multiplier: "image_props_weight_multiplier",
+  factory: (config) => {
+    const ratios = new Map(parseMetricsWeightSetting(config.imagePropsWeightSetting));
+    const off = config.imagePropsWeightMultiplier === 0;
+    return {
+      name: "ImagePropertiesWeigher",
+      weigh: (host, spec) => {
+        if (off) return 0.0;
+        // The stub has no context: ImageMeta.from_instance's lazy load of its
+        // image_ref raises (nova/objects/image_meta.py; still so on master).
+        if (spec.instanceGroup && hasStubInstance(host))
+          throw new NovaError("OrphanedObjectError", "Cannot call obj_load_attr on orphaned Instance object");
+        return imagePropertiesWeight(spec.imageProps, host.instanceImageProps, ratios);
+      },
+      multiplier: (host) =>
+        host.aggregates.weightMultiplier("image_props_weight_multiplier", config.imagePropsWeightMultiplier),
+    };
+  },
+});

@@ -1,5 +1,6 @@
 import { parseMetricsWeightSetting } from "../config";
-import type { WeigherFactory } from "../plugin";
+import type { HostState } from "../host-state";
+import { defineWeigher } from "../plugin";
 import { NovaError } from "../python";
 
 /**
@@ -7,32 +8,37 @@ import { NovaError } from "../python";
  * missing metric raises ComputeHostMetricNotFound when metrics are required,
  * else the host weighs weight_of_unavailable (if that metric counts at all).
  */
-export const MetricsWeigher: WeigherFactory = (config) => {
-  const setting = parseMetricsWeightSetting(config.metricsWeightSetting);
-  const multiplier = (host: Parameters<ReturnType<WeigherFactory>["multiplier"]>[0]) =>
-    host.aggregates.weightMultiplier("metrics_weight_multiplier", config.metricsWeightMultiplier);
-  return {
-    name: "MetricsWeigher",
-    multiplier,
-    weigh(host) {
-      let value = 0.0;
-      for (let i = 0; i < setting.length; i++) {
-        const name = setting[i][0];
-        const ratio = setting[i][1];
-        const m = host.metric(name);
-        if (m !== undefined) {
-          value += m * ratio;
-          continue;
+export const MetricsWeigher = defineWeigher({
+  name: "MetricsWeigher",
+  doc: "Host metrics weighed by metrics_weight_setting.",
+  multiplier: "metrics_weight_multiplier",
+  factory: (config) => {
+    const setting = parseMetricsWeightSetting(config.metricsWeightSetting);
+    const multiplier = (host: HostState) =>
+      host.aggregates.weightMultiplier("metrics_weight_multiplier", config.metricsWeightMultiplier);
+    return {
+      name: "MetricsWeigher",
+      multiplier,
+      weigh(host) {
+        let value = 0.0;
+        for (let i = 0; i < setting.length; i++) {
+          const name = setting[i][0];
+          const ratio = setting[i][1];
+          const m = host.metric(name);
+          if (m !== undefined) {
+            value += m * ratio;
+            continue;
+          }
+          if (config.metricsRequired) {
+            throw new NovaError(
+              "ComputeHostMetricNotFound",
+              `Metric ${name} not found on host ${host.host}:${host.nodename}`,
+            );
+          }
+          if (ratio * multiplier(host).value !== 0) return config.metricsWeightOfUnavailable;
         }
-        if (config.metricsRequired) {
-          throw new NovaError(
-            "ComputeHostMetricNotFound",
-            `Metric ${name} not found on host ${host.host}:${host.nodename}`,
-          );
-        }
-        if (ratio * multiplier(host).value !== 0) return config.metricsWeightOfUnavailable;
-      }
-      return value;
-    },
-  };
-};
+        return value;
+      },
+    };
+  },
+});

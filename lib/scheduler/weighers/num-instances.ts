@@ -1,9 +1,14 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 
 /** NumInstancesWeigher (Nova 2023.2+, ca3fbb4d15): > 0 packs hosts with more instances, < 0 spreads. */
-export const NumInstancesWeigher: WeigherFactory = (config) => ({
+export const NumInstancesWeigher = defineWeigher({
   name: "NumInstancesWeigher",
-  weigh: (host) => host.numInstances,
-  multiplier: (host) =>
-    host.aggregates.weightMultiplier("num_instances_weight_multiplier", config.numInstancesWeightMultiplier),
+  doc: "Instance count (2024.1+, opt-in by name).",
+  multiplier: "num_instances_weight_multiplier",
+  factory: (config) => ({
+    name: "NumInstancesWeigher",
+    weigh: (host) => host.numInstances,
+    multiplier: (host) =>
+      host.aggregates.weightMultiplier("num_instances_weight_multiplier", config.numInstancesWeightMultiplier),
+  }),
 });

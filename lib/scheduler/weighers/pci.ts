@@ -1,4 +1,4 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 
 const MAX_DEVS = 100;
 
@@ -6,8 +6,13 @@ const MAX_DEVS = 100;
  * PCIWeigher: hosts with fewer free PCI devices weigh more (raw = 100 -
  * min(free, 99)), for every request: PCI guests stack, others avoid PCI hosts.
  */
-export const PCIWeigher: WeigherFactory = (config) => ({
+export const PCIWeigher = defineWeigher({
   name: "PCIWeigher",
-  weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
-  multiplier: (host) => host.aggregates.weightMultiplier("pci_weight_multiplier", config.pciWeightMultiplier),
+  doc: "Keeps PCI-capable hosts for PCI requests.",
+  multiplier: "pci_weight_multiplier",
+  factory: (config) => ({
+    name: "PCIWeigher",
+    weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
+    multiplier: (host) => host.aggregates.weightMultiplier("pci_weight_multiplier", config.pciWeightMultiplier),
+  }),
 });

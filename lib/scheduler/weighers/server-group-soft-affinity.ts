@@ -1,5 +1,5 @@
 import type { HostState } from "../host-state";
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 import type { RequestSpec } from "../request-spec";
 
 /** Members of the request's group on this host, when the group has `policy`. */
@@ -12,10 +12,15 @@ export function groupMembersOnHost(host: HostState, spec: RequestSpec, policy: s
 }
 
 /** ServerGroupSoftAffinityWeigher: prefer hosts with more members of a soft-affinity group. */
-export const ServerGroupSoftAffinityWeigher: WeigherFactory = (config) => ({
+export const ServerGroupSoftAffinityWeigher = defineWeigher({
   name: "ServerGroupSoftAffinityWeigher",
-  weigh: (host, spec) => groupMembersOnHost(host, spec, "soft-affinity"),
-  sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-affinity" ? undefined : 0),
-  multiplier: (host) =>
-    host.aggregates.weightMultiplier("soft_affinity_weight_multiplier", config.softAffinityWeightMultiplier),
+  doc: "soft-affinity: prefers hosts running group members.",
+  multiplier: "soft_affinity_weight_multiplier",
+  factory: (config) => ({
+    name: "ServerGroupSoftAffinityWeigher",
+    weigh: (host, spec) => groupMembersOnHost(host, spec, "soft-affinity"),
+    sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-affinity" ? undefined : 0),
+    multiplier: (host) =>
+      host.aggregates.weightMultiplier("soft_affinity_weight_multiplier", config.softAffinityWeightMultiplier),
+  }),
 });

@@ -1,12 +1,17 @@
-import type { WeigherFactory } from "../plugin";
+import { defineWeigher } from "../plugin";
 import { groupMembersOnHost } from "./server-group-soft-affinity";
 
 /** ServerGroupSoftAntiAffinityWeigher: prefer hosts with fewer members of a soft-anti-affinity group. */
-export const ServerGroupSoftAntiAffinityWeigher: WeigherFactory = (config) => ({
+export const ServerGroupSoftAntiAffinityWeigher = defineWeigher({
   name: "ServerGroupSoftAntiAffinityWeigher",
-  // Nova's `len(...) * -1` is an int: no member is 0, not -0.
-  weigh: (host, spec) => 0 - groupMembersOnHost(host, spec, "soft-anti-affinity"),
-  sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-anti-affinity" ? undefined : 0),
-  multiplier: (host) =>
-    host.aggregates.weightMultiplier("soft_anti_affinity_weight_multiplier", config.softAntiAffinityWeightMultiplier),
+  doc: "soft-anti-affinity: prefers hosts without group members.",
+  multiplier: "soft_anti_affinity_weight_multiplier",
+  factory: (config) => ({
+    name: "ServerGroupSoftAntiAffinityWeigher",
+    // Nova's `len(...) * -1` is an int: no member is 0, not -0.
+    weigh: (host, spec) => 0 - groupMembersOnHost(host, spec, "soft-anti-affinity"),
+    sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-anti-affinity" ? undefined : 0),
+    multiplier: (host) =>
+      host.aggregates.weightMultiplier("soft_anti_affinity_weight_multiplier", config.softAntiAffinityWeightMultiplier),
+  }),
 });

@@ -6,7 +6,7 @@
 // lib/scheduler/testing.ts).
 import { describe, expect, it } from "vitest";
 import { host, weights, type Case } from "@/lib/scheduler/testing";
-import type { WeigherFactory } from "../plugin";
+import type { WeigherDescriptor } from "../plugin";
 import { BuildFailureWeigher } from "./build-failure";
 import { CPUWeigher } from "./cpu";
 import { CrossCellWeigher } from "./cross-cell";
@@ -23,7 +23,7 @@ import { ServerGroupSoftAntiAffinityWeigher } from "./server-group-soft-anti-aff
 /** host name → [raw, multiplier] */
 type Expected = Record<string, [number, number]>;
 
-function expectWeights(factory: WeigherFactory, c: Case, expected: Expected) {
+function expectWeights(factory: WeigherDescriptor, c: Case, expected: Expected) {
   const got = weights(factory, c);
   expect(Object.fromEntries(Object.entries(got).map(([h, w]) => [h, [w.raw, w.multiplier]]))).toEqual(expected);
 }
@@ -32,7 +32,7 @@ const U1 = "11111111-1111-1111-1111-111111111111";
 const U2 = "22222222-2222-2222-2222-222222222222";
 const U3 = "33333333-3333-3333-3333-333333333333";
 
-describe.each<[string, WeigherFactory, Case, Expected]>([
+describe.each<[string, WeigherDescriptor, Case, Expected]>([
   [
     "RAMWeigher: free RAM in MB, multiplier 1.0",
     RAMWeigher,
