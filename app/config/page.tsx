@@ -14,10 +14,15 @@ import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtDate } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { HiddenColumnHeader } from "@/components/ui/table";
-import { FILTER_DOCS, WEIGHER_DOCS } from "@/lib/catalog/scheduler-docs";
 import { listProfiles } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
-import { DEFAULT_ENABLED_FILTERS, FILTERS, OPTION_DOCS, WEIGHERS, ZED_ALL_WEIGHERS } from "@/lib/scheduler";
+import {
+  DEFAULT_ENABLED_FILTERS,
+  FILTER_DESCRIPTORS,
+  OPTION_DOCS,
+  WEIGHER_DESCRIPTORS,
+  ZED_ALL_WEIGHERS,
+} from "@/lib/scheduler";
 
 export const metadata: Metadata = { title: "Config" };
 export const dynamic = "force-dynamic";
@@ -25,12 +30,8 @@ export const dynamic = "force-dynamic";
 type SP = Record<string, string | string[] | undefined>;
 
 const catalogue: Catalogue = {
-  filters: Object.keys(FILTERS).map((name) => ({ name, doc: FILTER_DOCS[name] ?? "" })),
-  weighers: Object.keys(WEIGHERS).map((name) => ({
-    name,
-    doc: WEIGHER_DOCS[name]?.doc ?? "",
-    multiplier: WEIGHER_DOCS[name]?.multiplier ?? "",
-  })),
+  filters: Object.values(FILTER_DESCRIPTORS).map(({ name, doc }) => ({ name, doc })),
+  weighers: Object.values(WEIGHER_DESCRIPTORS).map(({ name, doc, multiplier }) => ({ name, doc, multiplier })),
   options: OPTION_DOCS,
   defaultFilters: DEFAULT_ENABLED_FILTERS,
   allWeighers: ZED_ALL_WEIGHERS,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { describeMetadataKey, metadataKeyError, metadataValueError, WEIGHT_MULTIPLIER_KEYS } from "./metadata-keys";
+import { FILTER_DESCRIPTORS, WEIGHER_DESCRIPTORS } from "@/lib/scheduler/registry";
+import {
+  describeMetadataKey,
+  metadataKeyError,
+  metadataValueError,
+  SUGGESTED_METADATA_KEYS,
+  WEIGHT_MULTIPLIER_KEYS,
+} from "./metadata-keys";
 
 describe("describeMetadataKey", () => {
   it.each([
@@ -31,6 +38,33 @@ describe("describeMetadataKey", () => {
 
   it("names the flavor extra spec a free key is matched against", () => {
     expect(describeMetadataKey("ssd").meaning).toContain("aggregate_instance_extra_specs:ssd");
+  });
+
+  // The catalogue stays browser-safe by naming readers; their descriptors are the truth.
+  it.each(
+    Object.values(FILTER_DESCRIPTORS).flatMap((d) =>
+      (("metadata" in d.reads ? d.reads.metadata : undefined) ?? []).filter((k) => k !== "*").map((k) => [k, d.name]),
+    ),
+  )("%s: the descriptor of %s reads it, and so says the catalogue", (key, name) => {
+    expect(describeMetadataKey(key).reader).toBe(name);
+  });
+
+  it.each(Object.values(WEIGHER_DESCRIPTORS).map((d) => [d.multiplier, d.name]))(
+    "%s: the multiplier of %s's descriptor, and so says the catalogue",
+    (key, name) => {
+      expect(describeMetadataKey(key).reader).toBe(name);
+    },
+  );
+
+  it.each(SUGGESTED_METADATA_KEYS)("%s: its reader's descriptor reads it", (key) => {
+    const { reader, kind } = describeMetadataKey(key);
+    if (kind === "multiplier")
+      expect(WEIGHER_DESCRIPTORS[reader as keyof typeof WEIGHER_DESCRIPTORS].multiplier).toBe(key);
+    else {
+      const reads: { metadata?: readonly string[] } =
+        FILTER_DESCRIPTORS[reader as keyof typeof FILTER_DESCRIPTORS].reads;
+      expect(reads.metadata?.some((k) => k === key || k === "*")).toBe(true);
+    }
   });
 
   it("knows every weigher multiplier", () => {

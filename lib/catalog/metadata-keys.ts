@@ -4,9 +4,13 @@
  * metadata editor (live hints, client-side checks) and by the server-side
  * schema (lib/cloud/form-schemas.ts), so both always agree.
  *
- * Pure: no Prisma, Next.js or Node imports (it runs in the browser too).
+ * Pure: no Prisma, Next.js or Node imports (it runs in the browser too), so
+ * it names its readers rather than importing their descriptors (the filters
+ * reach Node's crypto); metadata-keys.test.ts holds each reader's
+ * descriptor (`reads.metadata`, `multiplier`) to this table.
  */
 import { IMAGE_META_FIELDS, LEGACY_IMAGE_PROPERTIES } from "@/lib/scheduler/image-meta-fields";
+import type { FilterName, WeigherName } from "@/lib/scheduler/names";
 import { pyFloat, pyInt } from "@/lib/scheduler/python";
 
 export type MetadataKeyKind =
@@ -22,7 +26,7 @@ export interface MetadataKeyInfo {
   key: string;
   kind: MetadataKeyKind;
   /** The filter or weigher that reads this key. */
-  reader: string;
+  reader: FilterName | WeigherName;
   /** One line: what the reader does with the value. */
   meaning: string;
   /** What a valid value looks like (placeholder / help). */
@@ -30,7 +34,7 @@ export interface MetadataKeyInfo {
 }
 
 /** `<prefix>_weight_multiplier` → the weigher that reads it (per-aggregate override). */
-export const WEIGHT_MULTIPLIER_KEYS: Record<string, { weigher: string; nonNegative: boolean }> = {
+export const WEIGHT_MULTIPLIER_KEYS: Record<string, { weigher: WeigherName; nonNegative: boolean }> = {
   ram_weight_multiplier: { weigher: "RAMWeigher", nonNegative: false },
   cpu_weight_multiplier: { weigher: "CPUWeigher", nonNegative: false },
   disk_weight_multiplier: { weigher: "DiskWeigher", nonNegative: false },

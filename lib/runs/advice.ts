@@ -5,6 +5,8 @@
  */
 import { errorTitle } from "./error-words";
 import type { FunnelStep, ScheduleResult } from "@/lib/scheduler/result";
+import type { FilterName, PrefilterName } from "@/lib/scheduler/names";
+import type { ReasonCode } from "@/lib/scheduler/reasons";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { fmtStage } from "./format";
 
@@ -45,8 +47,16 @@ export function groupReasons(reasons: readonly string[], codes?: readonly string
   return [...counts.values()].sort((a, b) => b.count - a.count);
 }
 
-const hasCode = (groups: readonly ReasonCount[], test: (code: string) => boolean) =>
-  groups.some((g) => g.code !== undefined && test(g.code));
+/**
+ * The codes of results stored before every filter had its own: the stage's
+ * name (a filter, or a retired Placement prefilter).
+ */
+type StageCode = FilterName | `placement:${PrefilterName}`;
+type AdviceCode = ReasonCode | StageCode;
+
+/** Whether a group has one of `codes` (typed, so a misspelt code fails to compile). */
+const hasCode = (groups: readonly ReasonCount[], ...codes: AdviceCode[]) =>
+  groups.some((g) => g.code !== undefined && (codes as string[]).includes(g.code));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
@@ -76,11 +86,11 @@ function flavorSpecs(req: ScenarioRequest | undefined, prefix: string): Array<[s
 
 const enableHosts: AdviceFn = (groups) => {
   const out: string[] = [];
-  if (hasCode(groups, (c) => c === "DISABLED"))
+  if (hasCode(groups, "DISABLED"))
     out.push(
       "Re-enable a host that has capacity: openstack compute service set --enable HOST nova-compute (check its disabled reason first).",
     );
-  if (hasCode(groups, (c) => c === "DOWN"))
+  if (hasCode(groups, "DOWN"))
     out.push("Bring nova-compute back up on a down host (or clear forced_down) so it reports again.");
   if (!out.length) out.push("Enable or bring up the compute service of a host with capacity.");
   out.push("Or add compute hosts to the cloud.");
@@ -120,11 +130,11 @@ const traits: AdviceFn = (groups, req) => {
   ]);
   const forbidden = specs.filter(([, v]) => v === "forbidden").map(([t]) => t);
   const out: string[] = [];
-  if (missing.length && hasCode(groups, (c) => c === "TRAIT_MISSING" || c === "placement:traits"))
+  if (missing.length && hasCode(groups, "TRAIT_MISSING", "placement:traits"))
     out.push(
       `Add trait ${missing.join(", ")} to hosts that have it (openstack resource provider trait set --trait ${missing[0]} RP_UUID), or stop requiring it in ${flavorName(req)} or the image.`,
     );
-  if (forbidden.length && hasCode(groups, (c) => c === "TRAIT_FORBIDDEN" || c === "placement:traits"))
+  if (forbidden.length && hasCode(groups, "TRAIT_FORBIDDEN", "placement:traits"))
     out.push(
       `Remove ${forbidden.map((t) => `trait:${t}=forbidden`).join(", ")} from ${flavorName(req)}, or use hosts without ${forbidden.join(", ")}.`,
     );
@@ -208,7 +218,7 @@ const pci: AdviceFn = () => [
  * are codes too: results stored before filters had their own codes carry
  * them (and results from before codes are read with the stage as the code).
  */
-const ADVICE: Record<string, AdviceFn> = {
+const ADVICE: Partial<Record<AdviceCode, AdviceFn>> = {
   DISABLED: enableHosts,
   DOWN: enableHosts,
   WRONG_AVAILABILITY_ZONE: availabilityZone,
@@ -285,7 +295,8 @@ const ADVICE: Record<string, AdviceFn> = {
 };
 
 const adviceFor = (code: string): AdviceFn | undefined =>
-  ADVICE[code] ?? (code.endsWith("_SHORT") ? resources : undefined);
+  (Object.hasOwn(ADVICE, code) ? ADVICE[code as AdviceCode] : undefined) ??
+  (code.endsWith("_SHORT") ? resources : undefined);
 
 /** The advice of every code among the groups, most frequent code first, each piece once. */
 function adviceOf(groups: ReasonCount[], req: ScenarioRequest | undefined): string[] {
@@ -364,7 +375,8 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
     advice.push(
       `Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`,
     );
-  const cut = (req.funnel[0]?.codes ?? []).filter((c) => c === "NOT_IN_CANDIDATE_LIMIT").length;
+  const beyondLimit: ReasonCode = "NOT_IN_CANDIDATE_LIMIT";
+  const cut = (req.funnel[0]?.codes ?? []).filter((c) => c === beyondLimit).length;
   if (cut && last.filter !== "Placement") {
     advice.push(
       `${plural(cut, "host")} matched Placement but ${cut === 1 ? "was" : "were"} never considered (beyond max_placement_results): raise max_placement_results in the profile.`,

@@ -25,7 +25,9 @@ import { ServerGroupAffinityFilter } from "./filters/server-group-affinity";
 import { ServerGroupAntiAffinityFilter } from "./filters/server-group-anti-affinity";
 import { SimpleCIDRAffinityFilter } from "./filters/simple-cidr-affinity";
 import type { FilterDescriptor } from "./plugin";
+import { PLACEMENT_REASONS } from "./placement/reasons";
 import { REASON_LABELS } from "./reasons";
+import { FILTER_DESCRIPTORS } from "./registry";
 import { toResult } from "./result";
 
 const U1 = "11111111-1111-1111-1111-111111111111";
@@ -212,11 +214,25 @@ const CASES: Array<[string, FilterDescriptor, Case, Record<string, string | null
 ];
 
 describe("every filter rejects with a code", () => {
-  it.each(CASES)("%s", (_, factory, c, expected) => {
-    const got = reasonCodes(factory, c);
+  it.each(CASES)("%s", (_, filter, c, expected) => {
+    const got = reasonCodes(filter, c);
     expect(got).toEqual(expected);
-    for (const code of Object.values(got)) if (code) expect(REASON_LABELS[code]).toBeTruthy();
+    for (const code of Object.values(got)) if (code) expect(filter.reasons[code]).toBe(REASON_LABELS[code]);
   });
+});
+
+describe("reason labels", () => {
+  const tables: Array<[string, Readonly<Record<string, string>>]> = [
+    ...Object.values(FILTER_DESCRIPTORS).map((d): [string, Readonly<Record<string, string>>] => [d.name, d.reasons]),
+    ["Placement", PLACEMENT_REASONS],
+  ];
+  it.each(tables.flatMap(([owner, t]) => Object.entries(t).map(([code, label]) => [owner, code, label])))(
+    "%s %s: one label wherever the code is answered",
+    (_, code, label) => {
+      expect(label).not.toBe("");
+      expect(REASON_LABELS[code]).toBe(label);
+    },
+  );
 });
 
 describe("NoValidHost groups the funnel by code", () => {

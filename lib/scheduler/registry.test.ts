@@ -4,7 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FILTERS, WEIGHERS } from "./registry";
+import { CONFIG_KEYS, resolveConfig } from "./config";
+import { FILTER_DESCRIPTORS, FILTERS, WEIGHER_DESCRIPTORS, WEIGHERS } from "./registry";
 
 function testTitles(dir: string): string {
   return fs
@@ -22,4 +23,25 @@ describe.each([
   it.each(names)("%s", (name) => {
     expect(text).toMatch(new RegExp(`(describe\\(|\\[\\s*)"${name}[":]`));
   });
+});
+
+describe("what a descriptor says it reads", () => {
+  it.each(Object.values(FILTER_DESCRIPTORS).map((d) => [d.name, d.reads]))("%s reads profile options", (_, reads) => {
+    const options: readonly string[] = ("options" in reads ? reads.options : undefined) ?? [];
+    for (const o of options) expect(CONFIG_KEYS.has(o), o).toBe(true);
+  });
+
+  it.each(Object.values(WEIGHER_DESCRIPTORS).map((d) => [d.name, d.multiplier]))(
+    "%s's multiplier %s is a profile option",
+    (_, multiplier) => {
+      expect(CONFIG_KEYS.has(multiplier)).toBe(true);
+    },
+  );
+
+  it.each([...Object.values(FILTER_DESCRIPTORS), ...Object.values(WEIGHER_DESCRIPTORS)].map((d) => [d.name, d]))(
+    "%s: the factory builds a filter or weigher of that name",
+    (name, d) => {
+      expect(d.factory(resolveConfig({})).name).toBe(name);
+    },
+  );
 });

@@ -5,7 +5,7 @@
  * the merged amounts, group_policy, and the `limit` cut. Every provider that
  * is not a candidate gets a reason with a stable code.
  */
-import type { Reason } from "../plugin";
+import type { PlacementReason, PlacementReasonCode } from "./reasons";
 import { type Inventory, type PlacementCloud, type Provider, capacity } from "./providers";
 import { type RequestGroup, type ResourceRequest, suffixedGroups } from "./resource-request";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
@@ -25,7 +25,7 @@ export interface CandidateQuery {
   /** The allocation request of every returned provider (one provider per host): amounts per class, groups merged. */
   amounts: Map<string, number>;
   /** Why each other provider is not a candidate, by provider index (null: returned). */
-  reasons: (Reason | null)[];
+  reasons: (PlacementReason | null)[];
   /**
    * With trees: the allocation requests returned, in order (`matched` and
    * `returned` then list the trees, and `amounts` is not what is claimed).
@@ -129,7 +129,7 @@ export function groupOrder(rr: ResourceRequest, q: CompiledRequest): Array<{ g: 
 
 const UNIT = "outside min_unit/max_unit/step_size";
 
-export function unitReason(rc: string, amount: number, inv: Inventory): Reason | null {
+export function unitReason(rc: string, amount: number, inv: Inventory): PlacementReason | null {
   if (amount < inv.minUnit)
     return {
       code: "RESOURCE_UNIT",
@@ -152,7 +152,7 @@ export function unitReason(rc: string, amount: number, inv: Inventory): Reason |
 }
 
 /** Whether `amount` more of `rc` fits, from Placement's capacity rule. */
-export function shortReason(p: Provider, rc: string, amount: number): Reason | null {
+export function shortReason(p: Provider, rc: string, amount: number): PlacementReason | null {
   const inv = p.inventories.get(rc);
   if (!inv) return { code: `${rc}_SHORT`, message: `no ${rc} inventory`, label: `${rc} short` };
   const cap = capacity(inv);
@@ -211,7 +211,7 @@ function memberOfAny(p: Provider, aggregates: string[]): boolean {
   return false;
 }
 
-function groupReason(p: Provider, g: GroupChecks): Reason | null {
+function groupReason(p: Provider, g: GroupChecks): PlacementReason | null {
   if (g.inTree !== null && g.inTree !== p.uuid) return { code: "NOT_FORCED_HOST", message: "not the forced host" };
   for (let i = 0; i < g.aggregates.length; i++) {
     if (!memberOfAny(p, g.aggregates[i])) {
@@ -235,23 +235,23 @@ function groupReason(p: Provider, g: GroupChecks): Reason | null {
   return null;
 }
 
-const traitMissing = (t: string): Reason => ({
+const traitMissing = (t: string): PlacementReason => ({
   code: "TRAIT_MISSING",
   message: `lacks trait ${t}`,
   label: "lack a required trait",
 });
-const traitForbidden = (t: string): Reason =>
+const traitForbidden = (t: string): PlacementReason =>
   t === "COMPUTE_STATUS_DISABLED"
     ? { code: "DISABLED", message: "compute service disabled (COMPUTE_STATUS_DISABLED)" }
     : { code: "TRAIT_FORBIDDEN", message: `has forbidden trait ${t}`, label: "have a forbidden trait" };
 
-export function rootReason(p: Provider, q: CompiledRequest): Reason | null {
+export function rootReason(p: Provider, q: CompiledRequest): PlacementReason | null {
   for (const t of q.rootForbidden) if (p.traits.has(t)) return traitForbidden(t);
   for (const t of q.rootRequired) if (!p.traits.has(t)) return traitMissing(t);
   return null;
 }
 
-export function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
+export function compiledReason(p: Provider, q: CompiledRequest): PlacementReason | null {
   const root = rootReason(p, q);
   if (root) return root;
   for (const g of q.groups) {
@@ -284,7 +284,7 @@ export function compiledReason(p: Provider, q: CompiledRequest): Reason | null {
 }
 
 /** One provider against the whole query: null when it is a candidate. */
-export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): Reason | null {
+export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): PlacementReason | null {
   return compiledReason(p, compile(rr, labels));
 }
 
@@ -302,10 +302,10 @@ export function allocationCandidates(
 ): CandidateQuery {
   const q = compile(rr, labels);
   if (cloud.hasTrees) return fromTrees(rr, cloud, q, labels);
-  let reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
+  let reasons: (PlacementReason | null)[] = new Array(cloud.providers.length).fill(null);
   const refused = refusal(rr, cloud, q);
   if (refused) {
-    const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
+    const why: PlacementReason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
     reasons.fill(why);
     return { refused, matched: [], returned: [], amounts: new Map(), reasons, requests: null };
   }
@@ -324,7 +324,7 @@ export function allocationCandidates(
   const limit = rr.limit;
   const returned = limit !== null && limit < matched.length ? matched.slice(0, limit) : matched;
   if (returned.length < matched.length) {
-    const why: Reason = {
+    const why: PlacementReason = {
       code: "NOT_IN_CANDIDATE_LIMIT",
       message: `matched, but not among the first ${fmt(limit!)} allocation candidates (max_placement_results = ${limit}): never considered by the filters`,
       label: `not among the first ${fmt(limit!)} allocation candidates`,
@@ -355,7 +355,7 @@ function fromTrees(
   const order = parse ? [] : groupOrder(rr, q).map((o) => o.g);
   const refused = parse ?? refusal(rr, cloud, q, (g) => t!.groupHasFit[order.indexOf(g)]);
   if (refused || !t) {
-    const why: Reason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
+    const why: PlacementReason = { code: "PLACEMENT_REFUSED", message: `Placement refused the query: ${refused}` };
     return {
       refused,
       matched: [],
@@ -378,7 +378,7 @@ function fromTrees(
 }
 
 /** Why PUT /allocations/{consumer} would fail now: a class that no longer fits; null when it succeeds. */
-export function claimReason(p: Provider, amounts: Map<string, number>): Reason | null {
+export function claimReason(p: Provider, amounts: Map<string, number>): PlacementReason | null {
   for (const [rc, amount] of amounts) {
     const inv = p.inventories.get(rc);
     if (!inv) return { code: `${rc}_SHORT`, message: `no ${rc} inventory`, label: `${rc} short` };
@@ -391,7 +391,7 @@ export function claimReason(p: Provider, amounts: Map<string, number>): Reason |
 }
 
 /** PUT /allocations/{consumer}: the claim succeeds when every class still fits. */
-export function claim(p: Provider, amounts: Map<string, number>): Reason | null {
+export function claim(p: Provider, amounts: Map<string, number>): PlacementReason | null {
   const why = claimReason(p, amounts);
   if (why) return why;
   p.allocate(amounts);

@@ -7,7 +7,7 @@
  */
 import type { SchedulerConfig } from "../config";
 import { buildAggregates, type HostState } from "../host-state";
-import type { Reason } from "../plugin";
+import type { PlacementReason } from "./reasons";
 import type { RequestSpec } from "../request-spec";
 import type { Scenario } from "../scenario";
 import { type AggregateLabel, allocationCandidates } from "./candidates";
@@ -44,7 +44,7 @@ export interface PlacementOutcome {
   requests: AllocationRequest[] | null;
   firstRequest: Map<Provider, AllocationRequest> | null;
   /** Why each host is not among the returned ones, by host index (null: returned). */
-  reasons: (Reason | null)[];
+  reasons: (PlacementReason | null)[];
   requestFilters: RequestFilterTrace[];
   providers: Provider[];
 }

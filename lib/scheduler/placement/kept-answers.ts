@@ -38,11 +38,11 @@ export class KeptAnswers<Tree = unknown> {
   }
 
   /** Each provider's answer to the query `key` (a fresh array the caller may change). */
-  reasons<P extends { usageVersion: number }>(
+  reasons<P extends { usageVersion: number }, R extends Reason>(
     key: string,
     providers: readonly P[],
-    reasonOf: (p: P) => Reason | null,
-  ): (Reason | null)[] {
+    reasonOf: (p: P) => R | null,
+  ): (R | null)[] {
     let kept = this.byQuery.get(key);
     if (kept && kept.reasons.length !== providers.length) kept = undefined;
     if (!kept) {
@@ -65,6 +65,7 @@ export class KeptAnswers<Tree = unknown> {
     }
     // Most recently asked last: the first is the one to drop.
     this.byQuery.set(key, kept);
-    return kept.reasons.slice();
+    // a query's key fixes its reasonOf, so what is kept under it is that function's R
+    return kept.reasons.slice() as (R | null)[];
   }
 }

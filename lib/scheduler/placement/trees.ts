@@ -9,14 +9,14 @@
  * _alloc_candidates_multiple_providers, _alloc_candidates_single_provider,
  * _merge_candidates). No provider shares via aggregate here.
  */
-import type { Reason } from "../plugin";
+import type { PlacementReason, PlacementReasonCode } from "./reasons";
 import { pySetOrder } from "./py-set-order";
 import { type PlacementCloud, type Provider, type ResourceProvider, capacity } from "./providers";
 import type { RequestGroup, ResourceRequest } from "./resource-request";
 
 /** What each required aggregate list stands for (from the request filter that added it). */
 export interface AggregateLabel {
-  code: string;
+  code: PlacementReasonCode;
   message: string;
 }
 
@@ -51,7 +51,7 @@ export interface TreeQuery {
   /** Trees with a returned allocation request, in the scenario's order. */
   returned: Provider[];
   /** Why each other tree has none, by host index (null: returned). */
-  reasons: (Reason | null)[];
+  reasons: (PlacementReason | null)[];
 }
 
 function fits(p: ResourceProvider, rc: string, amount: number): boolean {
@@ -74,7 +74,7 @@ function unnumberedFits(
   g: RequestGroup,
   tree: ResourceProvider[],
   labels: AggregateLabel[],
-): { fits: GroupFit[]; why: Reason | null } {
+): { fits: GroupFit[]; why: PlacementReason | null } {
   const root = tree[0] as Provider;
   for (let i = 0; i < g.aggregates.length; i++)
     if (!g.aggregates[i].some((a) => root.aggregates.has(a))) {
@@ -142,9 +142,9 @@ function unnumberedFits(
 }
 
 /** A numbered group in one tree: each provider that holds all of it (get_provider_ids_matching). */
-function numberedFits(g: RequestGroup, tree: ResourceProvider[]): { fits: GroupFit[]; why: Reason | null } {
+function numberedFits(g: RequestGroup, tree: ResourceProvider[]): { fits: GroupFit[]; why: PlacementReason | null } {
   const out: GroupFit[] = [];
-  let why: Reason | null = null;
+  let why: PlacementReason | null = null;
   for (const p of tree) {
     let ok = true;
     for (const t of g.required) if (!p.traits.has(t)) ok = false;
@@ -230,12 +230,12 @@ export function treeCandidates(
   rr: ResourceRequest,
   cloud: PlacementCloud,
   order: RequestGroup[],
-  anchor: (p: Provider) => Reason | null,
+  anchor: (p: Provider) => PlacementReason | null,
   labels: AggregateLabel[],
   /** The compiled query, when its answers per tree may be kept on the cloud. */
   key: string | null = null,
 ): TreeQuery & { groupHasFit: boolean[] } {
-  const reasons: (Reason | null)[] = new Array(cloud.providers.length).fill(null);
+  const reasons: (PlacementReason | null)[] = new Array(cloud.providers.length).fill(null);
   const groupHasFit = order.map(() => false);
   const ctx = treeContext(rr, cloud, order, anchor, labels);
   const numbered = ctx.numbered;
@@ -265,7 +265,7 @@ export function treeCandidates(
   const inKept = new Uint8Array(cloud.providers.length);
   for (const { areq } of returnedRequests) inKept[areq.root.index] = 1;
   const returned: Provider[] = [];
-  const beyondLimit: Reason = {
+  const beyondLimit: PlacementReason = {
     code: "NOT_IN_CANDIDATE_LIMIT",
     message: `matched, but not among the first ${limit} allocation candidates (max_placement_results = ${limit}): never considered by the filters`,
     label: `not among the first ${limit} allocation candidates`,
@@ -282,7 +282,7 @@ export function treeContext(
   rr: ResourceRequest,
   cloud: PlacementCloud,
   order: RequestGroup[],
-  anchor: (p: Provider) => Reason | null,
+  anchor: (p: Provider) => PlacementReason | null,
   labels: AggregateLabel[],
 ): TreeContext {
   const seenRc = new Set<string>();
@@ -303,7 +303,7 @@ export function treeContext(
 export interface TreeContext {
   rr: ResourceRequest;
   order: RequestGroup[];
-  anchor: (p: Provider) => Reason | null;
+  anchor: (p: Provider) => PlacementReason | null;
   labels: AggregateLabel[];
   numbered: number;
   multiGroupRcs: Set<string>;
@@ -313,7 +313,7 @@ export interface TreeContext {
 
 /** One tree's answer to the query: its allocation requests (in Placement's order), or why it has none. */
 export interface TreeAnswer {
-  why: Reason | null;
+  why: PlacementReason | null;
   requests: Array<{ areq: AllocationRequest; key: Tuple[] }>;
   /** Per group in query order: the tree could take the group alone. */
   fit: boolean[];
@@ -335,10 +335,10 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   if (notAnchor) return { why: notAnchor, requests: [], fit, version: 0 };
   const tree = treeOf(root);
   const perGroup: GroupFit[][] = [];
-  let why: Reason | null = null;
+  let why: PlacementReason | null = null;
   for (let k = 0; k < order.length; k++) {
     const g = order[k];
-    let r: { fits: GroupFit[]; why: Reason | null };
+    let r: { fits: GroupFit[]; why: PlacementReason | null };
     if (g.inTree !== null && g.inTree !== root.uuid && !root.children.some((c) => c.uuid === g.inTree))
       r = { fits: [], why: { code: "NOT_FORCED_HOST", message: "not the forced host" } };
     else r = g.suffix === "" ? unnumberedFits(g, tree, ctx.labels) : numberedFits(g, tree);
@@ -351,7 +351,7 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   if (why) return { why, requests: [], fit, version: 0 };
   const kept: Arr[][] = [];
   let isolateFailed = false;
-  let shortFailed: Reason | null = null;
+  let shortFailed: PlacementReason | null = null;
   const pick: GroupFit[] = new Array(order.length);
   const walk = (k: number) => {
     if (k < order.length) {
@@ -431,7 +431,7 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
 }
 
 /** PUT /allocations/{consumer} of a whole allocation request: every provider's classes must still fit. */
-export function claimRequest(areq: AllocationRequest): Reason | null {
+export function claimRequest(areq: AllocationRequest): PlacementReason | null {
   const why = claimRequestReason(areq);
   if (why) return why;
   for (const [p, m] of areq.allocations) p.allocate(m);
@@ -439,7 +439,7 @@ export function claimRequest(areq: AllocationRequest): Reason | null {
 }
 
 /** Why claimRequest would fail now; null when it succeeds. */
-export function claimRequestReason(areq: AllocationRequest): Reason | null {
+export function claimRequestReason(areq: AllocationRequest): PlacementReason | null {
   for (const [p, m] of areq.allocations)
     for (const [rc, amount] of m) {
       const inv = p.inventories.get(rc);
