@@ -5,7 +5,7 @@
  * the merged amounts, group_policy, and the `limit` cut. Every provider that
  * is not a candidate gets a reason with a stable code.
  */
-import type { PlacementReason, PlacementReasonCode } from "./reasons";
+import type { PlacementReason } from "./reasons";
 import { type Inventory, type PlacementCloud, type Provider, capacity } from "./providers";
 import { type RequestGroup, type ResourceRequest, suffixedGroups } from "./resource-request";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
