@@ -14,6 +14,7 @@
 import type { Tx } from "@/lib/actions/mutation";
 import { recordIdOf, wholeNumber } from "@/lib/api/input-limits";
 import type { Actor } from "@/lib/auth/session";
+import { selectedRows } from "@/lib/runs/selected-rows";
 import { lockHosts } from "@/lib/runs/lock";
 import { bumpVersion, type EntityKind, type EntityRef, type EntityState, loadEntity } from "./entities";
 
@@ -55,7 +56,9 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
     const runId = recordIdOf(d.runId);
     if (runId === null) return [];
     const run = await tx.schedulingRun.findUnique({ where: { id: runId }, select: { chosenHosts: true } });
-    const hosts: string[] = run ? [...new Set(JSON.parse(run.chosenHosts) as string[])] : [];
+    const chosen = run ? (JSON.parse(run.chosenHosts) as string[]) : [];
+    // the rows of the nodes selected (a service host may have several)
+    const hosts = [...new Set((await selectedRows(tx, runId, chosen)).rowNames)];
     // their "before" must be read under the commit's locks, not before them
     await lockHosts(tx, hosts);
     return [{ kind, ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
