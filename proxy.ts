@@ -5,7 +5,10 @@
  *      come from this site's own pages (Origin / Sec-Fetch-Site): 403;
  *   3. a server action's body must be one Next.js can decode: 413 / 400;
  *   4. a signed-in user: the session is checked against the database
- *      (valid signature, not expired, user still present with a known role).
+ *      (valid signature, not expired, user still present with a known role);
+ *   5. a page's number parameters (ids, cursors, page numbers) must be whole
+ *      numbers within their bounds: a 400 page naming the parameter and rule
+ *      (a page itself cannot answer with a status other than 200 or 404).
  * Roles are enforced where the work happens (mutate(), requireRole()).
  * Every answer carries the security headers (lib/api/request-guard.ts).
  */
@@ -14,6 +17,7 @@ import {
   actionBodyRefusal,
   crossSiteRefusal,
   isStateChanging,
+  pageQueryRefusal,
   pathRefusal,
   type Refused,
   securityHeaders,
@@ -31,6 +35,26 @@ function withHeaders(res: NextResponse): NextResponse {
 }
 
 const refuse = (r: Refused) => withHeaders(NextResponse.json({ error: r.error }, { status: r.status }));
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** A refused page request: a page a person reads, saying what was wrong and where to go on. */
+function refusePage(r: Refused, pathname: string): NextResponse {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Bad request · Schedscope</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem;color:#1b1f24}code{overflow-wrap:anywhere}</style>
+</head><body><main>
+<h1>Bad request</h1>
+<p role="alert">The address has a value this page cannot use: <code>${escapeHtml(r.error)}</code>.</p>
+<p><a href="${escapeHtml(pathname)}">Open ${escapeHtml(pathname)} without it</a> or go to the <a href="/">overview</a>.</p>
+</main></body></html>
+`;
+  return withHeaders(
+    new NextResponse(html, { status: r.status, headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
+}
 
 /** The path as the client sent it (nextUrl's pathname may already be normalized). */
 function rawPath(request: NextRequest): string {
@@ -52,7 +76,10 @@ export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (PUBLIC.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return withHeaders(NextResponse.next());
   const actor = await actorFromHeaders(request.headers);
-  if (actor) return withHeaders(NextResponse.next());
+  if (actor) {
+    const badQuery = isStateChanging(request.method) ? null : pageQueryRefusal(pathname, request.nextUrl.searchParams);
+    return badQuery ? refusePage(badQuery, pathname) : withHeaders(NextResponse.next());
+  }
   if (API.some((p) => pathname.startsWith(p)))
     return refuse({ status: 401, error: "sign in first (no valid session)" });
   const url = request.nextUrl.clone();

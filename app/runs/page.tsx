@@ -33,7 +33,7 @@ export default async function RunsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const sp = await searchParams;
-  // a cursor that is not a run id starts from the newest run
+  // the proxy refused a cursor that is not a run id (PAGE_NUMBER_PARAMS); absent or empty: the newest run
   const before = recordIdOf(Array.isArray(sp.before) ? sp.before[0] : sp.before);
   const { runs, total, nextBefore } = await listRuns(prisma, { limit: 50, before: before ?? undefined });
   return (

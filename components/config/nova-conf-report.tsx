@@ -24,7 +24,7 @@ export function NovaConfReport({ report, caption }: { report: OptionReport[]; ca
             <th scope="row">
               <code>{r.option}</code>
             </th>
-            <td className="num">{r.line}</td>
+            <td className="num">{r.line || "—"}</td>
             <td>
               <span className={r.status === "kept" ? "tag ok" : r.status === "unknown" ? "tag bad" : "tag"}>
                 {r.status}

@@ -5,6 +5,9 @@
  * reorder with Move up / Move down buttons, Alt+ArrowUp / Alt+ArrowDown on a
  * focused row, or HTML5 drag and drop; remove; add from the known names.
  * The order is submitted as repeated hidden inputs named `name`.
+ * With `notSimulated`, a name Schedscope does not know (an out-of-tree class
+ * a real nova.conf enables) may be added by typing it; such a row says what
+ * the engine does with it and is submitted marked in `notSimulated.field`.
  */
 import { useEffect, useId, useRef, useState } from "react";
 
@@ -29,6 +32,7 @@ export function OrderedList({
   onChange,
   known,
   errors,
+  notSimulated,
 }: {
   /** form field name of the hidden inputs */
   name: string;
@@ -40,12 +44,15 @@ export function OrderedList({
   onChange: (items: string[]) => void;
   known: Known[];
   errors?: string[];
+  /** accept names outside `known`: the marking field and what the engine does with them ("passes every host") */
+  notSimulated?: { field: string; effect: string };
 }) {
   const base = useId();
   const [announce, setAnnounce] = useState("");
   const [dragIndex, setDragIndex] = useState<number | null>(null);
   const [overIndex, setOverIndex] = useState<number | null>(null);
   const [toAdd, setToAdd] = useState("");
+  const [typed, setTyped] = useState("");
   const focusAfter = useRef<{ name: string; part: "row" | "up" | "down" } | null>(null);
   const rowRefs = useRef(new Map<string, HTMLLIElement>());
   const docs = new Map(known.map((k) => [k.name, k.doc]));
@@ -133,6 +140,9 @@ export function OrderedList({
               }}
             >
               <input type="hidden" name={name} value={item} />
+              {doc === undefined && notSimulated ? (
+                <input type="hidden" name={notSimulated.field} value={item} />
+              ) : null}
               <span className="grip" aria-hidden="true">
                 ⠿
               </span>
@@ -141,7 +151,9 @@ export function OrderedList({
               </span>
               <span className="ordered-text">
                 <code>{item}</code>
-                {doc === undefined ? (
+                {doc === undefined && notSimulated ? (
+                  <span className="tag warn">not simulated: {notSimulated.effect}</span>
+                ) : doc === undefined ? (
                   <span className="tag bad">unknown {noun}: remove it</span>
                 ) : (
                   <span className="muted small"> {doc}</span>
@@ -219,6 +231,40 @@ export function OrderedList({
           >
             Add {noun}
           </button>
+        </div>
+      ) : null}
+      {notSimulated ? (
+        <div className="ordered-add">
+          <label htmlFor={`${base}-other`}>Out-of-tree {noun} (not simulated)</label>
+          <input
+            id={`${base}-other`}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="class name"
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby={`${base}-other-help`}
+          />
+          <button
+            type="button"
+            className="btn small"
+            disabled={!typed.trim() || items.includes(typed.trim())}
+            onClick={() => {
+              const added = typed.trim();
+              if (!added || items.includes(added)) return;
+              onChange([...items, added]);
+              setAnnounce(
+                `${added} added at position ${items.length + 1}${docs.has(added) ? "" : `, not simulated: ${notSimulated.effect}`}.`,
+              );
+              setTyped("");
+            }}
+          >
+            Add as not simulated
+          </button>
+          <p id={`${base}-other-help`} className="muted small">
+            An out-of-tree class your nova.conf enables: kept in the profile, {notSimulated.effect}, and named on every
+            result.
+          </p>
         </div>
       ) : null}
       <p className="visually-hidden" aria-live="polite">

@@ -411,6 +411,7 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
           onChange={setFilters}
           known={catalogue.filters}
           errors={form.errors("enabled_filters")}
+          notSimulated={{ field: "not_simulated", effect: "passes every host" }}
         />
       </fieldset>
 
@@ -445,6 +446,7 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
             onChange={setWeighers}
             known={catalogue.weighers}
             errors={form.errors("weighers")}
+            notSimulated={{ field: "not_simulated", effect: "weighs 0" }}
           />
         ) : null}
         <div className="option-grid">

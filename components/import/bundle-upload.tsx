@@ -19,7 +19,7 @@ type Phase =
   | { step: "sending"; what: "preview" | "apply"; loaded: number; total: number }
   | { step: "working"; what: "preview" | "apply"; since: number }
   | { step: "preview"; answer: Preview }
-  | { step: "failed"; errors: string[]; warnings: string[] };
+  | { step: "failed"; errors: string[]; warnings: string[]; releaseChoice?: readonly string[] };
 
 function send(
   file: File,
@@ -61,8 +61,11 @@ export function BundleUpload() {
   const [file, setFile] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>({ step: "idle" });
   const [, tick] = useState(0);
+  // the Nova release the operator chose for a nova.conf that names none (sent with preview and apply)
+  const [release, setRelease] = useState("");
+  const [choice, setChoice] = useState("");
 
-  async function run(what: "preview" | "apply", sha?: string) {
+  async function run(what: "preview" | "apply", sha?: string, chosen = release) {
     if (!file) return;
     if (file.size > MAX_BYTES) {
       setPhase({
@@ -74,7 +77,7 @@ export function BundleUpload() {
     }
     setPhase({ step: "sending", what, loaded: 0, total: file.size });
     const timer = setInterval(() => tick((n) => n + 1), 500);
-    const url = `/api/import/openstack?mode=${what}${sha ? `&sha256=${sha}` : ""}`;
+    const url = `/api/import/openstack?mode=${what}${sha ? `&sha256=${sha}` : ""}${chosen ? `&nova_release=${encodeURIComponent(chosen)}` : ""}`;
     const answer = await send(
       file,
       url,
@@ -87,6 +90,7 @@ export function BundleUpload() {
         step: "failed",
         errors: answer.fieldErrors?.bundle ?? [answer.error],
         warnings: answer.warnings ?? [],
+        releaseChoice: answer.releaseChoice,
       });
     else if (answer.mode === "preview") setPhase({ step: "preview", answer });
     else router.push("/hosts");
@@ -115,6 +119,8 @@ export function BundleUpload() {
             onChange={(e) => {
               setFile(e.currentTarget.files?.[0] ?? null);
               setPhase({ step: "idle" });
+              setRelease("");
+              setChoice("");
             }}
           />
         </label>
@@ -156,10 +162,43 @@ export function BundleUpload() {
           {phase.errors.length > 100 ? <p>… and {phase.errors.length - 100} more</p> : null}
         </div>
       ) : null}
+      {phase.step === "failed" && phase.releaseChoice?.length ? (
+        <form
+          className="panel"
+          aria-labelledby="release-title"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!choice) return;
+            setRelease(choice);
+            void run("preview", undefined, choice);
+          }}
+        >
+          <h2 id="release-title">Which Nova release does this cloud run?</h2>
+          <p>
+            Its nova.conf is valid only in a release later than Zed, and it names none. Choose the release the cloud
+            runs: the imported profile keeps it, and every answer is that release&apos;s.
+          </p>
+          <label className="field">
+            <span>Nova release</span>
+            <select value={choice} onChange={(e) => setChoice(e.target.value)}>
+              <option value="">choose…</option>
+              {phase.releaseChoice.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn primary" disabled={!choice}>
+            Preview as this release
+          </button>
+        </form>
+      ) : null}
 
       {phase.step === "preview" ? (
         <PreviewView
           answer={phase.answer}
+          release={release}
           onConfirm={() => void run("apply", phase.answer.sha256)}
           onCancel={() => {
             setPhase({ step: "idle" });
@@ -184,10 +223,13 @@ function Names({ label, names, count }: { label: string; names: string[]; count:
 
 function PreviewView({
   answer,
+  release,
   onConfirm,
   onCancel,
 }: {
   answer: Preview;
+  /** the Nova release chosen on import ("" : none chosen) */
+  release: string;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -236,7 +278,13 @@ function PreviewView({
       {p.profile ? (
         <p>
           nova.conf becomes the scheduler profile <strong>{p.profile.name}</strong> (
-          {p.profile.exists ? (p.profile.changed ? "changed" : "unchanged") : "new"}) and the active one.
+          {p.profile.exists ? (p.profile.changed ? "changed" : "unchanged") : "new"}) and the active one
+          {release ? (
+            <>
+              , answering as Nova <strong>{release}</strong> (chosen on import)
+            </>
+          ) : null}
+          .
         </p>
       ) : null}
       {p.neutral.length ? (

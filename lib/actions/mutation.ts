@@ -76,9 +76,10 @@ async function auditedWrite<D, T>(
   input: unknown,
   data: D,
   write: (tx: Tx, data: D) => Promise<T>,
+  ownTargets?: (tx: Tx, data: D) => Promise<Target[]>,
 ): Promise<T> {
   const d = data as Record<string, unknown>;
-  const targets = await targetsOf(tx, action, d);
+  const targets = ownTargets ? await ownTargets(tx, data) : await targetsOf(tx, action, d);
   const before = await snapshot(tx, targets);
   const expected = expectedVersion(input);
   if (expected === "bad") throw new MutationError("version", "version: must be a whole number >= 1");
@@ -132,6 +133,11 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
      * holds the write lock; a MutationError here refuses like one in `write`.
      */
     prepare?: (data: z.output<S>) => Promise<P>;
+    /**
+     * The records the write touches, for its audit entry and version claim,
+     * when only the action's domain can name them (a run's commit, a move).
+     */
+    targets?: (tx: Tx, data: z.output<S>) => Promise<Target[]>;
   } = {},
 ): Promise<ActionResult<T>> {
   const auth = await authorize(action);
@@ -142,8 +148,14 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
     const prepared = (opts.prepare ? await opts.prepare(parsed.data) : undefined) as P;
     const data = await prisma.$transaction(
       async (tx) => {
-        const out = await auditedWrite(tx, auth.actor, action, input, parsed.data, (t, d) =>
-          write(t, d, prepared, auth.actor),
+        const out = await auditedWrite(
+          tx,
+          auth.actor,
+          action,
+          input,
+          parsed.data,
+          (t, d) => write(t, d, prepared, auth.actor),
+          opts.targets,
         );
         // In the same transaction: every process's cached snapshot sees the change.
         if (opts.changesCloud !== false) await bumpCloudRevision(tx);

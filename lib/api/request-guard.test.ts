@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionBodyRefusal, crossSiteRefusal, pathRefusal } from "./request-guard";
+import { actionBodyRefusal, crossSiteRefusal, pageQueryRefusal, pathRefusal } from "./request-guard";
 
 const h = (o: Record<string, string>) => new Headers(o);
 
@@ -50,6 +50,34 @@ describe("path escapes", () => {
   });
   it.each(["/hosts/cmp%2D1", "/aggregates/a%20b", "/"])("accepts the path %s", (p) => {
     expect(pathRefusal(p)).toBeNull();
+  });
+});
+
+describe("pageQueryRefusal: a page's ids, cursors and page numbers are bounded whole numbers", () => {
+  it.each([
+    ["/runs", "before=99999999999999999999", "before: must be a whole number from 1 to 2147483647"],
+    ["/runs", "before=0", "before: must be a whole number from 1 to 2147483647"],
+    ["/runs/", "before=1e3", "before: must be a whole number from 1 to 2147483647"],
+    ["/runs/compare", "a=3&b=x", "b: must be a whole number from 1 to 2147483647"],
+    ["/schedule", "from=-1", "from: must be a whole number from 1 to 2147483647"],
+    ["/hosts", "page=2&page=2147483648", "page: must be a whole number from 1 to 2147483647"],
+    ["/instances", "page=%20", "page: must be a whole number from 1 to 2147483647"],
+    ["/audit", "page=1.5", "page: must be a whole number from 1 to 2147483647"],
+    ["/aggregates/gpu%20racks", "hpage=two", "hpage: must be a whole number from 1 to 2147483647"],
+  ])("%s?%s is a 400 naming the parameter and rule", (path, query, error) => {
+    expect(pageQueryRefusal(path, new URLSearchParams(query))).toEqual({ status: 400, error });
+  });
+
+  it.each([
+    ["/runs", "before=2147483647"],
+    ["/runs", "before="],
+    ["/runs/compare", "a=&b="],
+    ["/hosts", "page=3&q=x&size=100"],
+    ["/aggregates", "hpage=x"],
+    ["/runs/12", "before=x"],
+    ["/flavors", "page=x"],
+  ])("%s?%s is accepted", (path, query) => {
+    expect(pageQueryRefusal(path, new URLSearchParams(query))).toBeNull();
   });
 });
 

@@ -13,9 +13,8 @@
  */
 import { actionSpec } from "@/lib/actions/registry";
 import type { Tx } from "@/lib/db/client";
-import { recordIdOf, wholeNumber } from "@/lib/api/input-limits";
+import { wholeNumber } from "@/lib/api/input-limits";
 import type { Actor } from "@/lib/auth/session";
-import { lockHosts } from "@/lib/db/lock";
 import { bumpVersion, type EntityKind, type EntityRef, type EntityState, loadEntity } from "./entities";
 
 export interface Target {
@@ -30,22 +29,17 @@ export function kindOf(action: string): EntityKind | null {
   return actionSpec(action).entity;
 }
 
-/** The entities the action touches that exist before it (the primary one first). */
+/**
+ * The entities the action touches that exist before it (the primary one
+ * first). A run's commit and an instance's move touch hosts only their own
+ * domain can name: they hand their targets to mutate() themselves.
+ */
 export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target[]> {
   const { entity: kind, target } = actionSpec(action);
   if (!kind) return [];
-  if (target === "run") {
-    const runId = recordIdOf(d.runId);
-    if (runId === null) return [];
-    const run = await tx.schedulingRun.findUnique({ where: { id: runId }, select: { chosenHosts: true } });
-    const hosts: string[] = run ? [...new Set(JSON.parse(run.chosenHosts) as string[])] : [];
-    // their "before" must be read under the commit's locks, not before them
-    await lockHosts(tx, hosts);
-    return [{ kind, ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
-  }
+  if (target === "run" || target === "move")
+    throw new Error(`${action}: its targets are the action's own (mutate's targets option)`);
   if (target === "host" && typeof d.host === "string") return [{ kind, ref: { name: d.host } }];
-  // a committed move changes the instance and the usage of its source and destination hosts
-  if (target === "move" && typeof d.id === "number") return moveTargets(tx, d.id, d.destination);
   // an import names the profile it creates or replaces
   if (target === "name" && typeof d.name === "string") {
     const ref = { name: d.name };
@@ -53,17 +47,6 @@ export async function targetsOf(tx: Tx, action: string, d: Data): Promise<Target
   }
   if (target === "id" && typeof d.id === "number") return [{ kind, ref: { id: d.id } }];
   return [];
-}
-
-async function moveTargets(tx: Tx, id: number, destination: unknown): Promise<Target[]> {
-  const inst = await tx.instance.findUnique({ where: { id }, select: { host: { select: { name: true } } } });
-  const names = [inst?.host?.name, typeof destination === "string" ? destination : undefined].filter(
-    (n): n is string => !!n,
-  );
-  const rows = await tx.computeHost.findMany({ where: { name: { in: names } }, select: { name: true } });
-  const hosts = [...new Set(rows.map((r) => r.name))].sort();
-  await lockHosts(tx, hosts);
-  return [{ kind: "instance", ref: { id } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
 }
 
 /** A created entity, found from what the action returned (its name or uuid). */

@@ -72,6 +72,49 @@ describe("profileSaveSchema", () => {
     expect(e.weighers[0]).toMatch(/^weighers: unknown weigher "FooWeigher"/);
   });
 
+  it.each([
+    [
+      "an out-of-tree filter and weigher marked not simulated are kept, in order",
+      { enabled_filters: ["ComputeFilter", "ShardFilter"], weighers: ["BlazarWeigher", "RAMWeigher"] },
+      ["ShardFilter", "BlazarWeigher"],
+      { enabled_filters: ["ComputeFilter", "ShardFilter"], weighers: ["BlazarWeigher", "RAMWeigher"] },
+    ],
+    [
+      "a mark on a known name changes nothing",
+      { enabled_filters: ["ComputeFilter"], weighers: ["RAMWeigher"] },
+      "ComputeFilter",
+      { enabled_filters: ["ComputeFilter"], weighers: ["RAMWeigher"] },
+    ],
+  ])("%s", (_what, lists, notSimulated, config) => {
+    const r = save.safeParse({ id: "1", weighers_mode: "list", ...lists, not_simulated: notSimulated });
+    expect(errors(r)).toEqual({});
+    expect(r.data!.config).toEqual(config);
+  });
+
+  it.each([
+    [
+      "an unmarked unknown filter is a typo, with the way to keep it named",
+      { enabled_filters: ["ComputeFilter", "ShardFilter"] },
+      "BlazarWeigher",
+      { enabled_filters: [expect.stringMatching(/unknown filter "ShardFilter": add it as not simulated/)] },
+    ],
+    [
+      "an empty name marked not simulated is still refused by the import's own rule",
+      { enabled_filters: ["ComputeFilter", ""] },
+      [""],
+      { enabled_filters: ['enabled_filters.1: must be a non-empty string (got "")'] },
+    ],
+    [
+      "a marked name listed twice",
+      { enabled_filters: ["ShardFilter", "ShardFilter"] },
+      "ShardFilter",
+      { enabled_filters: ['enabled_filters: filter "ShardFilter" is listed twice'] },
+    ],
+  ])("%s", (_what, lists, notSimulated, expected) => {
+    const r = save.safeParse({ id: "1", weighers_mode: "all", ...lists, not_simulated: notSimulated });
+    expect(errors(r)).toEqual(expected);
+  });
+
   it("rejects negative soft-affinity multipliers and host_subset_size < 1", () => {
     const e = errors(
       save.safeParse({

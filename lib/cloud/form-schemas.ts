@@ -17,7 +17,7 @@ import { metadataKeyError, metadataValueError } from "../catalog/metadata-keys";
 import { extraSpecKeyError, extraSpecValueError } from "../catalog/extra-specs";
 import { describeHwImageProperty } from "../catalog/hw-specs";
 import { PCI_ALIAS_FIELDS, PLACEMENT_OPTION_DOCS } from "../catalog/placement-options";
-import { checkProfileConfig, NOVA_RELEASES } from "../scenario/schema";
+import { ConfigSchema, checkProfileConfig, NOVA_RELEASES } from "../scenario/schema";
 
 // ---------------------------------------------------------------------------
 // Field helpers (inputs are strings; a missing field is undefined)
@@ -334,14 +334,27 @@ export interface KnownNames {
   weighers: readonly string[];
 }
 
-function checkNames(list: string[], known: readonly string[], field: string, what: string, ctx: z.RefinementCtx) {
+/**
+ * The names of an ordered list: each known, or marked "not simulated" in the
+ * form (an out-of-tree class a real nova.conf enables: it passes every host /
+ * weighs 0, as an imported profile keeps it), and none twice. A name neither
+ * known nor marked is a typo until the user says otherwise.
+ */
+function checkNames(
+  list: string[],
+  known: readonly string[],
+  notSimulated: ReadonlySet<string>,
+  field: string,
+  what: string,
+  ctx: z.RefinementCtx,
+) {
   const seen = new Set<string>();
   for (const name of list) {
-    if (!known.includes(name)) {
+    if (!known.includes(name) && !notSimulated.has(name)) {
       ctx.addIssue({
         code: "custom",
         path: [field],
-        message: `${field}: unknown ${what} "${name}" (known: ${known.join(", ")})`,
+        message: `${field}: unknown ${what} "${name}": add it as not simulated if it is an out-of-tree class (known: ${known.join(", ")})`,
       });
     } else if (seen.has(name)) {
       ctx.addIssue({ code: "custom", path: [field], message: `${field}: ${what} "${name}" is listed twice` });
@@ -353,7 +366,8 @@ function checkNames(list: string[], known: readonly string[], field: string, wha
 /**
  * The profile editor's form → { id, description, config } where config is in
  * the scenario `config` format. Empty option fields are left out (Nova's
- * default applies). `known` = the engine's FILTERS / WEIGHERS. PCI aliases
+ * default applies). `known` = the engine's FILTERS / WEIGHERS; a name outside
+ * them is accepted when the form marks it in `not_simulated` (repeated). PCI aliases
  * come as repeated pci_alias_<field> inputs, one per row (blank rows skipped).
  * A field named like an option that no section knows is refused: a typo must
  * not silently leave Nova's default in force.
@@ -365,6 +379,7 @@ export function profileSaveSchema(known: KnownNames) {
     "enabled_filters",
     "weighers_mode",
     "weighers",
+    "not_simulated",
     "nova_release",
     ...OPTION_DOCS.map((o) => o.key as string),
     ...PLACEMENT_OPTION_DOCS.map((o) => o.key),
@@ -377,14 +392,22 @@ export function profileSaveSchema(known: KnownNames) {
       enabled_filters: stringArray("enabled_filters"),
       weighers_mode: z.enum(["all", "list"], { error: 'weighers_mode: must be "all" or "list"' }),
       weighers: stringArray("weighers"),
+      not_simulated: stringArray("not_simulated"),
     })
     .transform((d, ctx) => {
-      checkNames(d.enabled_filters, known.filters, "enabled_filters", "filter", ctx);
-      if (d.weighers_mode === "list") checkNames(d.weighers, known.weighers, "weighers", "weigher", ctx);
+      const marked = new Set(d.not_simulated);
+      checkNames(d.enabled_filters, known.filters, marked, "enabled_filters", "filter", ctx);
+      if (d.weighers_mode === "list") checkNames(d.weighers, known.weighers, marked, "weighers", "weigher", ctx);
       const config: ScenarioConfig = {
         enabled_filters: d.enabled_filters,
         weighers: d.weighers_mode === "all" ? "all" : d.weighers,
       };
+      // the names as an import or the CLI reads them (one schema for all three)
+      const lists = ConfigSchema.pick({ enabled_filters: true, weighers: true }).safeParse(config);
+      for (const issue of lists.success ? [] : lists.error.issues) {
+        const field = String(issue.path[0] ?? "enabled_filters");
+        ctx.addIssue({ code: "custom", path: [field], message: `${issue.path.join(".")}: ${issue.message}` });
+      }
       const raw = d as Record<string, unknown>;
       const cfg = config as Record<string, unknown>;
       for (const k of Object.keys(raw)) {

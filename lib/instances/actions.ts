@@ -6,7 +6,7 @@ import { existing, formToObject, MutationError, mutate, type ActionResult } from
 import { InstanceFormSchema, InstanceIdSchema, MoveCommitSchema, type MoveCommitInput } from "@/lib/cloud/form-schemas";
 import { prisma } from "@/lib/db";
 import type { PreparedRun } from "@/lib/runs/schedule";
-import { commitMoveTx, type MoveOutcome, prepareMoveCommit } from "./move";
+import { commitMoveTx, type MoveOutcome, moveTargets, prepareMoveCommit } from "./move";
 import { assertInstanceUuidFree, resolveInstanceRefs } from "./rules";
 
 const PATHS = ["/instances", "/server-groups"];
@@ -83,6 +83,7 @@ export async function commitMoveAction(
     (tx, d, prepared: PreparedRun) => commitMoveTx(tx, d, prepared),
     {
       prepare: (d) => prepareMoveCommit(prisma, d),
+      targets: (tx, d) => moveTargets(tx, d.id, d.destination),
       revalidate: [...PATHS, `/instances/${encodeURIComponent(input.uuid ?? "")}`, "/hosts", "/"],
       message: "Instance moved.",
     },

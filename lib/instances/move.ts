@@ -11,6 +11,7 @@
 import "server-only";
 import { MutationError, existing } from "@/lib/actions/mutation";
 import type { Tx } from "@/lib/db/client";
+import type { Target } from "@/lib/audit/trail";
 import { CloudValidationError, requestFromDb } from "@/lib/scenario/import-export";
 import type { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
 import type { PrismaClient } from "@/lib/db/client";
@@ -192,4 +193,16 @@ export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promi
   });
   const node = sel.node && sel.node !== sel.host && !sel.node.startsWith(`${sel.host}.`) ? sel.node : null;
   return { uuid: inst.uuid, operation: d.operation, from: source.name, to: dest.name, node, flavor: newFlavor.name };
+}
+
+/** What a committed move touches, for its audit entry: the instance, then its source and destination hosts (locked). */
+export async function moveTargets(tx: Tx, id: number, destination: unknown): Promise<Target[]> {
+  const inst = await tx.instance.findUnique({ where: { id }, select: { host: { select: { name: true } } } });
+  const names = [inst?.host?.name, typeof destination === "string" ? destination : undefined].filter(
+    (n): n is string => !!n,
+  );
+  const rows = await tx.computeHost.findMany({ where: { name: { in: names } }, select: { name: true } });
+  const hosts = [...new Set(rows.map((r) => r.name))].sort();
+  await lockHosts(tx, hosts);
+  return [{ kind: "instance", ref: { id } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
 }

@@ -25,6 +25,7 @@ import {
   UUID_RE,
 } from "./client-output";
 import { importNovaConf, type NovaConfImport } from "./nova-conf";
+import type { NovaRelease } from "@/lib/scheduler/releases";
 
 /** The bundle's files, the commands that print them, and whether a bundle needs them. */
 export const BUNDLE_FILES = [
@@ -868,7 +869,7 @@ function childProvidersOf(root: ProviderInfo, providers: Map<string, ProviderInf
 }
 
 /** The bundle -> a cloud document, with every problem found (nothing is written here). */
-export function bundleToCloud(bundle: Bundle): Conversion {
+export function bundleToCloud(bundle: Bundle, opts: { release?: NovaRelease } = {}): Conversion {
   const is = new Issues();
   const neutral: string[] = [];
   const unreadable = new Set(bundle.unreadable ?? []);
@@ -1122,7 +1123,7 @@ export function bundleToCloud(bundle: Bundle): Conversion {
   };
   let novaConf: NovaConfImport | undefined;
   if (bundle.novaConf !== undefined) {
-    novaConf = importNovaConf(bundle.novaConf);
+    novaConf = importNovaConf(bundle.novaConf, opts);
     for (const e of novaConf.errors) is.errors.push(e);
     for (const u of novaConf.unknown) is.warn("nova.conf", `${u} is not a Nova Zed option of this section (ignored)`);
     doc.config = novaConf.config;

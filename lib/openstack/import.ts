@@ -13,7 +13,7 @@ import {
   type ImportSummary,
   type Tx,
 } from "@/lib/scenario/import-export";
-import { validateCloud } from "@/lib/scenario/schema";
+import { type NovaRelease, validateCloud } from "@/lib/scenario/schema";
 import { type Conversion, bundleToCloud } from "./convert";
 import { diffClouds, type KindChange } from "./preview";
 import { parseBundleFiles } from "./read-bundle";
@@ -48,14 +48,23 @@ export interface ImportPreview extends PreparedImport {
 }
 
 /** Files -> a validated cloud document; throws CloudValidationError with every problem (nothing is written). */
-export function prepareImport(files: Map<string, Buffer>, progress: Progress = () => {}): PreparedImport {
+/**
+ * `release`: the Nova release the operator chose for a bundle whose nova.conf
+ * names none (see importNovaConf); a refusal that choosing one would lift
+ * carries the releases to choose from (CloudValidationError.releaseChoice).
+ */
+export function prepareImport(
+  files: Map<string, Buffer>,
+  progress: Progress = () => {},
+  opts: { release?: NovaRelease } = {},
+): PreparedImport {
   progress("reading", `${files.size} files`);
   const parsed = parseBundleFiles(files);
   progress("converting");
-  const conv = bundleToCloud(parsed.bundle);
+  const conv = bundleToCloud(parsed.bundle, opts);
   const warnings = [...parsed.ignored.map((f) => `${f}: not a bundle file (ignored)`), ...conv.warnings];
   const errors = [...parsed.errors, ...conv.errors];
-  if (errors.length) throw new CloudValidationError(errors, warnings);
+  if (errors.length) throw new CloudValidationError(errors, warnings, conv.novaConf?.releaseChoice);
   progress("validating", `${conv.doc.hosts.length} hosts`);
   const v = validateCloud(conv.doc, { forImport: true });
   if (!v.ok) throw new CloudValidationError(v.errors, [...warnings, ...v.warnings]);

@@ -102,7 +102,7 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
     [
       "Zed: an alias with only a name and a product id is valid; 2023.1's resource_class is not",
       '[pci]\nalias = {"name": "a2", "product_id": "154d"}\nalias = {"name": "g", "resource_class": "CUSTOM_G"}\n',
-      `[pci] alias (line 2)[1].resource_class: not in Nova zed's [pci] alias schema (2023.1 and later accept it) (a 2023.1+ cloud: add [schedscope] nova_release = "2023.1")`,
+      `[pci] alias (line 2)[1].resource_class: not in Nova zed's [pci] alias schema (2023.1 and later accept it) (a 2023.1+ cloud: choose its Nova release on import, or add [schedscope] nova_release = "2023.1")`,
     ],
   ])("the profile editor's rules, naming the option: %s", (_name, text, error) => {
     expect(importNovaConf(text).errors).toEqual([error]);
@@ -113,6 +113,53 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
       '[pci]\nalias = {"name": "g", "resource_class": "CUSTOM_G", "traits": "CUSTOM_A,CUSTOM_B"}\n[schedscope]\nnova_release = "2023.1"\n',
     );
     expect(r.errors).toEqual([]);
+  });
+
+  const ALIAS_2023 = '[pci]\nalias = {"name": "g", "resource_class": "CUSTOM_G", "traits": "CUSTOM_A,CUSTOM_B"}\n';
+
+  it("a file valid only after Zed that names no release offers the releases that accept it", () => {
+    const r = importNovaConf(ALIAS_2023);
+    expect(r.errors).toHaveLength(2);
+    expect(r.releaseChoice).toEqual(["2023.1", "2023.2", "2024.1", "2024.2", "2025.1", "2025.2", "2026.1"]);
+    // a file valid in Zed, or one that names its release, offers nothing
+    expect(importNovaConf('[pci]\nalias = {"name": "a2"}\n').releaseChoice).toBeUndefined();
+    expect(importNovaConf(`${ALIAS_2023}[schedscope]\nnova_release = "zed"\n`).releaseChoice).toBeUndefined();
+  });
+
+  it.each<[string, string, "2023.1" | "2024.1" | "zed", string[], string | undefined]>([
+    ["the chosen release is kept, and the report says it was chosen", ALIAS_2023, "2024.1", [], "2024.1"],
+    [
+      "the file's own release agrees with the choice",
+      `${ALIAS_2023}[schedscope]\nnova_release = "2023.1"\n`,
+      "2023.1",
+      [],
+      "2023.1",
+    ],
+    [
+      "a choice that contradicts the file's release is refused",
+      `${ALIAS_2023}[schedscope]\nnova_release = "2023.1"\n`,
+      "2024.1",
+      [
+        '[schedscope] nova_release (line 4): the file names "2023.1", not the release chosen on import (2024.1); import it without choosing one, or change the file',
+      ],
+      "2023.1",
+    ],
+    [
+      "choosing Zed does not make 2023.1 aliases valid",
+      ALIAS_2023,
+      "zed",
+      [
+        "[pci] alias (line 2)[0].resource_class: not in Nova zed's [pci] alias schema (2023.1 and later accept it)",
+        "[pci] alias (line 2)[0].traits: not in Nova zed's [pci] alias schema (2023.1 and later accept it)",
+      ],
+      "zed",
+    ],
+  ])("a release chosen on import: %s", (_what, text, release, errors, kept) => {
+    const r = importNovaConf(text, { release });
+    expect(r.errors).toEqual(errors);
+    expect(r.config.nova_release).toBe(kept);
+    const chosenRow = r.report.find((x) => x.detail.includes("chosen on import"));
+    expect(chosenRow?.option).toBe(text.includes("nova_release") ? undefined : "[schedscope] nova_release");
   });
 
   it.each<[string, string, boolean]>([

@@ -15,7 +15,7 @@
  * (Schedscope's own, e.g. `placement_prefilters`) travel in a
  * `[schedscope]` section, which Nova ignores.
  */
-import { checkProfileConfig } from "@/lib/scenario/schema";
+import { checkProfileConfig, NOVA_RELEASES, type NovaRelease } from "@/lib/scenario/schema";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 
 type OptType = "int" | "float" | "bool" | "str" | "strOrNone" | "list" | "weighers" | "multiAlias" | "metricsSetting";
@@ -297,10 +297,24 @@ export interface NovaConfImport {
   otherSections: string[];
   /** Every option of the file: kept (into which key), ignored (why) or unknown, in file order. */
   report: OptionReport[];
+  /**
+   * Set when the file is valid only in a later release than Zed (2023.1 PCI
+   * aliases) and names no release: the releases that accept it, for the
+   * operator to choose the one the cloud runs (importNovaConf's `release`).
+   */
+  releaseChoice?: NovaRelease[];
 }
 
+/** Releases whose [pci] alias schema has resource_class and traits. */
+export const PCI_IN_PLACEMENT_RELEASES = NOVA_RELEASES.filter((r) => r !== "zed");
+
 /** nova.conf text -> profile config. Errors name the section, option and rule. */
-export function importNovaConf(text: string): NovaConfImport {
+/**
+ * `release`: the Nova release the operator chose for a file that names none
+ * in [schedscope] nova_release (a file that names one keeps it; choosing
+ * another is refused, so an import never changes answers unasked).
+ */
+export function importNovaConf(text: string, opts: { release?: NovaRelease } = {}): NovaConfImport {
   const { entries, errors } = parseIni(text);
   const bySlot = new Map<string, { values: string[]; line: number }>();
   for (const e of entries) {
@@ -388,19 +402,48 @@ export function importNovaConf(text: string): NovaConfImport {
   // A real scheduler asks Placement (every Nova since Stein): the path without
   // it is only taken when the file's [schedscope] section says so.
   if (config.placement === undefined) config.placement = true;
+  if (opts.release !== undefined) {
+    const named = bySlot.get(`${SCHEDSCOPE_SECTION}.nova_release`);
+    if (config.nova_release === undefined) {
+      config.nova_release = opts.release;
+      report.push({
+        option: `[${SCHEDSCOPE_SECTION}] nova_release`,
+        line: 0,
+        status: "kept",
+        detail: `nova_release = ${opts.release} (chosen on import: the file names no release)`,
+      });
+    } else if (config.nova_release !== opts.release) {
+      errors.push(
+        `[${SCHEDSCOPE_SECTION}] nova_release (line ${named?.line}): the file names ${JSON.stringify(config.nova_release)}, not the release chosen on import (${opts.release}); import it without choosing one, or change the file`,
+      );
+    }
+  }
   // the same rules as the profile editor (checkProfileConfig), named by the file's option and line
+  let later = false;
   for (const e of checkProfileConfig(config, "")) {
     const key = /^[a-z_]+/.exec(e)?.[0] ?? "";
     const o = NOVA_CONF_OPTIONS.find((x) => x.key === key);
     const at = o ? bySlot.get(`${o.section}.${o.option}`)?.line : undefined;
-    const hint = /2023\.1 and later/.test(e) ? ' (a 2023.1+ cloud: add [schedscope] nova_release = "2023.1")' : "";
+    const needsLater = /2023\.1 and later/.test(e) && config.nova_release === undefined;
+    later ||= needsLater;
+    const hint = needsLater
+      ? ` (a 2023.1+ cloud: choose its Nova release on import, or add [${SCHEDSCOPE_SECTION}] nova_release = "2023.1")`
+      : "";
     errors.push(o ? `[${o.section}] ${o.option}${at ? ` (line ${at})` : ""}${e.slice(key.length)}${hint}` : e + hint);
   }
   // a profile keeps the order Nova's options are documented in
   const ordered: Record<string, unknown> = {};
   for (const o of NOVA_CONF_OPTIONS) if (o.key in config) ordered[o.key] = config[o.key];
   for (const [k, v] of Object.entries(config)) if (!(k in ordered)) ordered[k] = v;
-  return { config: ordered, errors, unknown, notModelled, otherSections: [...other].sort(), report };
+  return {
+    config: ordered,
+    errors,
+    unknown,
+    notModelled,
+    otherSections: [...other].sort(),
+    report,
+    ...(later ? { releaseChoice: [...PCI_IN_PLACEMENT_RELEASES] } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tableCounts } from "@/lib/testing/cloud";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { type Actor, runAs } from "@/lib/auth/session";
-import { bundleUpload } from "./upload";
+import { bundleUpload, chosenRelease } from "./upload";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
@@ -98,5 +98,64 @@ describe("bundle upload", () => {
       "cmp-002",
       "gpu-001",
     ]);
+  });
+
+  it("a nova.conf with 2023.1 PCI aliases and no release: refused with the releases to choose; imported as the one chosen", async () => {
+    const dir = path.join(tmp, "pci2023", "modern");
+    fs.cpSync(path.join(FIXTURES, "modern"), dir, { recursive: true });
+    fs.appendFileSync(
+      path.join(dir, "nova.conf"),
+      '\n[pci]\nalias = {"name": "l4", "resource_class": "CUSTOM_PCI_L4", "traits": "CUSTOM_L4"}\n',
+    );
+    execFileSync("tar", ["-czf", path.join(tmp, "pci2023.tar.gz"), "-C", path.dirname(dir), "modern"]);
+    const file = new Uint8Array(fs.readFileSync(path.join(tmp, "pci2023.tar.gz")));
+    const before = await tableCounts(t.prisma);
+
+    const refused = await bundleUpload(t.prisma, post(file), "preview");
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        bundle: [
+          expect.stringMatching(/resource_class: not in Nova zed's \[pci\] alias schema.*choose its Nova release/),
+          expect.stringMatching(/traits: not in Nova zed's \[pci\] alias schema.*choose its Nova release/),
+        ],
+      },
+      releaseChoice: expect.arrayContaining(["2023.1", "2024.1"]),
+    });
+    expect(refused.body).not.toMatchObject({ releaseChoice: expect.arrayContaining(["zed"]) });
+
+    const preview = await bundleUpload(t.prisma, post(file), "preview", null, { release: "2024.1" });
+    if (!preview.body.ok || preview.body.mode !== "preview") throw new Error(JSON.stringify(preview.body));
+    expect(preview.body.preview.novaConf?.report).toContainEqual(
+      expect.objectContaining({ option: "[schedscope] nova_release", status: "kept" }),
+    );
+    expect(await tableCounts(t.prisma)).toEqual(before);
+    const applied = await runAs(admin, () =>
+      bundleUpload(
+        t.prisma,
+        post(file),
+        "apply",
+        preview.body.ok && preview.body.mode === "preview" ? preview.body.sha256 : "",
+        {
+          release: "2024.1",
+        },
+      ),
+    );
+    expect(applied.body).toMatchObject({ ok: true, mode: "apply" });
+    const profile = await t.prisma.schedulerProfile.findUniqueOrThrow({ where: { name: "imported-nova-conf" } });
+    expect(JSON.parse(profile.config)).toMatchObject({
+      nova_release: "2024.1",
+      pci_alias: expect.arrayContaining([{ name: "l4", resource_class: "CUSTOM_PCI_L4", traits: "CUSTOM_L4" }]),
+    });
+  });
+
+  it.each([
+    [null, {}],
+    ["", {}],
+    ["2023.1", { release: "2023.1" }],
+    ["yoga", { error: expect.stringMatching(/^nova_release: must be one of zed, 2023\.1/) }],
+  ])("the nova_release query %j", (raw, expected) => {
+    expect(chosenRelease(raw)).toEqual(expected);
   });
 });

@@ -11,7 +11,7 @@ import "server-only";
 import { mutate } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db/client";
 import { CloudValidationError, type ImportSummary } from "@/lib/scenario/import-export";
-import { CloudSchema } from "@/lib/scenario/schema";
+import { CloudSchema, NOVA_RELEASES, type NovaRelease } from "@/lib/scenario/schema";
 import { applyImport, type ImportPreview, prepareImport, previewImport } from "./import";
 import {
   BundleReadError,
@@ -24,18 +24,31 @@ import {
 export type UploadAnswer =
   | { ok: true; mode: "preview"; sha256: string; bytes: number; preview: Omit<ImportPreview, "doc"> }
   | { ok: true; mode: "apply"; summary: Omit<ImportSummary, "warnings"> & { warnings: number } }
-  | ({ ok: false; warnings: string[] } & ErrorBody);
+  | ({ ok: false; warnings: string[]; releaseChoice?: readonly string[] } & ErrorBody);
+
+/** `nova_release` of the query: the release the operator chose (absent: none), or the 400 message. */
+export function chosenRelease(raw: string | null): { release?: NovaRelease } | { error: string } {
+  if (raw === null || raw === "") return {};
+  if ((NOVA_RELEASES as readonly string[]).includes(raw)) return { release: raw as NovaRelease };
+  return { error: `nova_release: must be one of ${NOVA_RELEASES.join(", ")}` };
+}
 
 export async function bundleUpload(
   db: Db,
   req: Request,
   mode: "preview" | "apply",
   expectedSha?: string | null,
+  opts: { release?: NovaRelease } = {},
 ): Promise<{ status: number; body: UploadAnswer }> {
   // every message is about the uploaded file: the form's `bundle` field
-  const fail = (status: number, errors: string[], warnings: string[] = []) => ({
+  const fail = (status: number, errors: string[], warnings: string[] = [], releaseChoice?: readonly string[]) => ({
     status,
-    body: { ok: false as const, ...errorBody(summarize({ bundle: errors }), { bundle: errors }), warnings },
+    body: {
+      ok: false as const,
+      ...errorBody(summarize({ bundle: errors }), { bundle: errors }),
+      warnings,
+      ...(releaseChoice ? { releaseChoice } : {}),
+    },
   });
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > MAX_BUNDLE_BYTES)
@@ -53,7 +66,7 @@ export async function bundleUpload(
     return fail(409, ["the upload: is not the file that was previewed (preview it again before replacing the cloud)"]);
   }
   try {
-    const prepared = prepareImport(read.files);
+    const prepared = prepareImport(read.files, undefined, opts);
     if (mode === "preview") {
       const { doc: _doc, ...preview } = await previewImport(db, prepared);
       return { status: 200, body: { ok: true, mode, sha256, bytes, preview } };
@@ -88,7 +101,7 @@ export async function bundleUpload(
     return { status: 200, body: { ok: true, mode, summary: { ...summary, warnings: warnings.length } } };
   } catch (e) {
     if (e instanceof BundleReadError) return fail(400, e.errors);
-    if (e instanceof CloudValidationError) return fail(422, e.errors, e.warnings);
+    if (e instanceof CloudValidationError) return fail(422, e.errors, e.warnings, e.releaseChoice);
     throw e;
   }
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { mutate, type ActionResult } from "@/lib/actions/mutation";
 import { prisma } from "@/lib/db";
 import { rememberRun } from "@/lib/runs/cache";
-import { commitRunTx, type CommitOutcome } from "@/lib/runs/commit";
+import { commitRunTx, type CommitOutcome, runCommitTargets } from "@/lib/runs/commit";
 import { prepareReleaseRerun } from "@/lib/runs/release-rerun";
 import { insertRun, prepareRun, rerunRequest, resolveRequest, runDetails, type PreparedRun } from "@/lib/runs/schedule";
 import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
@@ -105,6 +105,7 @@ const RunIdSchema = z.object({
 /** Place the run's instances on its chosen hosts (one transaction that re-checks capacity). */
 export async function commitRunAction(runId: number): Promise<ActionResult<CommitOutcome>> {
   return mutate("run.commit", RunIdSchema, { runId }, (tx, d) => commitRunTx(tx, d.runId), {
+    targets: (tx, d) => runCommitTargets(tx, d.runId),
     revalidate: ["/runs", `/runs/${runId}`, "/hosts", "/"],
     message: "Placement committed",
   });

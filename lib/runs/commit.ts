@@ -8,7 +8,10 @@
  *      connection, another process) waits until this one is done and then
  *      reads the hosts as this one left them: an IMMEDIATE transaction in effect;
  *      in-process, the driver adapter runs interactive transactions one at a time;
- *   2. locks the chosen hosts' rows (lib/db/lock.ts: on PostgreSQL the
+ *   2. finds the compute node each selection names (a service host with
+ *      several nodes, Ironic's, has one row per node: Nova's Selection names
+ *      host and node, and the node's resources are the ones consumed),
+ *      locks those rows (lib/db/lock.ts: on PostgreSQL the
  *      claim locks only the run's row, and READ COMMITTED would let two
  *      commits read the same free room), then re-reads them and re-checks
  *      capacity (free vCPU / RAM / disk under the allocation ratios, service
@@ -30,12 +33,16 @@ import type { PrismaClient } from "@/lib/db/client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { capacityProblem, type Demand, demandOf, HOST_CAPACITY_SELECT, type HostCapacity } from "./commit-room";
 import { lockHosts } from "../db/lock";
+import { selectedRows } from "./selected-rows";
+import type { Target } from "@/lib/audit/trail";
 
 export interface CommittedInstance {
   index: number;
   uuid: string;
   name: string;
   host: string;
+  /** the compute node, when its service host has several (Ironic) */
+  node?: string;
 }
 
 export interface CommitOutcome {
@@ -73,10 +80,11 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   const chosen = JSON.parse(run.chosenHosts) as string[];
   if (!chosen.length) throw new MutationError(null, `Run #${runId} chose no host: there is nothing to commit.`);
 
-  // 2. re-check capacity for everything this run puts on each host, read
-  // under the hosts' locks (PostgreSQL locks rows, not the database)
+  // 2. the row of each selected node; re-check capacity for everything this
+  // run puts on each, read under the rows' locks (PostgreSQL locks rows, not the database)
+  const { rowNames, nodes } = await selectedRows(tx, runId, chosen);
   const perHost = new Map<string, number>();
-  for (const h of chosen) perHost.set(h, (perHost.get(h) ?? 0) + 1);
+  for (const h of rowNames) perHost.set(h, (perHost.get(h) ?? 0) + 1);
   await lockHosts(tx, perHost.keys());
   const hosts = await tx.computeHost.findMany({
     where: { name: { in: [...perHost.keys()] } },
@@ -119,12 +127,13 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
     uuid: randomUUID(),
     name: `${request.flavor.name}-run${runId}-${index + 1}`,
     host,
+    ...(nodes[index] !== undefined ? { node: nodes[index] } : {}),
   }));
   await tx.instance.createMany({
     data: instances.map((i) => ({
       uuid: i.uuid,
       name: i.name,
-      hostId: byName.get(i.host)!.id,
+      hostId: byName.get(rowNames[i.index])!.id,
       flavorId: flavor?.id ?? null,
       imageId: image?.id ?? null,
       projectId: request.project_id ?? null,
@@ -177,4 +186,17 @@ export async function commitRun(db: PrismaClient, runId: number): Promise<Commit
     if (e instanceof MutationError) return { ok: false, message: e.message };
     throw e;
   }
+}
+
+/**
+ * What a commit of run `runId` touches, for its audit entry: the run and the
+ * rows of the nodes it selected (a service host may have several), locked
+ * first, so their "before" is read under the commit's locks.
+ */
+export async function runCommitTargets(tx: Tx, runId: number): Promise<Target[]> {
+  const run = await tx.schedulingRun.findUnique({ where: { id: runId }, select: { chosenHosts: true } });
+  const chosen = run ? (JSON.parse(run.chosenHosts) as string[]) : [];
+  const hosts = [...new Set((await selectedRows(tx, runId, chosen)).rowNames)];
+  await lockHosts(tx, hosts);
+  return [{ kind: "run", ref: { id: runId } }, ...hosts.map((name): Target => ({ kind: "host", ref: { name } }))];
 }

@@ -11,7 +11,7 @@ import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { releaseTogether } from "@/lib/testing/workers";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { commitRun, type CommitResult } from "./commit";
+import { commitRun, type CommitResult, runCommitTargets } from "./commit";
 import { compareResults } from "./compare";
 import { getRunText } from "./queries";
 import { prepareRun, rerunRequest, resolveRequest, runSchedule } from "./schedule";
@@ -316,6 +316,49 @@ describe.each(PROVIDERS)("on %s", (provider) => {
         message: expect.stringMatching(/does not exist/),
       });
     });
+
+    it.each([
+      ["its second node", "node-b", "node-a"],
+      ["its first node", "node-a", "node-b"],
+    ])(
+      "a service host with several nodes (Ironic): the commit takes %s, the one selected",
+      async (_what, fuller, other) => {
+        // two compute nodes of one nova-compute service; stacking picks the fuller node
+        const base = cloud();
+        const node = (name: string, used: number) => ({
+          ...base.hosts[1],
+          name: "ironic-svc",
+          node: name,
+          memory_mb_used: used,
+        });
+        await importCloud(
+          prisma,
+          { ...base, hosts: [node("node-a", 4096), node("node-b", 4096), base.hosts[1]], aggregates: [] },
+          { profileName: "stack" },
+        );
+        await prisma.computeHost.updateMany({ where: { hypervisorHostname: fuller }, data: { memoryMbUsed: 8192 } });
+        const run = await runSchedule(REQUEST, undefined, { db: prisma });
+        expect(run.result.selections.map((s) => [s.host, s.node])).toEqual([["ironic-svc", fuller]]);
+        const rowOf = (n: string) => prisma.computeHost.findFirstOrThrow({ where: { hypervisorHostname: n } });
+        const [beforeFuller, beforeOther] = [await rowOf(fuller), await rowOf(other)];
+
+        // the audit trail's before/after is the selected node's row
+        const targets = await prisma.$transaction((tx) => runCommitTargets(tx, run.id));
+        expect(targets.slice(1)).toEqual([{ kind: "host", ref: { name: beforeFuller.name } }]);
+
+        const r = await commitRun(prisma, run.id);
+        expect(r).toMatchObject({ ok: true, outcome: { instances: [{ host: "ironic-svc", node: fuller }] } });
+        const [afterFuller, afterOther] = [await rowOf(fuller), await rowOf(other)];
+        expect(afterFuller.memoryMbUsed - beforeFuller.memoryMbUsed).toBe(8192);
+        expect(afterFuller.numInstances - beforeFuller.numInstances).toBe(1);
+        expect(afterOther).toMatchObject({
+          memoryMbUsed: beforeOther.memoryMbUsed,
+          numInstances: beforeOther.numInstances,
+        });
+        expect(await prisma.instance.count({ where: { hostId: afterFuller.id } })).toBe(1);
+        expect(await prisma.instance.count({ where: { hostId: afterOther.id } })).toBe(0);
+      },
+    );
 
     it("several instances on one host need room for all of them", async () => {
       await resetCloud();

@@ -123,7 +123,7 @@ const WAIT_TRIES = 100;
  * split; waits while another process is still storing it.
  */
 export async function readRunColumn(
-  db: PrismaClient,
+  db: Pick<PrismaClient, "schedulingRun" | "cloudSnapshot">,
   id: number,
   column: "result" | "snapshot",
 ): Promise<string | null> {
@@ -156,7 +156,7 @@ async function resultText(r: StoredColumns): Promise<string | null> {
   return r.result !== "null" ? r.result : null;
 }
 
-async function snapshotText(db: PrismaClient, r: StoredColumns): Promise<string | null> {
+async function snapshotText(db: Pick<PrismaClient, "cloudSnapshot">, r: StoredColumns): Promise<string | null> {
   if (r.snapshot !== "null") return r.snapshot;
   const snap = await db.cloudSnapshot.findUnique({ where: { revision: r.cloudRevision! }, select: { data: true } });
   if (!snap) return null;

@@ -38,6 +38,8 @@ export class CloudValidationError extends Error {
   constructor(
     readonly errors: string[],
     readonly warnings: string[] = [],
+    /** the Nova releases under which the document would be valid, when choosing one is the way out */
+    readonly releaseChoice?: readonly string[],
   ) {
     super(
       `invalid cloud document (${errors.length} error${errors.length === 1 ? "" : "s"}):\n  ${errors.slice(0, 50).join("\n  ")}${errors.length > 50 ? `\n  ... and ${errors.length - 50} more` : ""}`,
