@@ -12,7 +12,9 @@ import { buildHostStates, type HostState } from "./host-state";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import { keepPlacementCloud } from "./placement/providers";
-import type { HostFilter, HostWeigher, Reason } from "./plugin";
+import type { HostFilter, HostWeigher } from "./plugin";
+import { getFilteredObjects, newStage, reject } from "./nova/filters";
+import { NovaPass } from "./nova/host-pass";
 import { NovaError, noValidHost } from "./python";
 import { KNOWN, getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
@@ -21,7 +23,7 @@ import { type Move, prepareMove, ScenarioError } from "./moves";
 import { answerBeyondReference } from "./moves/not-modelled";
 import { buildRequestSpec, type RequestSpec, requestInstanceUuid } from "./request-spec";
 import type { Scenario } from "./scenario";
-import type { FunnelStage, InstanceTrace, PlacementRun, ScheduleRun, WeighedSet, WeigherColumn } from "./run";
+import type { FunnelStage, HostPass, InstanceTrace, PlacementRun, ScheduleRun, WeighedSet, WeigherColumn } from "./run";
 import { orderByWeight } from "./weight-order";
 
 export type { FunnelStage, InstanceTrace, PlacementRun, ScheduleRun, WeighedSet, WeigherColumn };
@@ -37,6 +39,12 @@ export interface ScheduleOptions {
   random?: () => number;
   /** Wall clock for the time a host last consumed (Nova's HostState.updated); default the epoch. */
   clock?: () => Date;
+  /**
+   * Filter and weigh as Nova's code reads (nova/), host list after host
+   * list, instead of the fast path: the same runs, slower; what the fast
+   * path is tested against.
+   */
+  plain?: boolean;
 }
 
 /**
@@ -244,26 +252,6 @@ function addNormalized(
   for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw![i] - lo) / range);
 }
 
-function newStage(f: HostFilter, hostsIn: number): FunnelStage {
-  return {
-    filter: f.name,
-    stage: "filter",
-    in: hostsIn,
-    out: hostsIn,
-    rejected: [],
-    reasons: [],
-    codes: [],
-    labels: {},
-  };
-}
-
-function reject(stage: FunnelStage, h: HostState, why: Reason): void {
-  stage.rejected.push(h);
-  stage.reasons.push(why.message);
-  stage.codes.push(why.code);
-  if (why.label) stage.labels[why.code] = why.label;
-}
-
 /**
  * One request's filters, weighers and consume step over a set of host
  * states; `schedule` drives it for a request's instances, the capacity fill
@@ -291,7 +279,7 @@ export class Scheduler {
   }
 
   /** HostManager.get_filtered_hosts' prologue: ignore/force hosts and nodes. */
-  private restrict(hosts: HostState[]): { hosts: HostState[]; skipFilters: boolean } {
+  restrict(hosts: HostState[]): { hosts: HostState[]; skipFilters: boolean } {
     const { ignoreHosts, forceHosts, forceNodes, requestedDestination: dest } = this.spec;
     // _get_hosts_matching_request: a move's target host (and node) only
     if (dest?.host) hosts = hosts.filter((h) => h.host === dest.host && (!dest.node || h.nodename === dest.node));
@@ -316,7 +304,7 @@ export class Scheduler {
     } catch (e) {
       if (!(e instanceof NovaError)) throw e;
       // A filter raised: raise what Nova's filter-by-filter order raises first.
-      return this.filterByFilter(active, restricted.hosts);
+      return getFilteredObjects(active, restricted.hosts, this.spec, (f) => this.prepare(f));
     }
   }
 
@@ -371,45 +359,12 @@ export class Scheduler {
     return { passed: kept ?? current, funnel };
   }
 
-  /** BaseFilterHandler.get_filtered_objects as written: filter after filter. */
-  private filterByFilter(active: HostFilter[], pool: HostState[]): { passed: HostState[]; funnel: FunnelStage[] } {
-    const funnel: FunnelStage[] = [];
-    let current = pool;
-    // A filter runs (and shows) even on no hosts; the loop stops after the first filter that leaves none.
-    for (const f of active) {
-      current = this.runStage(f, current, funnel);
-      if (!current.length) break;
-    }
-    return { passed: current, funnel };
-  }
-
-  private prepare(f: HostFilter): void {
+  /** A filter's per-request work, once per request and lazily, so a filter that never sees a host never raises (as in Nova). */
+  prepare(f: HostFilter): void {
     if (!this.prepared.has(f)) {
-      // Lazily, so a filter that never sees a host never raises (as in Nova).
       f.prepare?.(this.spec);
       this.prepared.add(f);
     }
-  }
-
-  private runStage(f: HostFilter, current: HostState[], funnel: FunnelStage[]): HostState[] {
-    this.prepare(f);
-    // Copied from the first rejection on: a filter that keeps every host returns its input.
-    let kept: HostState[] | null = null;
-    const stage = newStage(f, current.length);
-    const spec = this.spec;
-    for (let i = 0; i < current.length; i++) {
-      const h = current[i];
-      const why = f.check(h, spec);
-      if (why === null) kept?.push(h);
-      else {
-        kept ??= current.slice(0, i);
-        reject(stage, h, why);
-      }
-    }
-    const out = kept ?? current;
-    stage.out = out.length;
-    funnel.push(stage);
-    return out;
   }
 
   /**
@@ -670,8 +625,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     else if (config.placement) keepPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
     started = now();
     if (move?.beyondReference)
-      answerBeyondReference(move, s, run, scenario, () => selectDestinations(s, run, scenario, move, options.random));
-    else selectDestinations(s, run, scenario, move, options.random);
+      answerBeyondReference(move, s, run, scenario, () =>
+        selectDestinations(s, run, scenario, move, options.random, options.plain),
+      );
+    else selectDestinations(s, run, scenario, move, options.random, options.plain);
     run.engineMs = now() - started;
   } catch (e) {
     if (e instanceof ScenarioError) run.error = { name: "ScenarioError", message: e.message };
@@ -686,7 +643,10 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
 
 /**
  * SchedulerManager.select_destinations for the session's request: the
- * Placement path or the host loop, filling `run` (traces, selections, error).
+ * candidate hosts (every host, or those Placement returned), then
+ * _schedule's loop, filling `run` (traces, selections, error). `pass` filters
+ * and weighs each instance: the fast one by default, the plain one
+ * (nova/host-pass.ts) when asked.
  */
 export function selectDestinations(
   s: Scheduler,
@@ -694,24 +654,25 @@ export function selectDestinations(
   scenario: Scenario,
   move: Move | null,
   random: (() => number) | undefined,
+  plain = false,
 ): void {
   const { config, hosts, spec } = s;
+  const candidates = config.placement ? placementCandidates(s, run, scenario, move) : everyHost(hosts);
+  if (!candidates) return;
   const instanceUuids = move
     ? [move.uuid]
     : Array.from({ length: spec.numInstances }, (_, i) => requestInstanceUuid(i));
   const numAlts = move && !move.returnAlternates ? 0 : Math.max(config.maxAttempts - 1, 0);
-  if (config.placement) {
-    schedulePlacement(s, run, scenario, instanceUuids, numAlts, random, move);
-    return;
-  }
+  const pass: HostPass = plain ? new NovaPass(s) : new InstancePass(s);
   const selected: HostState[] = [];
   const placed: Placement[] = [];
-  let pool = move ? inCell(spec, hosts) : hosts;
+  // HostManager loads the requested cell's host states only
+  let pool = move ? inCell(spec, candidates.hosts) : candidates.hosts;
   let index = 0;
-  const pass = new InstancePass(s);
   for (index = 0; index < spec.numInstances; index++) {
     spec.instanceUuid = instanceUuids[index];
     const { passed, funnel, weighed } = pass.run(pool, index);
+    if (index === 0 && candidates.stage) funnel.unshift(candidates.stage);
     const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
     run.traces.push(trace);
     if (!passed.length) break;
@@ -719,21 +680,44 @@ export function selectDestinations(
     if (random) order = pickWithRandom(order, weighed.weights, config, random);
     const ordered = pass.arrange(passed, order);
     if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
-    // The next instance's pool holds the copy the consume step changes.
-    const chosen = ordered[0].ownCopy();
-    ordered[0] = chosen;
+    pool = ordered;
+    const chosen = candidates.choose(ordered, index);
+    if (!chosen) break;
     trace.chosen = chosen;
     selected.push(chosen);
     placed.push(pass.consume(chosen));
-    pool = ordered;
   }
   // Python's loop variable stays on the last index after a full loop.
   if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
   if (selected.length < spec.numInstances) {
     run.error = noValidHost();
-  } else {
-    run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, () => true);
+    return;
   }
+  run.selections = withAlternates(pass, pool, index, numAlts, selected, placed, candidates.eligible);
+}
+
+/** Where a request's hosts come from and how one is chosen from an instance's ordered hosts. */
+interface Candidates {
+  hosts: HostState[];
+  /** Shown before the first instance's filters (Placement's answer). */
+  stage: FunnelStage | null;
+  /**
+   * The host this instance lands on, or null: the pool's entry is replaced
+   * by the copy the consume step changes, which the next instance's pool holds.
+   */
+  choose(ordered: HostState[], index: number): HostState | null;
+  /** Whether a host may be an alternate. */
+  eligible(h: HostState): boolean;
+}
+
+/** Without Placement: every host, the best one chosen. */
+function everyHost(hosts: HostState[]): Candidates {
+  return {
+    hosts,
+    stage: null,
+    choose: (ordered) => (ordered[0] = ordered[0].ownCopy()),
+    eligible: () => true,
+  };
 }
 
 /**
@@ -826,19 +810,11 @@ function placementStage(hosts: HostState[], outcome: PlacementOutcome): FunnelSt
 }
 
 /**
- * SchedulerManager.select_destinations with Placement: the candidates, then
- * _schedule's loop (sort, claim the first host whose claim succeeds, consume)
- * and _get_alternate_hosts, skipping hosts without an allocation request.
+ * With Placement: the hosts Placement returned (null when the request ends
+ * there, `run` filled), each instance claiming on the first host, in its
+ * order, whose claim succeeds; hosts without an allocation request are skipped.
  */
-function schedulePlacement(
-  s: Scheduler,
-  run: ScheduleRun,
-  scenario: Scenario,
-  instanceUuids: string[],
-  numAlts: number,
-  random: (() => number) | undefined,
-  move: Move | null = null,
-): void {
+function placementCandidates(s: Scheduler, run: ScheduleRun, scenario: Scenario, move: Move | null): Candidates | null {
   const { config, hosts, spec } = s;
   let source: SourceAllocation | null = null;
   const outcome = askPlacement(config, scenario, hosts, spec, (cloud) => {
@@ -858,7 +834,7 @@ function schedulePlacement(
   run.placement = placement;
   if (outcome.failedBeforeQuery) {
     run.error = noValidHost(outcome.failedBeforeQuery);
-    return;
+    return null;
   }
   // Zed extends its candidate list with the None of a refused fallback query.
   if (outcome.typeError) throw new NovaError("TypeError", "'NoneType' object is not iterable");
@@ -866,31 +842,14 @@ function schedulePlacement(
   if (!outcome.returned.length) {
     run.traces.push({ index: 0, funnel: [stage], weighed: EMPTY, chosen: null });
     run.error = noValidHost();
-    return;
+    return null;
   }
   // Only hosts Placement returned ever enter the filters.
   const providerOf = new Map(outcome.returned.map((p) => [p.host, p]));
-  const selected: HostState[] = [];
-  const placed: Placement[] = [];
-  let pool = outcome.returned.map((p) => p.host);
-  // HostManager loads the requested cell's host states only
-  if (move) pool = inCell(spec, pool);
-  let index = 0;
-  for (index = 0; index < spec.numInstances; index++) {
-    spec.instanceUuid = instanceUuids[index];
-    const { passed, funnel } = s.runFilters(pool, index);
-    if (index === 0) funnel.unshift(stage);
-    const weighed = passed.length ? s.weigh(passed) : EMPTY;
-    const trace: InstanceTrace = { index, funnel, weighed, chosen: null };
-    run.traces.push(trace);
-    if (!passed.length) break;
-    let order = weighed.order;
-    if (random) order = pickWithRandom(order, weighed.weights, config, random);
-    const ordered = inOrder(passed, order);
-    if (config.hostSubsetSize > 1) trace.subset = ordered.slice(0, config.hostSubsetSize);
-    pool = ordered;
+  const choose = (ordered: HostState[], index: number): HostState | null => {
     const attempt: PlacementRun["claims"][number] = { index, tried: [], claimed: null };
     if (firstRequest) attempt.allocations = null;
+    placement.claims.push(attempt);
     for (let i = 0; i < ordered.length; i++) {
       const host = ordered[i];
       const p = providerOf.get(host);
@@ -908,29 +867,19 @@ function schedulePlacement(
         claimed = sourceFits() && claim(p, amounts) === null;
       }
       if (claimed) {
-        // The next instance's pool holds the copy the consume step changes.
         attempt.claimed = ordered[i] = host.ownCopy();
         providerOf.set(attempt.claimed, p);
-        break;
+        return attempt.claimed;
       }
       attempt.tried.push(host);
     }
-    placement.claims.push(attempt);
-    if (!attempt.claimed) break;
-    trace.chosen = attempt.claimed;
-    selected.push(attempt.claimed);
-    placed.push(s.consumeSelected(attempt.claimed));
-  }
-  if (index >= spec.numInstances) index = Math.max(spec.numInstances - 1, 0);
-  if (selected.length < spec.numInstances) {
-    run.error = noValidHost();
-    return;
-  }
-  const hasAllocation = (h: HostState) => {
+    return null;
+  };
+  const eligible = (h: HostState) => {
     const p = providerOf.get(h);
     return !!p && (firstRequest ? firstRequest.has(p) : outcome.allocations.has(p));
   };
-  run.selections = withAlternates(s, pool, index, numAlts, selected, placed, hasAllocation);
+  return { hosts: outcome.returned.map((p) => p.host), stage, choose, eligible };
 }
 
 /**
@@ -940,7 +889,7 @@ function schedulePlacement(
  * drops hosts Placement gave no allocation request.
  */
 function withAlternates(
-  s: Scheduler | InstancePass,
+  pass: HostPass,
   pool: HostState[],
   index: number,
   numAlts: number,
@@ -950,14 +899,8 @@ function withAlternates(
 ): ScheduleRun["selections"] {
   let altPool = pool;
   if (index > 0 && numAlts > 0) {
-    let passed: HostState[];
-    let w: WeighedSet;
-    if (s instanceof InstancePass) ({ passed, weighed: w } = s.run(pool, index));
-    else {
-      passed = s.runFilters(pool, index).passed;
-      w = passed.length ? s.weigh(passed) : EMPTY;
-    }
-    altPool = inOrder(passed, w.order);
+    const { passed, weighed } = pass.run(pool, index);
+    altPool = inOrder(passed, weighed.order);
   }
   const chosenSet = new Set(selected);
   return selected.map((host, i) => ({
