@@ -8,7 +8,8 @@
  * the caller.
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
-import { buildHostStates, type HostState } from "./host-state";
+import type { HostState } from "./host-state";
+import { snapshotHostStates } from "./fast/snapshot";
 import { consumeNumaAndPci, type Placement } from "./numa/consume";
 import { askPlacement, claim, claimRequest, type PlacementOutcome } from "./placement";
 import { keepPlacementCloud } from "./placement/providers";
@@ -220,7 +221,7 @@ export function openSession(
   scenario: Scenario,
   options: ScheduleOptions = {},
   config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN),
-  hosts: HostState[] = buildHostStates(scenario),
+  hosts: HostState[] = snapshotHostStates(scenario),
 ): Session {
   const filter = (n: string) => (config.notSimulated.filters.includes(n) ? notSimulatedFilter(n) : getFilter(n));
   const weigher = (n: string) => (config.notSimulated.weighers.includes(n) ? notSimulatedWeigher(n) : getWeigher(n));
@@ -252,7 +253,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     run.config = config;
     if (move) run.move = move.echo;
     // The snapshot's host states themselves: the consume step changes a copy (HostState.ownCopy).
-    const { hosts, spec, scheduler: s } = openSession(scenario, options, config, buildHostStates(scenario, true));
+    const { hosts, spec, scheduler: s } = openSession(scenario, options, config, snapshotHostStates(scenario, true));
     run.hosts = hosts;
     run.spec = spec;
     if (move) applyMove(move, spec, hosts, config, { pciAlias: config.pciAlias });

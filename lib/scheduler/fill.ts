@@ -26,7 +26,8 @@
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet } from "./engine";
-import { buildHostStates, type HostState } from "./host-state";
+import type { HostState } from "./host-state";
+import { snapshotHostStates } from "./fast/snapshot";
 import { stableUuid } from "./nova-uuid";
 import { NovaError, noValidHost } from "./python";
 import { KNOWN } from "./registry";
@@ -472,7 +473,7 @@ export class CapacityFill {
     try {
       const config = resolveConfig(this.scenario.config ?? {}, KNOWN);
       this.config = config;
-      this.hosts = buildHostStates(this.scenario);
+      this.hosts = snapshotHostStates(this.scenario);
       for (k = 0; k < this.mix.length; k++) {
         const session = openSession(
           this.sessionScenario(this.mix[k].flavor),
@@ -655,7 +656,7 @@ export class CapacityFill {
       limit: this.limit,
       stoppedBy: this.stoppedBy,
       stoppedFlavor: this.stoppedFlavor,
-      hosts: this.trial ? buildHostStates(this.trial) : this.hosts,
+      hosts: this.trial ? snapshotHostStates(this.trial) : this.hosts,
       config: this.config ?? resolveConfig({}),
       engineMs: this.engineMs,
     };
