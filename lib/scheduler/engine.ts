@@ -4,8 +4,10 @@
  * restrict → filter → weigh → pick → consume, then alternates from the
  * chosen host's cell. With `placement: true`, Nova's Placement path: the
  * hosts Placement returned (placement/), then per instance filter → weigh →
- * claim on the best host whose claim succeeds. Time and randomness come from
- * the caller.
+ * claim on the best host whose claim succeeds. Both paths run one instance
+ * loop (selectDestinations). Nova's loops as written are in nova/, the fast
+ * ones the engine runs in fast/, held to the same runs by
+ * fast/equivalence.test.ts. Time and randomness come from the caller.
  */
 import { resolveConfig, type SchedulerConfig } from "./config";
 import type { HostState } from "./host-state";
@@ -87,6 +89,10 @@ export class Scheduler {
     return { hosts: kept, skipFilters: force.size > 0 || nodes.size > 0 };
   }
 
+  /**
+   * HostManager.get_filtered_hosts, host-major (fast/host-major.ts); when a
+   * filter raises, filter by filter (nova/filters.ts) for Nova's error.
+   */
   runFilters(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[] } {
     const restricted = this.restrict(pool);
     if (restricted.skipFilters) return { passed: restricted.hosts, funnel: [] };
@@ -182,6 +188,7 @@ export class Scheduler {
   }
 }
 
+/** host_subset_size and shuffle_best_same_weighed_hosts applied to the weighed order. */
 function pickWithRandom(
   order: number[],
   weights: Float64Array,
