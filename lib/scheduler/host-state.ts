@@ -271,7 +271,7 @@ export class HostState {
 
   /**
    * A frozen snapshot host's derived state, which requests read as it is
-   * (buildHostStates with `shared`): a request changes its own copy instead
+   * (snapshotHostStates with `shared`, fast/snapshot.ts): a request changes its own copy instead
    * (ownCopy), so nothing it does reaches the next request.
    */
   shared = false;
@@ -406,14 +406,9 @@ export function buildAggregates(aggs: ScenarioAggregate[] = []): Aggregate[] {
 }
 
 /** host name -> the indexes of its aggregates, as a key ("0,3"); hosts in none are absent. */
-type AggregateKeys = Map<string, string>;
+export type AggregateKeys = Map<string, string>;
 
-const FROZEN_AGGREGATE_KEYS = new WeakMap<object, AggregateKeys>();
-
-function aggregateKeysOf(aggregates: Scenario["aggregates"]): AggregateKeys {
-  const frozen = aggregates !== undefined && Object.isFrozen(aggregates);
-  const cached = frozen ? FROZEN_AGGREGATE_KEYS.get(aggregates) : undefined;
-  if (cached) return cached;
+export function aggregateKeys(aggregates: Scenario["aggregates"]): AggregateKeys {
   const byHost = new Map<string, number[]>();
   (aggregates ?? []).forEach((a, i) => {
     for (const h of a.hosts === undefined ? [] : (pyIter(a.hosts, `aggregates[${i}].hosts`) as string[])) {
@@ -424,160 +419,79 @@ function aggregateKeysOf(aggregates: Scenario["aggregates"]): AggregateKeys {
   });
   const keys: AggregateKeys = new Map();
   for (const [h, l] of byHost) keys.set(h, l.join(","));
-  if (frozen) FROZEN_AGGREGATE_KEYS.set(aggregates, keys);
   return keys;
 }
 
-/** Each host's aggregate key, by position, for a frozen host list and aggregate list. */
-const FROZEN_HOST_KEYS = new WeakMap<object, { aggregates: Scenario["aggregates"]; keys: string[] }>();
-
-function hostKeysOf(scenario: Scenario): string[] {
-  const frozen = Object.isFrozen(scenario.hosts) && Object.isFrozen(scenario.aggregates);
-  const cached = frozen ? FROZEN_HOST_KEYS.get(scenario.hosts) : undefined;
-  if (cached && cached.aggregates === scenario.aggregates) return cached.keys;
-  const byName = aggregateKeysOf(scenario.aggregates);
+/**
+ * HostManager.get_all_host_states: every HostState of a scenario, read
+ * afresh, hosts in the same aggregates sharing one AggregateView.
+ * fast/snapshot.ts keeps a frozen scenario's from request to request.
+ */
+export function buildHostStates(scenario: Scenario): HostState[] {
+  const byName = aggregateKeys(scenario.aggregates);
   const keys = scenario.hosts.map((h) => byName.get(h.name) ?? "");
-  if (frozen) FROZEN_HOST_KEYS.set(scenario.hosts, { aggregates: scenario.aggregates, keys });
-  return keys;
+  const aggs = buildAggregates(scenario.aggregates);
+  return hostStatesOf(scenario.hosts, keys, aggs, new Map(), repeatedNames(scenario.hosts), buildHostState);
 }
 
 /**
- * A frozen aggregate list's Aggregates and its AggregateViews by aggregate
- * key: the same objects from request to request, so that a frozen host's
- * state, which keeps its view, can serve every request (views keep only
- * what their aggregates say, and multipliers checked against the config).
+ * The states of `hosts` (keys[i]: host i's aggregate key), each view made
+ * when a host first needs it, and a compute node's uuid, unless given:
+ * uuid5 of its name, or of its node when several nodes share the service
+ * host (`repeated`; the reference's rule).
  */
-const FROZEN_VIEWS = new WeakMap<object, { aggs: Aggregate[]; views: Map<string, AggregateView> }>();
-
-function viewsOf(aggregates: Scenario["aggregates"]): { aggs: Aggregate[]; views: Map<string, AggregateView> } {
-  const frozen = aggregates !== undefined && Object.isFrozen(aggregates);
-  let cached = frozen ? FROZEN_VIEWS.get(aggregates) : undefined;
-  if (!cached) {
-    cached = { aggs: buildAggregates(aggregates), views: new Map() };
-    if (frozen) FROZEN_VIEWS.set(aggregates, cached);
-  }
-  return cached;
-}
-
-/**
- * Every HostState of a scenario, hosts in the same aggregates sharing one
- * AggregateView. A frozen host's state is derived once and copied for each
- * call; with `shared`, the derived state itself is returned, for a caller
- * that copies a host before changing it (HostState.shared, the engine's
- * consume step): a request at 10,000 hosts then allocates no host state at
- * all, where 10,000 copies set off a garbage collection every few requests.
- */
-export function buildHostStates(scenario: Scenario, shared = false): HostState[] {
-  const list = shared ? SHARED_LISTS.get(scenario.hosts) : undefined;
-  if (list && list.aggregates === scenario.aggregates) return list.states.slice();
-  const { aggs, views } = viewsOf(scenario.aggregates);
-  const keys = hostKeysOf(scenario);
+export function hostStatesOf(
+  hosts: ScenarioHost[],
+  keys: string[],
+  aggs: Aggregate[],
+  views: Map<string, AggregateView>,
+  repeated: ReadonlySet<string> | null,
+  build: (h: ScenarioHost, index: number, view: AggregateView) => HostState,
+): HostState[] {
   // Pushed: a packed array, the one kind of host list the engine's loops see (see inOrder).
   const out: HostState[] = [];
-  for (let index = 0; index < scenario.hosts.length; index++) {
-    const h = scenario.hosts[index];
+  for (let index = 0; index < hosts.length; index++) {
     const key = keys[index];
     let view = views.get(key);
     if (!view) {
       const members = key === "" ? [] : key.split(",").map((i) => aggs[Number(i)]);
       views.set(key, (view = new AggregateView(members, views.size)));
     }
-    out.push(buildHostState(h, index, view, shared));
+    out.push(build(hosts[index], index, view));
   }
-  // A compute node's uuid, unless given: uuid5 of its name, or of its node
-  // when several nodes share the service host (the reference's rule).
-  const repeated = repeatedNames(scenario.hosts);
   if (repeated) for (const s of out) if (s.uuid === "" && repeated.has(s.host)) s.uuid = stableUuid(s.nodename);
-  if (Object.isFrozen(scenario.hosts) && !PACKED.has(scenario.hosts)) {
-    const templates = scenario.hosts.map((h) => FROZEN_STATES.get(h));
-    packMetrics(templates);
-    packNumaSummaries(templates);
-    PACKED.add(scenario.hosts);
-  }
-  if (shared && Object.isFrozen(scenario.hosts) && Object.isFrozen(scenario.aggregates) && out.every((h) => h.shared)) {
-    SHARED_LISTS.set(scenario.hosts, { aggregates: scenario.aggregates, states: out.slice() });
-  }
   return out;
 }
 
-const REPEATED_NAMES = new WeakMap<object, ReadonlySet<string> | null>();
-
 /** Service host names several entries (compute nodes) share; null when none does. */
-function repeatedNames(hosts: ScenarioHost[]): ReadonlySet<string> | null {
-  const frozen = Object.isFrozen(hosts);
-  if (frozen && REPEATED_NAMES.has(hosts)) return REPEATED_NAMES.get(hosts)!;
+export function repeatedNames(hosts: ScenarioHost[]): ReadonlySet<string> | null {
   const seen = new Set<string>();
   let repeated: Set<string> | null = null;
   for (const h of hosts) {
     if (seen.has(h.name)) (repeated ??= new Set()).add(h.name);
     else seen.add(h.name);
   }
-  if (frozen) REPEATED_NAMES.set(hosts, repeated);
   return repeated;
 }
 
-/** A frozen host list's shared states, for its aggregate list: the next request takes the list whole. */
-const SHARED_LISTS = new WeakMap<object, { aggregates: Scenario["aggregates"]; states: HostState[] }>();
-
-/** Frozen host lists whose templates' metric values and NUMA summaries are in one table each. */
-const PACKED = new WeakSet<object>();
-
-/** The metric values of a frozen host list's templates, moved into one table in host order (later copies share it). */
-function packMetrics(templates: Array<HostState | undefined>): void {
-  let size = 0;
-  for (const t of templates) size += t ? t.metricNames.length : 0;
-  const table = new Float64Array(size);
-  let at = 0;
-  for (const t of templates) {
-    if (!t) continue;
-    for (let i = 0; i < t.metricNames.length; i++) table[at + i] = t.metricTable[t.metricAt + i];
-    t.metricTable = table;
-    t.metricAt = at;
-    at += t.metricNames.length;
-  }
-}
-
-/** The NUMA fit summaries of a frozen host list's templates, copied into one table in host order. */
-function packNumaSummaries(templates: Array<HostState | undefined>): void {
-  let size = 0;
-  for (const t of templates) if (t?.numaCells) size += t.numaFitFacts(t.numaCells).summary.length;
-  const table = new Float64Array(size);
-  let at = 0;
-  for (const t of templates) {
-    if (!t?.numaCells) continue;
-    const summary = t.numaFitFacts(t.numaCells).summary;
-    table.set(summary, at);
-    t.numaTable = table;
-    t.numaAt = at;
-    t.summarized = t.numaCells;
-    at += summary.length;
-  }
+function numaCells(h: ScenarioHost, field: string): NUMACell[] {
+  return buildNumaCells(h.numa_topology?.cells ?? [], field);
 }
 
 const HV_SPECS = new Map<string, [string | null, string | null, string | null]>();
 
-/** A frozen scenario host's state, validated and derived once; requests read it or get copies. */
-const FROZEN_STATES = new WeakMap<ScenarioHost, HostState>();
-
-export function buildHostState(h: ScenarioHost, index: number, view: AggregateView, shared = false): HostState {
-  if (!Object.isFrozen(h)) return buildFreshHostState(h, index, view);
-  let template = FROZEN_STATES.get(h);
-  if (!template || template.index !== index) {
-    template = buildFreshHostState(h, index, view);
-    template.shared = true;
-    // Made once for every request's copy (consuming replaces a copy's cells, and so its facts).
-    if (template.numaCells) template.numaFitFacts(template.numaCells);
-    FROZEN_STATES.set(h, template);
-  }
-  // (a template keeps the view of the aggregate list it was first built with)
-  if (shared && template.aggregates === view) return template;
-  // PCI pools are shared too: consuming copies them before taking devices
-  const s = template.copyForRequest();
-  s.aggregates = view;
-  return s;
-}
-
-function buildFreshHostState(h: ScenarioHost, index: number, view: AggregateView): HostState {
+/**
+ * A host's state as HostManager builds it from its compute node. `facts`
+ * and `cellsOf` are what fast/snapshot.ts keeps of a frozen host; read
+ * afresh by default.
+ */
+export function buildHostState(
+  h: ScenarioHost,
+  index: number,
+  view: AggregateView,
+  facts: HostFacts = deriveHostFacts(h, index),
+  cellsOf: (h: ScenarioHost, field: string) => NUMACell[] = numaCells,
+): HostState {
   const s = new HostState();
   s.index = index;
   s.host = h.name;
@@ -601,36 +515,24 @@ function buildFreshHostState(h: ScenarioHost, index: number, view: AggregateView
   s.totalUsableDiskGb = localGb;
   s.vcpusTotal = int(h.vcpus, index, "vcpus");
   s.vcpusUsed = int(h.vcpus_used ?? 0, index, "vcpus_used");
-  Object.assign(s, hostFacts(h, index));
+  Object.assign(s, facts);
   s.aggregates = view;
   // Neither is changed in place: consuming builds new NUMA cells and takes
-  // devices from its own copy of the pools (numa/consume.ts), so a frozen
-  // host's are built once, like its facts, and shared by its copies.
+  // devices from its own copy of the pools (numa/consume.ts).
   const f = `hosts[${index}]`;
-  if (h.numa_topology) s.numaCells = numaCellsOf(h, `${f}.numa_topology`);
+  if (h.numa_topology) s.numaCells = cellsOf(h, `${f}.numa_topology`);
   if (h.pci_device_pools?.length || s.numaCells)
     s.pciStats = buildPciStats(h.pci_device_pools ?? undefined, s.numaCells, `${f}.pci_device_pools`);
   return s;
 }
 
-const FROZEN_NUMA_CELLS = new WeakMap<ScenarioHost, NUMACell[]>();
-
-function numaCellsOf(h: ScenarioHost, field: string): NUMACell[] {
-  const cells = h.numa_topology?.cells ?? [];
-  if (!Object.isFrozen(h) || !Object.isFrozen(h.numa_topology)) return buildNumaCells(cells, field);
-  let built = FROZEN_NUMA_CELLS.get(h);
-  if (!built) FROZEN_NUMA_CELLS.set(h, (built = buildNumaCells(cells, field)));
-  return built;
-}
-
 /**
  * The part of a HostState that comes from its scenario entry alone and that
- * scheduling never changes. A frozen entry (the app's cached snapshot)
- * cannot change either, so its facts are derived once and shared by the
- * HostStates of every request made on it; anything consume() changes stays
- * outside (sizes and counters are numbers, copied per request).
+ * scheduling never changes (fast/snapshot.ts shares a frozen entry's);
+ * anything consume() changes stays outside (sizes and counters are
+ * numbers, copied per request).
  */
-type HostFacts = Pick<
+export type HostFacts = Pick<
   HostState,
   | "hostIp"
   | "hypervisorType"
@@ -657,42 +559,7 @@ type HostFacts = Pick<
   | "reservedDiskGb"
 >;
 
-const FROZEN_HOST_FACTS = new WeakMap<ScenarioHost, HostFacts>();
-
-function hostFacts(h: ScenarioHost, index: number): HostFacts {
-  if (!Object.isFrozen(h)) return deriveHostFacts(h, index);
-  let facts = FROZEN_HOST_FACTS.get(h);
-  if (!facts) FROZEN_HOST_FACTS.set(h, (facts = shareEqualFacts(deriveHostFacts(h, index), h)));
-  return facts;
-}
-
-/**
- * Facts of frozen hosts that read the same (the service's flags, the
- * supported instances, cpu_info, the names of the metrics) are one object for all of them: thousands
- * of hosts share a handful of such values, and filters that read them then
- * find them in the CPU's cache instead of one copy per host in memory.
- * None of them is ever changed in place.
- */
-const EQUAL_FACTS = new Map<string, unknown>();
-
-function shareEqualFacts(t: HostFacts, h: ScenarioHost): HostFacts {
-  // A bound on what a long-running server keeps; the next facts start over.
-  if (EQUAL_FACTS.size > 100_000) EQUAL_FACTS.clear();
-  const one = <T>(key: string, v: T): T => {
-    const seen = EQUAL_FACTS.get(key) as T | undefined;
-    if (seen !== undefined) return seen;
-    EQUAL_FACTS.set(key, v);
-    return v;
-  };
-  const svc = t.service;
-  t.service = one(`service\0${JSON.stringify([svc.disabled, svc.up, svc.forced_down, svc.disabled_reason])}`, svc);
-  t.supportedInstances = one(`hv\0${JSON.stringify(t.supportedInstances)}`, t.supportedInstances);
-  t.metricNames = one(`metrics\0${t.metricNames.join("\0")}`, t.metricNames);
-  if (h.cpu_info) t.cpuInfoSource = one(`cpu_info\0${JSON.stringify(h.cpu_info)}`, t.cpuInfoSource);
-  return t;
-}
-
-function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
+export function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
   const f = `hosts[${index}]`;
   const t = {
     metricNames: NO_METRIC_NAMES,

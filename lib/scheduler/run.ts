@@ -80,3 +80,15 @@ export interface ScheduleRun {
   /** A move's "move" block (SCENARIO.md "Moves"). */
   move?: MoveEcho;
 }
+
+/**
+ * One instance's filters and weighers, the order the next instance's pool
+ * is kept in, and the consume step: the engine's one instance loop asks a
+ * pass, the plain one (nova/host-pass.ts) or the fast one (fast/instance-pass.ts).
+ */
+export interface HostPass {
+  run(pool: HostState[], index: number): { passed: HostState[]; funnel: FunnelStage[]; weighed: WeighedSet };
+  /** The hosts just weighed, in `order` (positions into passed). */
+  arrange(passed: HostState[], order: number[]): HostState[];
+  consume(host: HostState): Placement;
+}

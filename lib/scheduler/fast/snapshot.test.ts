@@ -1,25 +1,26 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bigCloud, bigNumaCloud } from "../demo/big-cloud";
-import { schedule } from "./engine";
-import { buildHostStates, type HostState } from "./host-state";
-import { toResult } from "./result";
-import { freezeScenario, type Scenario } from "./scenario";
+import { bigCloud, bigNumaCloud } from "../../demo/big-cloud";
+import { schedule } from "../engine";
+import type { HostState } from "../host-state";
+import { snapshotHostStates } from "./snapshot";
+import { toResult } from "../result";
+import { freezeScenario, type Scenario } from "../scenario";
 
 const answer = (sc: Scenario) => ({ ...toResult(schedule(sc)), timing: null });
 
 describe("host states built from a scenario", () => {
   it("share what a frozen host says across requests, and requests do not leak into each other", () => {
     const sc = freezeScenario(bigCloud(40, 5));
-    const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
+    const [a, b] = [snapshotHostStates(sc), snapshotHostStates(sc)];
     expect(a[0]).not.toBe(b[0]);
     expect(a[0].metric("cpu.percent")).toBe(b[0].metric("cpu.percent"));
     // a later request's hosts read their metrics from one table, each its own values
-    const c = buildHostStates(sc);
+    const c = snapshotHostStates(sc);
     expect(c[1].metricTable).toBe(c[0].metricTable);
     expect(c.map((h) => h.metric("cpu.percent"))).toEqual(
-      buildHostStates(structuredClone(sc)).map((h) => h.metric("cpu.percent")),
+      snapshotHostStates(structuredClone(sc)).map((h) => h.metric("cpu.percent")),
     );
     expect(a[0].service).toBe(b[0].service);
     // hosts whose service, supported instances and metric names read the same share one of each
@@ -33,10 +34,10 @@ describe("host states built from a scenario", () => {
 
   it("share a frozen host's NUMA cells, and pinning CPUs in one request leaves the next one's cells alone", () => {
     const sc = freezeScenario(bigNumaCloud(300, 5));
-    const [a, b] = [buildHostStates(sc), buildHostStates(sc)];
+    const [a, b] = [snapshotHostStates(sc), snapshotHostStates(sc)];
     expect(a[0].numaCells).toBe(b[0].numaCells);
     expect(a[0].pciStats).toBe(b[0].pciStats);
-    const counts = () => JSON.stringify(buildHostStates(sc).map((h) => h.pciStats.pools.map((p) => p.count)));
+    const counts = () => JSON.stringify(snapshotHostStates(sc).map((h) => h.pciStats.pools.map((p) => p.count)));
     const pools = counts();
     const first = answer(sc);
     expect(first.selections).toHaveLength(5);
@@ -67,12 +68,12 @@ describe("host states built from a scenario", () => {
 
   it("copy every field of a frozen host's state into each request's, except what a request changes", () => {
     const sc = freezeScenario(bigNumaCloud(4, 1));
-    const built = buildHostStates(sc)[1] as unknown as Record<string, unknown>;
+    const built = snapshotHostStates(sc)[1] as unknown as Record<string, unknown>;
     // what an earlier request may have left on the state it was given
-    const used = buildHostStates(sc)[1];
+    const used = snapshotHostStates(sc)[1];
     used.instances.add("an-instance-of-another-request");
     used.freeRamMb -= 1024;
-    const copy = buildHostStates(sc)[1] as unknown as Record<string, unknown>;
+    const copy = snapshotHostStates(sc)[1] as unknown as Record<string, unknown>;
     const startsOver = new Set(["instanceSet", "numaLimits", "updated", "aggregates", "pciStats"]);
     // where the metric values and NUMA summaries are kept moves (into the snapshot's tables): the values do not
     const moved = new Set(["metricTable", "metricAt", "numaTable", "numaAt", "summarized"]);
@@ -138,11 +139,11 @@ describe("host states built from a scenario", () => {
 
   it("read a host that is not frozen afresh every time", () => {
     const sc = bigCloud(3, 1);
-    expect(buildHostStates(sc)[0].metric("cpu.percent")).toBe(
+    expect(snapshotHostStates(sc)[0].metric("cpu.percent")).toBe(
       Math.trunc((sc.hosts[0].metrics as Array<{ value: number }>)[0].value * 100),
     );
     sc.hosts[0].metrics = [{ name: "cpu.percent", value: 12.5 }];
-    expect(buildHostStates(sc)[0].metric("cpu.percent")).toBe(1250);
+    expect(snapshotHostStates(sc)[0].metric("cpu.percent")).toBe(1250);
   });
 });
 
@@ -151,7 +152,7 @@ describe("host states built from a scenario", () => {
 // conformance corpus on parsed JSON (states built afresh). Every fixture,
 // NUMA, PCI and Placement ones included, must answer the same both ways,
 // twice in a row on the frozen one.
-const FIXTURES = path.join(__dirname, "conformance", "fixtures");
+const FIXTURES = path.join(__dirname, "..", "conformance", "fixtures");
 const SAMPLE = readdirSync(FIXTURES)
   .filter((f) => f.endsWith(".scenario.json"))
   .sort();
