@@ -31,7 +31,12 @@ export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
 
 export async function postJson<T>(url: string, body: unknown, init?: RequestInit): Promise<T> {
   return answer<T>(
-    await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), ...init }),
+    await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      ...init,
+    }),
   );
 }
 
