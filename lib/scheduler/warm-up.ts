@@ -147,38 +147,6 @@ function placementRequests(request: Scenario["request"], round: number): Scenari
   ];
 }
 
-const TREE_CLOUDS = new WeakMap<Scenario, Scenario>();
-
-/**
- * The same cloud with two vGPU providers under every 50th compute node: one
- * such tree and Placement searches trees for every request (its nested code
- * paths), as on a cloud with vGPU or Ironic nodes. Built once per cloud.
- */
-function treeCloud(cloud: Scenario): Scenario {
-  let trees = TREE_CLOUDS.get(cloud);
-  if (!trees) {
-    const hosts = cloud.hosts.map((h, i) =>
-      i % 50 === 1
-        ? {
-            ...h,
-            child_providers: ["81", "c1"].map((bus) => ({
-              name: `${h.name}_pci_0000_${bus}_00_0`,
-              parent: null,
-              inventories: {
-                VGPU: { total: 16, reserved: 0, allocation_ratio: 1.0, min_unit: 1, max_unit: 16, step_size: 1 },
-              },
-              usages: { VGPU: i % 17 },
-              traits: ["CUSTOM_WARM_VGPU"],
-            })),
-          }
-        : h,
-    );
-    trees = freezeScenario({ ...cloud, hosts });
-    TREE_CLOUDS.set(cloud, trees);
-  }
-  return trees;
-}
-
 /** The warm-up's requests on one cloud of `hosts` hosts, for its round `round` (see warmUpEngine). */
 export function warmUpScenarios(
   hosts: number,
@@ -199,19 +167,6 @@ export function warmUpScenarios(
     request(every),
     ...placementRequests(cloud.request, round).map((req) => request({ ...common, placement: true }, req)),
     request(every, numaRequest(cloud.request)),
-    // Placement's tree path: a plain flavor, then one asking a vGPU from a child provider.
-    ...[
-      { ...cloud.request, num_instances: 1, flavor: { ...cloud.request.flavor, memory_mb: 6144 + 256 * round } },
-      {
-        ...cloud.request,
-        num_instances: 1,
-        flavor: {
-          ...cloud.request.flavor,
-          memory_mb: 2048 + 256 * round,
-          extra_specs: { ...cloud.request.flavor.extra_specs, "resources:VGPU": "1" },
-        },
-      },
-    ].map((req) => freezeScenario({ ...treeCloud(cloud), config: { ...common, placement: true }, request: req })),
   ];
 }
 
