@@ -42,7 +42,19 @@ describe("warmUpEngine", () => {
     );
     expect([...nodes].sort()).toEqual([0, 1]);
     const placement = runs.filter((r) => r.placement);
-    expect(placement).toHaveLength(1);
-    expect(placement[0].placement?.claims.every((c) => c.claimed !== null)).toBe(true);
+    expect(placement).toHaveLength(3);
+    for (const r of placement) expect(r.placement?.claims.every((c) => c.claimed !== null)).toBe(true);
+  });
+
+  // A query asked before is answered from kept answers: a round asking only those would leave the provider loop cold.
+  it("asks Placement queries in each round that no earlier round asked", () => {
+    const queries = [0, 1, 2].map((round) =>
+      warmUpScenarios(200, round)
+        .map((sc) => schedule(sc).placement?.query)
+        .filter((q) => q !== undefined && q !== null),
+    );
+    const all = queries.flat();
+    expect(queries.map((q) => q.length)).toEqual([3, 3, 3]);
+    expect(new Set(all).size).toBe(all.length);
   });
 });

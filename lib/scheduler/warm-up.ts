@@ -134,10 +134,26 @@ function numaRequest(request: Scenario["request"]): Scenario["request"] {
   };
 }
 
-/** The warm-up's requests on one cloud of `hosts` hosts (see warmUpEngine). */
-export function warmUpScenarios(hosts: number): Scenario[] {
+/**
+ * The Placement requests of round `round`: flavors no other round asks, so
+ * that every round asks every provider (a query asked before is answered
+ * from the answers kept per query), with one and several instances.
+ */
+function placementRequests(request: Scenario["request"], round: number): Scenario["request"][] {
+  return [
+    { ...request, flavor: { ...request.flavor, memory_mb: 4096 + 256 * round } },
+    { ...request, num_instances: 1, flavor: { ...request.flavor, vcpus: 4, memory_mb: 8192 + 256 * round } },
+    { ...request, num_instances: 2, flavor: { ...request.flavor, vcpus: 1, memory_mb: 2048 + 256 * round } },
+  ];
+}
+
+/** The warm-up's requests on one cloud of `hosts` hosts, for its round `round` (see warmUpEngine). */
+export function warmUpScenarios(
+  hosts: number,
+  round = 0,
   // Frozen as the app keeps its snapshot: requests then take the same paths (copies of each host's state).
-  const cloud = freezeScenario(warmUpCloud(hosts));
+  cloud: Scenario = freezeScenario(warmUpCloud(hosts)),
+): Scenario[] {
   const weighers = Object.keys(WEIGHERS);
   const pci_alias = [{ name: "warm-gpu", vendor_id: "10de", product_id: "20b5", device_type: "type-PCI" }];
   const metrics_weight_setting = "cpu.percent=0.5";
@@ -149,7 +165,7 @@ export function warmUpScenarios(hosts: number): Scenario[] {
     request({ enabled_filters: DEFAULT_ENABLED_FILTERS, weighers }),
     request(common, { ...cloud.request, num_instances: 1 }),
     request(every),
-    request({ ...common, placement: true }),
+    ...placementRequests(cloud.request, round).map((req) => request({ ...common, placement: true }, req)),
     request(every, numaRequest(cloud.request)),
   ];
 }
@@ -176,8 +192,9 @@ export function warmUpScenarios(hosts: number): Scenario[] {
 export function warmUpEngine(hosts = 5000, rounds = 3): number {
   const t0 = performance.now();
   try {
-    const scenarios = warmUpScenarios(hosts);
-    for (let r = 0; r < rounds; r++) for (const scenario of scenarios) toResult(schedule(scenario));
+    const cloud = freezeScenario(warmUpCloud(hosts));
+    for (let r = 0; r < rounds; r++)
+      for (const scenario of warmUpScenarios(hosts, r, cloud)) toResult(schedule(scenario));
   } catch (e) {
     console.error("engine warm-up failed (the first request will be slower):", e);
   }

@@ -36,6 +36,11 @@ export abstract class ResourceProvider {
   private readonly reported: Map<string, number>;
   /** Changes whenever `used` does: a kept answer for this provider is stale once it has. */
   usageVersion = 0;
+  /**
+   * On a kept cloud: the list of its providers whose usage differs from the
+   * reported one, so that the next request restores those only, not every provider.
+   */
+  changed: ResourceProvider[] | null = null;
 
   constructor(
     readonly inventories: Map<string, Inventory>,
@@ -57,6 +62,7 @@ export abstract class ResourceProvider {
 
   /** Usage as the host now reports it (a fill's boot). */
   reload(used: Map<string, number>): void {
+    if (this.used === this.reported) this.changed?.push(this);
     this.used = used;
     this.usedOwned = false;
     this.usageVersion = ++usageVersions;
@@ -72,6 +78,7 @@ export abstract class ResourceProvider {
   /** Record a claim's amounts (the usage Map may be shared with an earlier request's provider). */
   allocate(amounts: Map<string, number>): void {
     if (!this.usedOwned) {
+      if (this.used === this.reported) this.changed?.push(this);
       this.used = new Map(this.used);
       this.usedOwned = true;
     }
@@ -442,7 +449,12 @@ export function buildPlacementCloud(
   const cloud = buildProviders(scenario, hosts, addedStandardTraits, customTraits);
   if (Object.isFrozen(scenario.hosts)) {
     cloud.answers = new KeptAnswers();
-    KEPT_CLOUDS.set(scenario.hosts, { hosts: hosts.slice(), cloud });
+    const changed: ResourceProvider[] = [];
+    for (const p of cloud.providers) {
+      p.changed = changed;
+      for (const c of p.children) c.changed = changed;
+    }
+    KEPT_CLOUDS.set(scenario.hosts, { hosts: hosts.slice(), cloud, changed });
   }
   return { ...cloud, customTraits, customResourceClasses };
 }
@@ -452,7 +464,10 @@ export function buildPlacementCloud(
  * kept, with their reported usage restored before each request (claims
  * change a provider's own copy of it). Kept for the same host states only.
  */
-const KEPT_CLOUDS = new WeakMap<readonly ScenarioHost[], { hosts: HostState[]; cloud: PlacementCloud }>();
+const KEPT_CLOUDS = new WeakMap<
+  readonly ScenarioHost[],
+  { hosts: HostState[]; cloud: PlacementCloud; changed: ResourceProvider[] }
+>();
 
 function keptCloud(
   scenarioHosts: readonly ScenarioHost[],
@@ -465,10 +480,9 @@ function keptCloud(
   if (known.size !== addedStandardTraits.size) return null;
   for (const t of addedStandardTraits) if (!known.has(t)) return null;
   for (let i = 0; i < hosts.length; i++) if (kept.hosts[i] !== hosts[i]) return null;
-  for (const p of kept.cloud.providers) {
-    p.restore();
-    for (const c of p.children) c.restore();
-  }
+  // Only a claim or a reload changes a provider's usage, and each lists its provider in `changed`.
+  for (const p of kept.changed) p.restore();
+  kept.changed.length = 0;
   return kept.cloud;
 }
 
