@@ -8,6 +8,7 @@ import type { PageMoveOperation } from "@/lib/cloud/form-schemas";
 import { commitMoveAction } from "@/lib/instances/actions";
 import type { MoveOutcome } from "@/lib/instances/move";
 import { type ScheduleOutcome, trialMoveAction } from "@/lib/runs/actions";
+import { CommitAction } from "@/components/ui/commit-action";
 
 const OPERATIONS: Array<{ value: PageMoveOperation; label: string }> = [
   { value: "resize", label: "Resize (to a new flavor)" },
@@ -36,8 +37,6 @@ function CommitMove({
   chosen: string;
 }) {
   const router = useRouter();
-  const [pending, start] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<MoveOutcome | null>(null);
   if (done)
     return (
@@ -47,43 +46,30 @@ function CommitMove({
       </p>
     );
   return (
-    <div className="sc-actions">
-      <button
-        type="button"
-        className="sc-btn"
-        disabled={pending}
-        aria-busy={pending}
-        onClick={() => {
-          setError(null);
-          start(async () => {
-            const r = await commitMoveAction({
-              id: String(instance.id),
-              version: instance.version,
-              uuid: instance.uuid,
-              operation: trial.operation,
-              flavor: trial.flavor,
-              target_host: trial.target_host,
-              destination: chosen,
-            });
-            if (r.ok) {
-              setDone(r.data);
-              router.refresh();
-            } else setError(failureText(r));
-          });
-        }}
-      >
-        {pending ? "Committing…" : "Commit move"}
-      </button>
-      <span className="sc-help">
-        Moves the instance to {chosen} in the database: its vCPUs, RAM and disk leave its host for {chosen} (the move is
-        scheduled again first, and must still choose {chosen}).
-      </span>
-      {error && (
-        <p className="sc-form-error" role="alert" style={{ flexBasis: "100%" }}>
-          {error}
-        </p>
-      )}
-    </div>
+    <CommitAction
+      label="Commit move"
+      help={
+        <>
+          Moves the instance to {chosen} in the database: its vCPUs, RAM and disk leave its host for {chosen} (the move
+          is scheduled again first, and must still choose {chosen}).
+        </>
+      }
+      run={async () => {
+        const r = await commitMoveAction({
+          id: String(instance.id),
+          version: instance.version,
+          uuid: instance.uuid,
+          operation: trial.operation,
+          flavor: trial.flavor,
+          target_host: trial.target_host,
+          destination: chosen,
+        });
+        if (!r.ok) return failureText(r);
+        setDone(r.data);
+        router.refresh();
+        return null;
+      }}
+    />
   );
 }
 

@@ -7,6 +7,7 @@ import { NOVA_RELEASES, releaseProvenance } from "@/lib/scheduler/releases";
 import type { ActionResult } from "@/lib/actions/mutation";
 import type { CommitOutcome } from "@/lib/runs/commit";
 import type { RunMeta } from "@/lib/runs/view";
+import { CommitAction } from "@/components/ui/commit-action";
 
 /** A refused action in words: the form's message, then each field's. */
 export function failureText(r: Extract<ActionResult, { ok: false }>): string {
@@ -47,45 +48,29 @@ export function CommitButton({
   chosen: string[];
   onCommitted?: (o: CommitOutcome) => void;
 }) {
-  const [pending, start] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<{ at: string; instances: Committed } | null>(
     meta.committedAt ? { at: meta.committedAt, instances: meta.committedInstances ?? [] } : null,
   );
   if (done) return <CommittedList at={done.at} instances={done.instances} />;
   const hosts = [...new Set(chosen)];
   return (
-    <div className="sc-actions">
-      <button
-        type="button"
-        className="sc-btn"
-        disabled={pending}
-        aria-busy={pending}
-        onClick={() => {
-          setError(null);
-          start(async () => {
-            const r = await commitRunAction(meta.id);
-            if (r.ok) {
-              const o = r.data;
-              setDone({ at: new Date(o.committedAt).toISOString(), instances: o.instances });
-              onCommitted?.(o);
-            } else setError(failureText(r));
-          });
-        }}
-      >
-        {pending ? "Committing…" : "Commit placement"}
-      </button>
-      <span className="sc-help">
-        Creates {chosen.length} instance{chosen.length === 1 ? "" : "s"} of {meta.flavorName} on {hosts.join(", ")} and
-        uses
-        {hosts.length === 1 ? " its" : " their"} vCPUs, RAM and disk (capacity is checked again first).
-      </span>
-      {error && (
-        <p className="sc-form-error" role="alert" style={{ flexBasis: "100%" }}>
-          {error}
-        </p>
-      )}
-    </div>
+    <CommitAction
+      label="Commit placement"
+      help={
+        <>
+          Creates {chosen.length} instance{chosen.length === 1 ? "" : "s"} of {meta.flavorName} on {hosts.join(", ")}{" "}
+          and uses
+          {hosts.length === 1 ? " its" : " their"} vCPUs, RAM and disk (capacity is checked again first).
+        </>
+      }
+      run={async () => {
+        const r = await commitRunAction(meta.id);
+        if (!r.ok) return failureText(r);
+        setDone({ at: new Date(r.data.committedAt).toISOString(), instances: r.data.instances });
+        onCommitted?.(r.data);
+        return null;
+      }}
+    />
   );
 }
 
