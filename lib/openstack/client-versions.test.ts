@@ -8,11 +8,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportCloud, requestFromDb } from "@/lib/scenario/import-export";
-import { schedule } from "@/lib/scheduler/engine";
-import { toResult } from "@/lib/scheduler/result";
-import type { Scenario } from "@/lib/scheduler/scenario";
-import { assertNovaReferenceAvailable, runNovaReference } from "@/lib/testing/cloud";
+import { placementAnswers } from "@/lib/testing/placement-agreement";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { applyImport, prepareImport } from "./import";
 import { readBundleDir } from "./read-bundle";
@@ -89,20 +85,12 @@ describe.each([
   ])(
     "Nova places %s on %s on the Placement path",
     async (flavor, host) => {
-      assertNovaReferenceAvailable();
-      const request = await requestFromDb(t.prisma, { flavor, image });
-      const doc = (await exportCloud(t.prisma, { request })) as Row;
-      doc.config = {
-        placement: true,
-        enabled_filters: ["ComputeFilter", "AggregateInstanceExtraSpecsFilter"],
-        weighers: ["RAMWeigher"],
-      };
-      const r = runNovaReference(doc) as { error: string | null; selections: { host: string }[] };
-      expect(r.error).toBeNull();
-      expect(r.selections[0].host).toBe(host);
-      const ours = toResult(schedule(doc as unknown as Scenario));
+      const { reference, ours } = await placementAnswers(t.prisma, flavor, image);
+      expect(reference.error).toBeNull();
+      expect(reference.selections[0].host).toBe(host);
+      // and the engine answers as Nova does (host, node, alternates)
       expect(ours.error).toBeNull();
-      expect(ours.selections).toEqual(r.selections);
+      expect(ours.selections).toEqual(reference.selections);
     },
     120_000,
   );
