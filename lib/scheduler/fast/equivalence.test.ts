@@ -13,7 +13,7 @@ import { schedule } from "../engine";
 import { type FillResult, fill } from "../fill";
 import { parseJson } from "../python";
 import { toResult } from "../result";
-import type { Scenario } from "../scenario";
+import { freezeScenario, type Scenario } from "../scenario";
 
 const dir = path.join(__dirname, "../conformance/fixtures");
 const names = readdirSync(dir)
@@ -35,6 +35,22 @@ describe("the fast path runs as the plain path", () => {
     const fast = seen(parseJson(text) as Scenario, false);
     const plain = seen(parseJson(text) as Scenario, true);
     expect(fast).toEqual(plain);
+  });
+});
+
+const placementNames = names.filter((name) =>
+  readFileSync(path.join(dir, `${name}.scenario.json`), "utf8").includes('"placement": true'),
+);
+
+describe("a kept snapshot answers as the plain path, asked once and again", () => {
+  // Frozen, as the app keeps its snapshot: Placement's providers, their columns and each query's answers are kept.
+  it("covers the Placement fixtures", () => expect(placementNames.length).toBeGreaterThanOrEqual(100));
+  it.each(placementNames)("%s", (name) => {
+    const text = readFileSync(path.join(dir, `${name}.scenario.json`), "utf8");
+    const plain = seen(parseJson(text) as Scenario, true);
+    const kept = freezeScenario(parseJson(text) as Scenario);
+    expect(seen(kept, false)).toEqual(plain);
+    expect(seen(kept, false)).toEqual(plain);
   });
 });
 

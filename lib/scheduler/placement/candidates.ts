@@ -311,7 +311,12 @@ export function allocationCandidates(
   }
   const matched: Provider[] = [];
   if (cloud.answers) {
-    reasons = cloud.answers.reasons(JSON.stringify(q), cloud.providers, (p) => compiledReason(p, q));
+    const columns = cloud.columns;
+    const plan = columns?.plan(q);
+    const reasonOf = plan
+      ? (p: Provider) => (columns!.fits(p, q, plan) ? null : compiledReason(p, q))
+      : (p: Provider) => compiledReason(p, q);
+    reasons = cloud.answers.reasons(JSON.stringify(q), cloud.providers, reasonOf);
     for (let i = 0; i < reasons.length; i++) if (!reasons[i]) matched.push(cloud.providers[i]);
   } else
     for (const p of cloud.providers) {

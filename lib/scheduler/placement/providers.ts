@@ -10,6 +10,7 @@ import type { AggregateView, HostState } from "../host-state";
 import { stableUuid } from "../nova-uuid";
 import type { Scenario, ScenarioChildProvider, ScenarioHost, ScenarioInventory } from "../scenario";
 import { KeptAnswers } from "./kept-answers";
+import { ProviderColumns } from "./provider-columns";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
 
 export interface Inventory {
@@ -161,6 +162,8 @@ export interface PlacementCloud {
   addedStandardTraits: ReadonlySet<string>;
   /** On a kept cloud (a frozen snapshot's): each query's answer per provider, kept between requests. */
   answers?: KeptAnswers;
+  /** On a kept cloud without trees: its providers' capacities and usage as columns (first answers to a query). */
+  columns?: ProviderColumns;
 }
 
 const MAX_INT = 2147483647;
@@ -449,6 +452,7 @@ export function buildPlacementCloud(
   const cloud = buildProviders(scenario, hosts, addedStandardTraits, customTraits);
   if (Object.isFrozen(scenario.hosts)) {
     cloud.answers = new KeptAnswers();
+    if (!cloud.hasTrees) cloud.columns = new ProviderColumns(cloud.providers);
     const changed: ResourceProvider[] = [];
     for (const p of cloud.providers) {
       p.changed = changed;
