@@ -16,7 +16,8 @@ describe("primeServer", () => {
   it("leaves the cloud in the process's memory for the first click, and stores no run", async () => {
     clearSnapshotCache(t.prisma);
     const primed = await primeServer(t.prisma);
-    expect(primed.requests).toBeGreaterThan(0);
+    // round after round once the cloud is read: code V8 settles over several requests
+    expect(primed.requests).toBeGreaterThan(await t.prisma.flavor.count());
     expect((await loadSnapshotCached(t.prisma)).cached).toBe(true);
     expect(await t.prisma.schedulingRun.count()).toBe(0);
   });
