@@ -283,11 +283,6 @@ export function compiledReason(p: Provider, q: CompiledRequest): PlacementReason
   return null;
 }
 
-/** One provider against the whole query: null when it is a candidate. */
-export function providerReason(p: Provider, rr: ResourceRequest, labels: AggregateLabel[]): PlacementReason | null {
-  return compiledReason(p, compile(rr, labels));
-}
-
 export function mergedAmounts(rr: ResourceRequest): Map<string, number> {
   const out = new Map<string, number>();
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) out.set(rc, (out.get(rc) ?? 0) + n);
