@@ -342,6 +342,9 @@ function fromTrees(
   labels: AggregateLabel[],
 ): CandidateQuery {
   const parse = parseRefusal(rr);
+  const columns = cloud.columns;
+  const plan = columns?.plan(q);
+  const fitsAlone = plan ? (p: Provider) => columns!.fits(p, q, plan) : null;
   const t = parse
     ? null
     : treeCandidates(
@@ -351,6 +354,7 @@ function fromTrees(
         (p) => rootReason(p, q),
         labels,
         cloud.answers ? `${rr.groupPolicy}:${JSON.stringify(q)}` : null,
+        fitsAlone,
       );
   const order = parse ? [] : groupOrder(rr, q).map((o) => o.g);
   const refused = parse ?? refusal(rr, cloud, q, (g) => t!.groupHasFit[order.indexOf(g)]);

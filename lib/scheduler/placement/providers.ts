@@ -162,7 +162,7 @@ export interface PlacementCloud {
   addedStandardTraits: ReadonlySet<string>;
   /** On a kept cloud (a frozen snapshot's): each query's answer per provider, kept between requests. */
   answers?: KeptAnswers;
-  /** On a kept cloud without trees: its providers' capacities and usage as columns (first answers to a query). */
+  /** On a kept cloud: its compute nodes' capacities and usage as columns (first answers to a query). */
   columns?: ProviderColumns;
 }
 
@@ -452,7 +452,7 @@ export function buildPlacementCloud(
   const cloud = buildProviders(scenario, hosts, addedStandardTraits, customTraits);
   if (Object.isFrozen(scenario.hosts)) {
     cloud.answers = new KeptAnswers();
-    if (!cloud.hasTrees) cloud.columns = new ProviderColumns(cloud.providers);
+    cloud.columns = new ProviderColumns(cloud.providers);
     const changed: ResourceProvider[] = [];
     for (const p of cloud.providers) {
       p.changed = changed;

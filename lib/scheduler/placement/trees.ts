@@ -234,10 +234,17 @@ export function treeCandidates(
   labels: AggregateLabel[],
   /** The compiled query, when its answers per tree may be kept on the cloud. */
   key: string | null = null,
+  /** With one unnumbered group: whether a compute node alone holds the whole request (provider-columns.ts). */
+  fitsAlone: ((root: Provider) => boolean) | null = null,
 ): TreeQuery & { groupHasFit: boolean[] } {
   const reasons: (PlacementReason | null)[] = new Array(cloud.providers.length).fill(null);
   const groupHasFit = order.map(() => false);
   const ctx = treeContext(rr, cloud, order, anchor, labels);
+  if (fitsAlone && order.length === 1 && order[0].suffix === "" && order[0].resources.size) {
+    ctx.fitsAlone = fitsAlone;
+    // one provider's tuples differ in their class only (a group names each class once)
+    ctx.aloneKey = [...order[0].resources].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
   const numbered = ctx.numbered;
   // A numbered group's order comes from the whole cloud's usage: no tree's answer stands alone then.
   const kept =
@@ -309,6 +316,10 @@ export interface TreeContext {
   multiGroupRcs: Set<string>;
   copyShared: boolean;
   ranks: Array<Map<ResourceProvider, number> | null>;
+  /** See treeCandidates: set only for one unnumbered group. */
+  fitsAlone?: (root: Provider) => boolean;
+  /** With fitsAlone: the group's classes and amounts in the order of a request's key. */
+  aloneKey?: Array<[string, number]>;
 }
 
 /** One tree's answer to the query: its allocation requests (in Placement's order), or why it has none. */
@@ -330,6 +341,9 @@ function treeVersion(root: Provider): number {
 
 export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   const { rr, order, numbered, multiGroupRcs, copyShared } = ctx;
+  // A tree of one provider that holds the one group: its one request, as the walk below would build it.
+  if (ctx.fitsAlone && root.children.length === 0 && ctx.fitsAlone(root))
+    return aloneAnswer(root, order[0], ctx.aloneKey!);
   const fit = order.map(() => false);
   const notAnchor = ctx.anchor(root);
   if (notAnchor) return { why: notAnchor, requests: [], fit, version: 0 };
@@ -428,6 +442,14 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   });
   requests.sort((a, b) => compareTuples(a.key, b.key));
   return { why: null, requests, fit, version: 0 };
+}
+
+/** treeAnswer's answer for a compute node without children that holds the one unnumbered group. */
+function aloneAnswer(root: Provider, g: RequestGroup, order: Array<[string, number]>): TreeAnswer {
+  const amounts = new Map(g.resources);
+  const key: Tuple[] = order.map(([rc, amount]) => [root.seq, rc, amount]);
+  const areq: AllocationRequest = { root, allocations: new Map([[root, amounts]]) };
+  return { why: null, requests: [{ areq, key }], fit: [true], version: 0 };
 }
 
 /** PUT /allocations/{consumer} of a whole allocation request: every provider's classes must still fit. */
