@@ -75,6 +75,14 @@ describe("each page's parameters", () => {
     });
   });
 
+  // from the address bar: only the listed keys count, never a name every object inherits
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "NAME", ""])(
+    "reads ?sort=%s&state=%s on the hosts page as the default order and every state",
+    (raw) => {
+      expect(readPageParams("/hosts", { sort: raw, state: raw })).toMatchObject({ sort: "position", state: undefined });
+    },
+  );
+
   it("names every page path as the app spells it", () => {
     for (const path of Object.keys(PAGE_PARAMS)) expect(path).toMatch(/^\/([a-z-]+|\[\w+\])?(\/([a-z-]+|\[\w+\]))*$/);
   });
