@@ -7,6 +7,8 @@ import { capacityOverview, cloudCounts, problemHosts, type CapacityRow } from "@
 import { prisma } from "@/lib/db";
 import { previewHostLosses } from "@/lib/maintenance/preview";
 import { listRuns } from "@/lib/runs/queries";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Overview" };
 export const dynamic = "force-dynamic";
@@ -82,8 +84,8 @@ function CapacitySection({
   );
 }
 
-export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ losses?: string }> }) {
-  const losses = (await searchParams).losses === "1" ? await previewHostLosses(prisma) : null;
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const losses = readPageParams("/", await searchParams).losses === "1" ? await previewHostLosses(prisma) : null;
   const [counts, capacity, problems, { runs }] = await Promise.all([
     cloudCounts(prisma),
     capacityOverview(prisma),

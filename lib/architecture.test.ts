@@ -2,7 +2,8 @@
  * The layout's rules, read from the import statements of every source file:
  * no import cycle (type imports count: a reader follows them too), the
  * scheduler imports nothing outside itself, components and lib/ never
- * import from app/, and lib/ keeps its code in folders.
+ * import from app/, lib/ keeps its code in folders, and pages read their
+ * search parameters through one parser.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -156,5 +157,14 @@ describe("the layout", () => {
   it("keeps lib/'s code in folders (at most three files at its top)", () => {
     const top = fs.readdirSync(path.join(ROOT, "lib"), { withFileTypes: true }).filter((e) => e.isFile());
     expect(top.length).toBeLessThanOrEqual(3);
+  });
+
+  it("reads every page's search parameters through its shape (lib/api/page-params.ts)", () => {
+    const pages = sources(path.join(ROOT, "app")).filter((f) => f.endsWith("page.tsx"));
+    const adHoc = pages.filter((f) => {
+      const text = fs.readFileSync(f, "utf8");
+      return text.includes("searchParams") && !text.includes("readPageParams(");
+    });
+    expect(adHoc.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 });

@@ -8,15 +8,14 @@ import { Notice } from "@/components/ui/notice";
 import { describeMetadataKey } from "@/lib/catalog/metadata-keys";
 import { listAggregates } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Aggregates" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function AggregatesPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
+export default async function AggregatesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const deleted = readPageParams("/aggregates", await searchParams).deleted ?? null;
   const aggregates = await listAggregates(prisma);
   return (
     <section>

@@ -4,15 +4,14 @@ import { Pager, queryString } from "@/components/ui/pager";
 import { entityHref, ENTITY_KINDS } from "@/lib/audit/entities";
 import { type AuditFilter, AuditFilterSchema, auditUsers, listAudit } from "@/lib/audit/queries";
 import { prisma } from "@/lib/db";
-import { pageOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 
 export const metadata: Metadata = { title: "Audit trail" };
 export const dynamic = "force-dynamic";
 
 const DEFAULTS = new Map<string, unknown>(OPTION_DOCS.map((o) => [o.key, o.default]));
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
 /** The fields that differ between two JSON values, as "field: before → after" lines. */
 function changes(before: string | null, after: string | null): { field: string; before: string; after: string }[] {
@@ -41,16 +40,10 @@ function changes(before: string | null, after: string | null): { field: string; 
   return out;
 }
 
-export default async function AuditPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const sp = await searchParams;
-  const raw = { user: one(sp.user), entity: one(sp.entity), key: one(sp.key), from: one(sp.from), to: one(sp.to) };
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { page, ...raw } = readPageParams("/audit", await searchParams);
   const parsed = AuditFilterSchema.safeParse(raw);
   const filter: AuditFilter = parsed.success ? parsed.data : {};
-  const page = pageOf(sp.page);
   const [{ entries, total, pages }, users] = await Promise.all([
     listAudit(prisma, filter, { limit: 50, page }),
     auditUsers(prisma),

@@ -23,11 +23,11 @@ import {
   WEIGHER_DESCRIPTORS,
   ZED_ALL_WEIGHERS,
 } from "@/lib/scheduler";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Config" };
 export const dynamic = "force-dynamic";
-
-type SP = Record<string, string | string[] | undefined>;
 
 const catalogue: Catalogue = {
   filters: Object.values(FILTER_DESCRIPTORS).map(({ name, doc }) => ({ name, doc })),
@@ -37,10 +37,10 @@ const catalogue: Catalogue = {
   allWeighers: ZED_ALL_WEIGHERS,
 };
 
-export default async function ConfigPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
+export default async function ConfigPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/config", await searchParams);
   const profiles = await listProfiles(prisma);
-  const wanted = typeof sp.profile === "string" ? sp.profile : null;
+  const wanted = sp.profile ?? null;
   const selected = profiles.find((p) => p.name === wanted) ?? profiles.find((p) => p.active) ?? profiles[0] ?? null;
   return (
     <section>
@@ -48,11 +48,11 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
       <p className="lead">
         Named profiles of nova.conf&apos;s [filter_scheduler] options. The active one is what scheduling runs use.
       </p>
-      {typeof sp.deleted === "string" ? <Notice tone="ok">Profile {sp.deleted} deleted.</Notice> : null}
+      {sp.deleted ? <Notice tone="ok">Profile {sp.deleted} deleted.</Notice> : null}
       {sp.imported && selected ? (
         <Notice tone="ok">
           nova.conf imported as profile {selected.name}
-          {typeof sp.kept === "string" ? `: ${sp.kept} option(s) kept` : ""}.
+          {sp.kept ? `: ${sp.kept} option(s) kept` : ""}.
         </Notice>
       ) : null}
       {sp.imported && parseReportParam(sp.report).length ? (

@@ -8,15 +8,14 @@ import { Notice } from "@/components/ui/notice";
 import { describeExtraSpec } from "@/lib/catalog/extra-specs";
 import { listFlavors } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Flavors" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function FlavorsPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
+export default async function FlavorsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const deleted = readPageParams("/flavors", await searchParams).deleted ?? null;
   const flavors = await listFlavors(prisma, "name");
   return (
     <section>

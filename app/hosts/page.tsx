@@ -11,20 +11,16 @@ import {
   HOST_STATES,
   listCellNames,
   listHostsPage,
-  parseHostSort,
-  parseHostState,
   type HostSort,
   type HostStateFilter,
 } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
-import { pageOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Hosts" };
 // Always read the database at request time, never at build time.
 export const dynamic = "force-dynamic";
-
-type SP = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
 const STATE_LABELS: Record<HostStateFilter, string> = {
   up: "up",
@@ -47,16 +43,12 @@ const COLUMNS: { sort: HostSort; label: string; num?: boolean }[] = [
   { sort: "state", label: "State" },
 ];
 
-export default async function HostsPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const q = one(sp.q).trim();
-  const sort: HostSort = parseHostSort(one(sp.sort)) ?? "position";
-  const dir = one(sp.dir) === "desc" ? "desc" : "asc";
-  const state = parseHostState(one(sp.state));
-  const cell = one(sp.cell) || undefined;
-  const sizeRaw = Number(one(sp.size));
-  const size = HOST_PAGE_SIZES.includes(sizeRaw as 50) ? sizeRaw : 50;
-  const pageNum = pageOf(sp.page);
+export default async function HostsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/hosts", await searchParams);
+  const { q, sort, dir, state } = sp;
+  const cell = sp.cell || undefined;
+  const size = Number(sp.size);
+  const pageNum = sp.page;
 
   const [result, cells] = await Promise.all([
     listHostsPage(prisma, { search: q, sort, dir, page: pageNum, pageSize: size, state, cell }),

@@ -10,15 +10,15 @@ import { HiddenColumnHeader } from "@/components/ui/table";
 import { fmtInt } from "@/components/ui/format";
 import { listImages } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Images" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function ImagesPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const editUuid = typeof sp.edit === "string" ? sp.edit : null;
+export default async function ImagesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/images", await searchParams);
+  const editUuid = sp.edit ?? null;
   const images = await listImages(prisma);
   const editing = editUuid ? (images.find((im) => im.uuid === editUuid) ?? null) : null;
   return (
@@ -28,7 +28,7 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
         Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
         hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
       </p>
-      {typeof sp.deleted === "string" ? <Notice tone="ok">Image {sp.deleted} deleted.</Notice> : null}
+      {sp.deleted ? <Notice tone="ok">Image {sp.deleted} deleted.</Notice> : null}
       <table className="data-table">
         <caption>Images ({images.length})</caption>
         <thead>

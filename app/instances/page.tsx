@@ -10,21 +10,18 @@ import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { getInstance, INSTANCE_PAGE_SIZE, instanceFormChoices, listInstances } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
-import { pageOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Instances" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
-
-export default async function InstancesPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const q = one(sp.q).trim();
-  const host = one(sp.host).trim();
-  const editUuid = one(sp.edit);
+export default async function InstancesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/instances", await searchParams);
+  const { q, host } = sp;
+  const editUuid = sp.edit ?? "";
   const [list, choices, editing] = await Promise.all([
-    listInstances(prisma, { search: q, host, page: pageOf(sp.page), pageSize: INSTANCE_PAGE_SIZE }),
+    listInstances(prisma, { search: q, host, page: sp.page, pageSize: INSTANCE_PAGE_SIZE }),
     instanceFormChoices(prisma),
     editUuid ? getInstance(prisma, editUuid) : Promise.resolve(null),
   ]);
@@ -35,7 +32,7 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
       <p className="lead">
         Instances are the members of server groups and the targets of same_host / different_host hints.
       </p>
-      {one(sp.deleted) ? <Notice tone="ok">Instance {one(sp.deleted)} deleted.</Notice> : null}
+      {sp.deleted ? <Notice tone="ok">Instance {sp.deleted} deleted.</Notice> : null}
       <FilterBar action="/instances" label="Filter instances" filtered={!!(q || host)}>
         <SearchField
           id="inst-q"

@@ -5,7 +5,8 @@ import { fmtCount, fmtMs } from "@/lib/runs/format";
 import { listRuns } from "@/lib/runs/queries";
 import { RerunButton } from "@/components/schedule/run-buttons";
 import "@/components/schedule/schedule.css";
-import { recordIdOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 import { errorTitle } from "@/lib/runs/error-words";
 
 export const metadata: Metadata = { title: "Runs" };
@@ -27,14 +28,9 @@ function chosenText(hosts: string[]): string {
   return [...counts].map(([h, n]) => (n > 1 ? `${h} ×${n}` : h)).join(", ");
 }
 
-export default async function RunsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const sp = await searchParams;
-  // the proxy refused a cursor that is not a run id (PAGE_NUMBER_PARAMS); absent or empty: the newest run
-  const before = recordIdOf(Array.isArray(sp.before) ? sp.before[0] : sp.before);
+export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  // absent or empty: the newest run
+  const { before } = readPageParams("/runs", await searchParams);
   const { runs, total, nextBefore } = await listRuns(prisma, { limit: 50, before: before ?? undefined });
   return (
     <section className="sc-page">

@@ -5,25 +5,20 @@ import { EMPTY_FORM, requestToFormValues, type FormValues } from "@/lib/runs/for
 import { getRun, scheduleFormOptions } from "@/lib/runs/queries";
 import { ScheduleForm } from "@/components/schedule/schedule-form";
 import "@/components/schedule/schedule.css";
-import { recordIdOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Schedule" };
 export const dynamic = "force-dynamic";
 
-export default async function SchedulePage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const sp = await searchParams;
+export default async function SchedulePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { from, flavor } = readPageParams("/schedule", await searchParams);
   const options = await scheduleFormOptions(prisma);
   const active = options.profiles.find((p) => p.active)?.name ?? null;
   const initial: FormValues = {
     ...EMPTY_FORM,
     flavor: options.flavors.find((f) => f.name === "m1.small")?.name ?? options.flavors[0]?.name ?? "",
   };
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const from = recordIdOf(one(sp.from));
   let fromRun: number | null = null;
   if (from !== null) {
     const run = await getRun(prisma, from);
@@ -32,7 +27,6 @@ export default async function SchedulePage({
       fromRun = run.id;
     }
   }
-  const flavor = one(sp.flavor);
   if (flavor && options.flavors.some((f) => f.name === flavor)) initial.flavor = flavor;
 
   return (

@@ -7,15 +7,15 @@ import { Notice } from "@/components/ui/notice";
 import { HiddenColumnHeader } from "@/components/ui/table";
 import { listServerGroups } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Server groups" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function ServerGroupsPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const editUuid = typeof sp.edit === "string" ? sp.edit : null;
+export default async function ServerGroupsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/server-groups", await searchParams);
+  const editUuid = sp.edit ?? null;
   const groups = await listServerGroups(prisma);
   const editing = editUuid ? (groups.find((g) => g.uuid === editUuid) ?? null) : null;
   return (
@@ -25,7 +25,7 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
         A server group&apos;s policy places its members together or apart; its members are instances (set an
         instance&apos;s group on the <Link href="/instances">instances</Link> page).
       </p>
-      {typeof sp.deleted === "string" ? (
+      {sp.deleted ? (
         <Notice tone="ok">Server group {sp.deleted} deleted; its members are in no group now.</Notice>
       ) : null}
       <table className="data-table">

@@ -3,16 +3,14 @@ import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { safeNext } from "@/lib/auth/next-path";
 import { currentActor } from "@/lib/auth/session";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const sp = await searchParams;
+export default async function SignInPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/sign-in", await searchParams);
   if (await currentActor()) redirect("/");
   return (
     <section className="sign-in">

@@ -31,11 +31,6 @@ export function wholeNumber(raw: unknown, min = 0, max = MAX_DB_INT): number | n
 /** A record id (>= 1) of a path segment, query parameter or form field, or null. */
 export const recordIdOf = (raw: unknown): number | null => wholeNumber(raw, 1);
 
-/** A page number (>= 1); absent or empty → 1 (the proxy has refused an invalid one with a 400). */
-export function pageOf(raw: unknown): number {
-  return wholeNumber(Array.isArray(raw) ? raw[0] : raw, 1) ?? 1;
-}
-
 /** The message naming what is wrong with a number field. */
 export function wholeNumberRule(field: string, min = 0, max = MAX_DB_INT): string {
   return `${field}: must be a whole number from ${min} to ${max}`;

@@ -6,7 +6,8 @@
  * JSON, depth, references), so an attacker's request is a 4xx naming what
  * was wrong, never a 500. Pure functions of the Request: no Next.js, no Prisma.
  */
-import { MAX_DB_INT, MAX_JSON_DEPTH, jsonTooDeep, wholeNumber, wholeNumberRule } from "./input-limits";
+import { MAX_JSON_DEPTH, jsonTooDeep } from "./input-limits";
+import { pageParamsRefusal } from "./page-params";
 
 /** The server actions' body limit (Next.js's default `serverActions.bodySizeLimit`). */
 export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
@@ -68,46 +69,15 @@ export function pathRefusal(rawPath: string): Refused | null {
   return null;
 }
 
-/** A record id (runs, cursors) or a page number: 1 up to a database Int. */
-const RECORD_ID = { min: 1, max: MAX_DB_INT } as const;
-
 /**
- * The whole-number query parameters of each page, by the page's path
- * (`[x]` is one segment). The pages read them with the same reader
- * (recordIdOf, pageOf), so a value the proxy let through is one they accept.
- */
-export const PAGE_NUMBER_PARAMS: Record<string, Record<string, { min: number; max: number }>> = {
-  "/runs": { before: RECORD_ID },
-  "/runs/compare": { a: RECORD_ID, b: RECORD_ID },
-  "/schedule": { from: RECORD_ID },
-  "/hosts": { page: RECORD_ID },
-  "/instances": { page: RECORD_ID },
-  "/audit": { page: RECORD_ID },
-  "/aggregates/[name]": { hpage: RECORD_ID },
-};
-
-function pagePattern(pathname: string): string | undefined {
-  const segments = pathname.replace(/\/+$/, "").split("/");
-  return Object.keys(PAGE_NUMBER_PARAMS).find((pattern) => {
-    const want = pattern.split("/");
-    return want.length === segments.length && want.every((w, i) => w === segments[i] || /^\[\w+\]$/.test(w));
-  });
-}
-
-/**
- * Why a page's query is refused: a number parameter that is not a whole
- * number within its bounds (every value of a repeated one), named with its
- * rule. An empty value is an absent one (a form's empty field).
+ * Why a page's query is refused: a parameter its shape (page-params.ts)
+ * does not read, named with its rule. Ids, cursors and page numbers are
+ * whole numbers within their bounds (every value of a repeated one); an
+ * empty value is an absent one (a form's empty field).
  */
 export function pageQueryRefusal(pathname: string, query: URLSearchParams): Refused | null {
-  const pattern = pagePattern(pathname);
-  if (!pattern) return null;
-  for (const [name, { min, max }] of Object.entries(PAGE_NUMBER_PARAMS[pattern])) {
-    for (const v of query.getAll(name)) {
-      if (v !== "" && wholeNumber(v, min, max) === null) return { status: 400, error: wholeNumberRule(name, min, max) };
-    }
-  }
-  return null;
+  const error = pageParamsRefusal(pathname, query);
+  return error === null ? null : { status: 400, error };
 }
 
 /** A string of React's reply encoding that refers to another row of the body ("$1", "$@2", "$Q3", "$W4"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { instanceIndexParam, jsonBody, runIdParam } from "./route-input";
+import { instanceIndex, jsonBody, routeParams, runIdParam } from "./route-input";
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
@@ -21,25 +21,26 @@ describe("runIdParam", () => {
     async (raw) => {
       expect(await answer(await runIdParam(params(raw)))).toEqual({
         status: 400,
-        body: { error: "run id must be a positive whole number (at most 2147483647)" },
+        body: { error: "id: must be a whole number from 1 to 2147483647" },
       });
     },
   );
 });
 
-describe("instanceIndexParam", () => {
+describe("routeParams: the instance index", () => {
+  const read = (query: string) => routeParams({ index: instanceIndex() }, new URLSearchParams(query));
   it.each([
     ["", 0],
     ["index=0", 0],
     ["index=3", 3],
   ])("reads %j as instance %d", (query, index) => {
-    expect(instanceIndexParam(new URLSearchParams(query))).toBe(index);
+    expect(read(query)).toEqual({ index });
   });
 
   it.each(["index=-1", "index=0.5", "index=two", "index=99999999999999999999"])(
     "refuses %j with 400 naming index",
     async (query) => {
-      expect(await answer(instanceIndexParam(new URLSearchParams(query)))).toEqual({
+      expect(await answer(read(query))).toEqual({
         status: 400,
         body: { error: "index: must be a whole number from 0 to 100000" },
       });

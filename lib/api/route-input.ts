@@ -3,7 +3,8 @@
  * they give when it is wrong, worded once so every route says it alike.
  */
 import { apiError, type FieldErrors, summarize } from "./errors";
-import { MAX_DB_INT, readUserJson, recordIdOf, wholeNumber } from "./input-limits";
+import { readUserJson } from "./input-limits";
+import { type ParamsOf, type ParamsShape, param, parseParams, type RawParams } from "./params";
 
 /** More instances than one request may ask for. */
 const MAX_INSTANCE_INDEX = 100_000;
@@ -17,17 +18,21 @@ export const notFound = (error: string) => apiError(404, error);
 /** 400 {"error": summary, "fieldErrors": {field: [message]}}: a form's fields refused (capacity). */
 export const fieldErrors = (errors: FieldErrors) => apiError(400, summarize(errors), errors);
 
-/** The ID of /api/runs/ID/…: a positive whole number, or the 400 answer saying so. */
-export async function runIdParam(ctx: { params: Promise<{ id: string }> }): Promise<number | Response> {
-  return (
-    recordIdOf((await ctx.params).id) ?? badRequest(`run id must be a positive whole number (at most ${MAX_DB_INT})`)
-  );
+/** A route's path or query parameters read by `shape` (params.ts), or the 400 answer naming the first refused. */
+export function routeParams<S extends ParamsShape>(shape: S, raw: RawParams): ParamsOf<S> | Response {
+  const read = parseParams(shape, raw);
+  return read.ok ? read.value : badRequest(read.error);
 }
 
-/** `index`: which instance of a run (0, the first, when absent), or the 400 answer saying so. */
-export function instanceIndexParam(params: URLSearchParams): number | Response {
-  const index = wholeNumber(params.get("index") ?? "0", 0, MAX_INSTANCE_INDEX);
-  return index ?? badRequest(`index: must be a whole number from 0 to ${MAX_INSTANCE_INDEX}`);
+const RUN_ID = { id: param.pathId() };
+
+/** `index`: which instance of a run (0, the first, when absent). */
+export const instanceIndex = () => param.wholeNumber(0, MAX_INSTANCE_INDEX, 0);
+
+/** The ID of /api/runs/ID/…: a positive whole number, or the 400 answer saying so. */
+export async function runIdParam(ctx: { params: Promise<{ id: string }> }): Promise<number | Response> {
+  const read = routeParams(RUN_ID, await ctx.params);
+  return read instanceof Response ? read : read.id;
 }
 
 /** The request's JSON body, or the 400 answer (a form error) when it is not JSON. */

@@ -2,7 +2,8 @@
  * The runs API's answers (app/api/runs/[id]/...), as plain functions of a
  * cached run so they are testable without a server.
  */
-import { MAX_DB_INT, wholeNumber } from "@/lib/api/input-limits";
+import { MAX_DB_INT } from "@/lib/api/input-limits";
+import { param, parseParams } from "@/lib/api/params";
 import { fatesOf, type CachedRun } from "./cache";
 import { findFates, instanceDetail, rejectedPage, weighedPage, type PageQuery } from "./view";
 
@@ -13,26 +14,18 @@ export interface HostsQuery extends PageQuery {
   index: number;
 }
 
+const HOSTS_QUERY = {
+  view: param.choice(["weighed", "rejected", "fate", "detail"], "weighed"),
+  index: param.wholeNumber(0, MAX_DB_INT, 0),
+  offset: param.wholeNumber(0, MAX_DB_INT, 0),
+  limit: param.wholeNumber(0, MAX_DB_INT, 25),
+  q: param.optional(),
+};
+
+/** The hosts route's query, or the rule its first refused parameter breaks. */
 export function parseHostsQuery(params: URLSearchParams): HostsQuery | string {
-  const view = (params.get("view") ?? "weighed") as HostsView;
-  if (!["weighed", "rejected", "fate", "detail"].includes(view))
-    return `view: must be weighed, rejected, fate or detail (got "${view}")`;
-  const num = (k: string, dflt: number) => {
-    const v = params.get(k);
-    if (v === null || v === "") return dflt;
-    return wholeNumber(v, 0, MAX_DB_INT) ?? NaN;
-  };
-  const index = num("index", 0);
-  const offset = num("offset", 0);
-  const limit = num("limit", 25);
-  for (const [k, v] of [
-    ["index", index],
-    ["offset", offset],
-    ["limit", limit],
-  ] as const) {
-    if (Number.isNaN(v)) return `${k}: must be a whole number >= 0`;
-  }
-  return { view, index, offset, limit, q: params.get("q") ?? undefined };
+  const read = parseParams(HOSTS_QUERY, params);
+  return read.ok ? read.value : read.error;
 }
 
 export function answerHosts(run: CachedRun, q: HostsQuery): unknown {

@@ -18,24 +18,30 @@ import { RecordHead } from "@/components/ui/record-head";
 import { HiddenColumnHeader } from "@/components/ui/table";
 import { getAggregate } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
-import { pageOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ name: string }>;
-type SP = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { name } = await params;
   return { title: `Aggregate ${decodeParam(name)}` };
 }
 
-export default async function AggregatePage({ params, searchParams }: { params: Params; searchParams: Promise<SP> }) {
-  const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
+export default async function AggregatePage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<SearchParams>;
+}) {
+  const [{ name: raw }, query] = await Promise.all([params, searchParams]);
+  const sp = readPageParams("/aggregates/[name]", query);
   const name = decodeParam(raw);
-  const hq = one(sp.hq).trim();
-  const agg = await getAggregate(prisma, name, { search: hq, page: pageOf(sp.hpage) });
+  const { hq } = sp;
+  const agg = await getAggregate(prisma, name, { search: hq, page: sp.hpage });
   if (!agg) notFound();
   const href = `/aggregates/${encodeURIComponent(agg.name)}`;
   const entries = [
@@ -50,8 +56,8 @@ export default async function AggregatePage({ params, searchParams }: { params: 
           {fmtInt(agg.hostCount)} host{agg.hostCount === 1 ? "" : "s"} · zone {agg.availabilityZone ?? "none"}
         </span>
       </RecordHead>
-      {one(sp.created) ? <Notice tone="ok">Aggregate {agg.name} created. Add metadata and hosts below.</Notice> : null}
-      {one(sp.renamed) ? <Notice tone="ok">Aggregate renamed to {agg.name}.</Notice> : null}
+      {sp.created ? <Notice tone="ok">Aggregate {agg.name} created. Add metadata and hosts below.</Notice> : null}
+      {sp.renamed ? <Notice tone="ok">Aggregate renamed to {agg.name}.</Notice> : null}
 
       <section className="panel settings" aria-labelledby="settings-h">
         <h2 id="settings-h">Settings</h2>

@@ -1,5 +1,6 @@
 import { zodFieldErrors } from "@/lib/actions/field-errors";
-import { fieldErrors } from "@/lib/api/route-input";
+import { PAGE_PARAMS } from "@/lib/api/page-params";
+import { fieldErrors, routeParams } from "@/lib/api/route-input";
 import { requireRole } from "@/lib/auth/session";
 import { AuditFilterSchema, auditCsv } from "@/lib/audit/queries";
 import { prisma } from "@/lib/db";
@@ -10,7 +11,11 @@ export const dynamic = "force-dynamic";
 export async function GET(req: Request) {
   const actor = await requireRole(req, "viewer");
   if (actor instanceof Response) return actor;
-  const parsed = AuditFilterSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  // the audit page's filter, as its form sends it
+  const query = routeParams(PAGE_PARAMS["/audit"], new URL(req.url).searchParams);
+  if (query instanceof Response) return query;
+  const { page: _page, ...filter } = query;
+  const parsed = AuditFilterSchema.safeParse(filter);
   if (!parsed.success) return fieldErrors(zodFieldErrors(parsed.error.issues));
   const rows = auditCsv(prisma, parsed.data);
   const body = new ReadableStream<Uint8Array>({

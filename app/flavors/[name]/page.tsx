@@ -8,19 +8,27 @@ import { Notice } from "@/components/ui/notice";
 import { RecordHead } from "@/components/ui/record-head";
 import { getFlavor } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ name: string }>;
-type SP = Record<string, string | string[] | undefined>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { name } = await params;
   return { title: `Flavor ${decodeParam(name)}` };
 }
 
-export default async function FlavorPage({ params, searchParams }: { params: Params; searchParams: Promise<SP> }) {
-  const [{ name: raw }, sp] = await Promise.all([params, searchParams]);
+export default async function FlavorPage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<SearchParams>;
+}) {
+  const [{ name: raw }, query] = await Promise.all([params, searchParams]);
+  const sp = readPageParams("/flavors/[name]", query);
   const f = await getFlavor(prisma, decodeParam(raw));
   if (!f) notFound();
   return (

@@ -15,23 +15,31 @@ import { getHost } from "@/lib/cloud/queries";
 import type { ChildProviderInput } from "@/lib/scenario/schema";
 import { prisma } from "@/lib/db";
 import { previewDrain } from "@/lib/maintenance/preview";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ name: string }>;
-type Search = Promise<{ drain?: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { name } = await params;
   return { title: `Host ${decodeParam(name)}` };
 }
 
-export default async function HostPage({ params, searchParams }: { params: Params; searchParams: Search }) {
+export default async function HostPage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<SearchParams>;
+}) {
   const { name: raw } = await params;
   const name = decodeParam(raw);
   const [h, hw] = await Promise.all([getHost(prisma, name), getHostHardware(prisma, name)]);
   if (!h || !hw) notFound();
-  const drain = (await searchParams).drain === "1" ? await previewDrain(prisma, h.name) : null;
+  const drain =
+    readPageParams("/hosts/[name]", await searchParams).drain === "1" ? await previewDrain(prisma, h.name) : null;
   const { supportedInstances: supported, cpuInfo } = h;
 
   return (

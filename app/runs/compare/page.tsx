@@ -6,7 +6,8 @@ import { compareResults, type InstanceComparison, releaseDifferences, type Verdi
 import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import { getRun, type RunRecord } from "@/lib/runs/queries";
 import "@/components/schedule/schedule.css";
-import { recordIdOf } from "@/lib/api/input-limits";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 import { errorTitle } from "@/lib/runs/error-words";
 
 export const metadata: Metadata = { title: "Compare runs" };
@@ -16,8 +17,6 @@ export const dynamic = "force-dynamic";
 const SHOW = 100;
 /** Instances shown in full. */
 const SHOW_INSTANCES = 10;
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 function verdictText(v: Verdict): string {
   if (v.kind === "passed") return `passed (rank ${v.rank})`;
@@ -305,16 +304,12 @@ function PickForm({ a, b, message }: { a?: string; b?: string; message?: string 
   );
 }
 
-export default async function ComparePage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const sp = await searchParams;
-  const aText = one(sp.a);
-  const bText = one(sp.b);
-  const a = recordIdOf(aText) ?? 0;
-  const b = recordIdOf(bText) ?? 0;
+export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = readPageParams("/runs/compare", await searchParams);
+  const a = sp.a ?? 0;
+  const b = sp.b ?? 0;
+  const aText = sp.a === null ? undefined : String(sp.a);
+  const bText = sp.b === null ? undefined : String(sp.b);
   const valid = a > 0 && b > 0;
   const header = (
     <>
