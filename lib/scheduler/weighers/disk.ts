@@ -1,14 +1,11 @@
-import { defineWeigher } from "../plugin";
+import { hostValueWeigher } from "./base";
 
 /** DiskWeigher: free disk in MB. */
-export const DiskWeigher = defineWeigher({
+export const DiskWeigher = hostValueWeigher({
   name: "DiskWeigher",
   doc: "Free disk (> 0 spreads, < 0 stacks).",
   multiplier: "disk_weight_multiplier",
-  factory: (config) => ({
-    name: "DiskWeigher",
-    minval: 0,
-    weigh: (host) => host.freeDiskMb,
-    multiplier: (host) => host.aggregates.weightMultiplier("disk_weight_multiplier", config.diskWeightMultiplier),
-  }),
+  configured: (config) => config.diskWeightMultiplier,
+  minval: 0,
+  weigh: (host) => host.freeDiskMb,
 });

@@ -1,17 +1,10 @@
-import { defineWeigher } from "../plugin";
+import { hostValueWeigher } from "./base";
 
 /** HypervisorVersionWeigher (Nova 2023.2+, e38d6a356b): prefer newer hypervisors (`hypervisor_version or 0`). */
-export const HypervisorVersionWeigher = defineWeigher({
+export const HypervisorVersionWeigher = hostValueWeigher({
   name: "HypervisorVersionWeigher",
   doc: "Newer hypervisor versions (2024.1+, opt-in by name).",
   multiplier: "hypervisor_version_weight_multiplier",
-  factory: (config) => ({
-    name: "HypervisorVersionWeigher",
-    weigh: (host) => host.hypervisorVersion,
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier(
-        "hypervisor_version_weight_multiplier",
-        config.hypervisorVersionWeightMultiplier,
-      ),
-  }),
+  configured: (config) => config.hypervisorVersionWeightMultiplier,
+  weigh: (host) => host.hypervisorVersion,
 });

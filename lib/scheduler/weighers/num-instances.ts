@@ -1,14 +1,10 @@
-import { defineWeigher } from "../plugin";
+import { hostValueWeigher } from "./base";
 
 /** NumInstancesWeigher (Nova 2023.2+, ca3fbb4d15): > 0 packs hosts with more instances, < 0 spreads. */
-export const NumInstancesWeigher = defineWeigher({
+export const NumInstancesWeigher = hostValueWeigher({
   name: "NumInstancesWeigher",
   doc: "Instance count (2024.1+, opt-in by name).",
   multiplier: "num_instances_weight_multiplier",
-  factory: (config) => ({
-    name: "NumInstancesWeigher",
-    weigh: (host) => host.numInstances,
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier("num_instances_weight_multiplier", config.numInstancesWeightMultiplier),
-  }),
+  configured: (config) => config.numInstancesWeightMultiplier,
+  weigh: (host) => host.numInstances,
 });

@@ -1,4 +1,4 @@
-import { defineWeigher } from "../plugin";
+import { hostValueWeigher } from "./base";
 
 const MAX_DEVS = 100;
 
@@ -6,13 +6,10 @@ const MAX_DEVS = 100;
  * PCIWeigher: hosts with fewer free PCI devices weigh more (raw = 100 -
  * min(free, 99)), for every request: PCI guests stack, others avoid PCI hosts.
  */
-export const PCIWeigher = defineWeigher({
+export const PCIWeigher = hostValueWeigher({
   name: "PCIWeigher",
   doc: "Keeps PCI-capable hosts for PCI requests.",
   multiplier: "pci_weight_multiplier",
-  factory: (config) => ({
-    name: "PCIWeigher",
-    weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
-    multiplier: (host) => host.aggregates.weightMultiplier("pci_weight_multiplier", config.pciWeightMultiplier),
-  }),
+  configured: (config) => config.pciWeightMultiplier,
+  weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
 });
