@@ -760,7 +760,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from generate import write_if_changed
+    from common import write_if_changed
     for name in Q:
         write_if_changed(os.path.join(a.out, "q-%s.scenario.json" % name),
                          json.dumps(build(name), indent=1) + "\n")
