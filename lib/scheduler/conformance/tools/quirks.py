@@ -389,67 +389,43 @@ def _(s):
 
 
 # --------------------------------------------------------------- JsonFilter
-@quirk("json-not-inside-and",
-       "'not' returns a list; inside 'and' a non-empty list is truthy -> "
-       "['and', ['not', X]] passes every host")
-def _(s):
-    query(s, ["and", ["not", ["=", "$host", "h1"]]])
-
-
-@quirk("json-not-several-args",
-       "['not', A, B] at top level is any(not A, not B)")
-def _(s):
-    query(s, ["not", ["=", "$host", "h1"], ["=", "$host", "h2"]])
-
-
-@quirk("json-cpu-info-is-a-string",
-       "$cpu_info.vendor -> AttributeError ('str' object has no attribute "
-       "'get'): cpu_info is a JSON string")
-def _(s):
-    query(s, ["=", "$cpu_info.vendor", "Intel"])
-
-
-@quirk("json-type-error",
-       "['>', '$host', 5] -> TypeError (str vs int)")
-def _(s):
-    query(s, [">", "$host", 5])
-
-
-@quirk("json-unknown-op",
-       "unknown operator -> KeyError")
-def _(s):
-    query(s, ["~", "$host", "h"])
-
-
-@quirk("json-nested-list-is-a-query",
-       "a list argument is evaluated as a sub-query: ['in', '$host', "
-       "['h1','h2']] -> KeyError 'h1'")
-def _(s):
-    query(s, ["in", "$host", ["h1", "h2"]])
-
-
-@quirk("json-stats-are-strings",
-       "$stats.* values are strings ('1'), so comparing with a number raises "
-       "TypeError but with a string works")
-def _(s):
-    query(s, ["=", "$stats.io_workload", "1"])
-
-
-@quirk("json-missing-var-dropped",
-       "$nonexistent (None) is dropped from the args -> fewer than 2 args -> "
-       "False")
-def _(s):
-    query(s, ["=", "$nonexistent", 1])
-
-
-@quirk("json-empty-or", "['or'] -> any([]) -> False: all rejected")
-def _(s):
-    query(s, ["or"])
-
-
-@quirk("json-empty-and", "['and'] -> all([]) -> True: all pass")
-def _(s):
-    query(s, ["and"])
+# one JsonFilter query each
+for _name, _doc, _value in [
+    ("json-not-inside-and",
+     "'not' returns a list; inside 'and' a non-empty list is truthy -> "
+     "['and', ['not', X]] passes every host",
+     ["and", ["not", ["=", "$host", "h1"]]]),
+    ("json-not-several-args",
+     "['not', A, B] at top level is any(not A, not B)",
+     ["not", ["=", "$host", "h1"], ["=", "$host", "h2"]]),
+    ("json-cpu-info-is-a-string",
+     "$cpu_info.vendor -> AttributeError ('str' object has no attribute "
+     "'get'): cpu_info is a JSON string",
+     ["=", "$cpu_info.vendor", "Intel"]),
+    ("json-type-error",
+     "['>', '$host', 5] -> TypeError (str vs int)",
+     [">", "$host", 5]),
+    ("json-unknown-op",
+     "unknown operator -> KeyError",
+     ["~", "$host", "h"]),
+    ("json-nested-list-is-a-query",
+     "a list argument is evaluated as a sub-query: ['in', '$host', "
+     "['h1','h2']] -> KeyError 'h1'",
+     ["in", "$host", ["h1", "h2"]]),
+    ("json-stats-are-strings",
+     "$stats.* values are strings ('1'), so comparing with a number raises "
+     "TypeError but with a string works",
+     ["=", "$stats.io_workload", "1"]),
+    ("json-missing-var-dropped",
+     "$nonexistent (None) is dropped from the args -> fewer than 2 args -> "
+     "False",
+     ["=", "$nonexistent", 1]),
+    ("json-empty-or", "['or'] -> any([]) -> False: all rejected",
+     ["or"]),
+    ("json-empty-and", "['and'] -> all([]) -> True: all pass",
+     ["and"]),
+]:
+    quirk(_name, _doc)(lambda s, v=_value: query(s, v))
 
 
 @quirk("json-invalid", "query that is not JSON -> JSONDecodeError")
