@@ -1,4 +1,4 @@
-import { hostValueWeigher } from "./base";
+import { defineWeigher } from "../plugin";
 
 const MAX_DEVS = 100;
 
@@ -6,10 +6,10 @@ const MAX_DEVS = 100;
  * PCIWeigher: hosts with fewer free PCI devices weigh more (raw = 100 -
  * min(free, 99)), for every request: PCI guests stack, others avoid PCI hosts.
  */
-export const PCIWeigher = hostValueWeigher({
+export const PCIWeigher = defineWeigher({
   name: "PCIWeigher",
   doc: "Keeps PCI-capable hosts for PCI requests.",
   multiplier: "pci_weight_multiplier",
   configured: (config) => config.pciWeightMultiplier,
-  weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
+  factory: () => ({ weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1) }),
 });
