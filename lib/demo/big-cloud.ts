@@ -10,7 +10,7 @@ import type { Scenario, ScenarioHost } from "../scheduler/scenario";
 
 /** The demo cloud's filters (Nova's defaults plus the ones its aggregates need). */
 export const BENCH_FILTERS = DEMO_ENABLED_FILTERS;
-/** Every weigher Zed ships, in names.ts order (the order the weights are summed in). */
+/** Every weigher Zed ships, in the registry's order (the order the weights are summed in). */
 const BENCH_WEIGHERS = WEIGHER_NAMES.filter((w) => ZED_ALL_WEIGHERS.includes(w));
 
 export function bigCloud(hosts: number, numInstances: number, seed = 42): Scenario {

@@ -15,6 +15,7 @@
  */
 import { mulberry32 } from "@/lib/scheduler/random";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
+import type { FilterName } from "@/lib/scheduler/names";
 import type { ScenarioConfig } from "@/lib/scheduler/scenario";
 import type { CloudDocument, ScenarioFlavorInput } from "../scenario/schema";
 
@@ -283,7 +284,7 @@ export const DEMO_ENABLED_FILTERS = [
   "AggregateInstanceExtraSpecsFilter",
   "NumInstancesFilter",
   "IoOpsFilter",
-];
+] satisfies FilterName[];
 
 /**
  * The "default" profile: Nova's Placement path (every Nova since Stein asks

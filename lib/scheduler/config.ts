@@ -5,7 +5,7 @@
  */
 import { NovaError, type PyValue, pyFloat, pyInt, pyTruthy } from "./python";
 import { isNovaRelease, NOVA_RELEASES, type ReleaseBehaviour, releaseBehaviour } from "./releases";
-import { isFilterName, isWeigherName } from "./names";
+import { isFilterName, isWeigherName } from "./registry";
 import type { ScenarioConfig } from "./scenario";
 
 export interface SchedulerConfig {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bigCloud } from "../demo/big-cloud";
-import { FillInputError, bootUuid, fill, type FlavorShare } from "./fill";
+import { bootInScenario, FillInputError, bootUuid, fill, type FlavorShare } from "./fill";
 import { schedule } from "./engine";
 import { toResult } from "./result";
 import type { Scenario, ScenarioFlavor, ScenarioHost } from "./scenario";
@@ -43,7 +43,8 @@ function resourceCloud(placement = true): Scenario {
 /**
  * The definition the fill must meet: boot after boot, a fresh trial of the
  * whole scenario (schedule), then the scenario edited as the cloud looks once
- * the instance runs. Slow, and independent of the fill's shortcuts.
+ * the instance runs (bootInScenario). Slow, and independent of the fill's
+ * shortcuts.
  */
 function fillByTrials(scenario: Scenario, mix: FlavorShare[], limit: number) {
   const sc: Scenario = structuredClone(scenario);
@@ -62,17 +63,7 @@ function fillByTrials(scenario: Scenario, mix: FlavorShare[], limit: number) {
     if (run.error) return { count: n, perHost, stoppedBy: toResult(run) };
     const name = run.selections[0].host.host;
     const h = sc.hosts.find((x) => x.name === name)!;
-    const disk = (flavor.root_gb ?? 0) + (flavor.ephemeral_gb ?? 0);
-    h.vcpus_used = (h.vcpus_used ?? 0) + flavor.vcpus;
-    h.memory_mb_used = (h.memory_mb_used ?? 0) + flavor.memory_mb;
-    h.local_gb_used = (h.local_gb_used ?? 0) + disk;
-    if (h.free_ram_mb !== undefined) h.free_ram_mb -= flavor.memory_mb;
-    if (h.free_disk_gb !== undefined) h.free_disk_gb -= disk;
-    if (h.disk_available_least != null) h.disk_available_least -= disk;
-    h.num_instances = (h.num_instances ?? 0) + 1;
-    h.instances = [...(h.instances ?? []), bootUuid(n)];
-    const g = sc.server_groups?.find((x) => x.name === sc.request.server_group || x.uuid === sc.request.server_group);
-    if (g) g.members = [...(g.members ?? []), bootUuid(n)];
+    bootInScenario(sc, h, flavor, bootUuid(n));
     perHost[name] = (perHost[name] ?? 0) + 1;
   }
   return { count: limit, perHost, stoppedBy: null };

@@ -413,17 +413,11 @@ export class CapacityFill {
 }
 
 /**
- * Keep a boot in the scenario as the cloud looks once the instance runs (the
- * Nova reference loop's edit); returns the host's entry.
+ * The scenario as the cloud looks once an instance of `flavor` runs on `h`
+ * (the Nova reference loop's edit): the host's usage and instances, and the
+ * request's server group's members.
  */
-function keepBoot(
-  sc: Scenario,
-  host: HostState,
-  flavor: ScenarioFlavor,
-  uuid: string,
-  allocations: AllocationRequest | null,
-): ScenarioHost {
-  const h = sc.hosts[host.index];
+export function bootInScenario(sc: Scenario, h: ScenarioHost, flavor: ScenarioFlavor, uuid: string): void {
   const disk = (flavor.root_gb ?? 0) + (flavor.ephemeral_gb ?? 0);
   h.vcpus_used = (h.vcpus_used ?? 0) + flavor.vcpus;
   h.memory_mb_used = (h.memory_mb_used ?? 0) + flavor.memory_mb;
@@ -436,6 +430,21 @@ function keepBoot(
   const ref = sc.request.server_group;
   const g = ref ? sc.server_groups?.find((x) => x.uuid === ref || x.name === ref) : undefined;
   if (g) g.members = [...(g.members ?? []), uuid];
+}
+
+/**
+ * Keep a boot in the scenario, with the NUMA cells, PCI pools and Placement
+ * allocations the engine's consume step left; returns the host's entry.
+ */
+function keepBoot(
+  sc: Scenario,
+  host: HostState,
+  flavor: ScenarioFlavor,
+  uuid: string,
+  allocations: AllocationRequest | null,
+): ScenarioHost {
+  const h = sc.hosts[host.index];
+  bootInScenario(sc, h, flavor, uuid);
   keepConsumed(h, host);
   if (allocations) keepAllocations(sc, host, allocations);
   return h;

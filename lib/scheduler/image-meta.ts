@@ -5,7 +5,9 @@
  */
 import { IMAGE_META_FIELDS, IMAGE_META_FIELD_ORDER, LEGACY_IMAGE_PROPERTIES } from "./image-meta-fields";
 import { canonicalizeArch, canonicalizeHvType, canonicalizeVmMode } from "./nova-fields";
-import { NovaError, PyObject, type PyValue, pyInt, pyStr, pyStrAt, pyStrip } from "./python";
+import { NovaError, PyObject, type PyValue, pyInt, pyStr, pyStrAt } from "./python";
+import { parseCpuSpec } from "./numa/cpu-spec";
+import { PySet } from "./numa/pyset";
 
 export type ImageProps = Map<string, PyValue>;
 
@@ -181,35 +183,6 @@ function pyIntOf(raw: unknown, str: string): number {
   return pyInt(str);
 }
 
-/** hardware.parse_cpu_spec: "0-3,^2,5" -> {0, 1, 3, 5}; raises Invalid. */
-function parseCpuSpec(spec: string): number[] {
-  const ids = new Set<number>();
-  const reject = new Set<number>();
-  const int = (t: string, what: string) => {
-    try {
-      return pyInt(t);
-    } catch {
-      throw new NovaError("Invalid", `Invalid ${what} expression '${spec}'`);
-    }
-  };
-  for (let rule of spec.split(",")) {
-    rule = pyStrip(rule);
-    if (!rule.length) continue;
-    const dash = rule.indexOf("-");
-    if (dash >= 0) {
-      let a = rule.slice(0, dash);
-      const neg = a.startsWith("^");
-      if (neg) a = a.slice(1);
-      const start = int(a, "range");
-      const end = int(rule.slice(dash + 1), "range");
-      if (start > end) throw new NovaError("Invalid", `Invalid range expression '${rule}'`);
-      for (let i = start; i <= end; i++) (neg ? reject : ids).add(i);
-    } else if (rule[0] === "^") reject.add(int(rule.slice(1), "exclusion"));
-    else ids.add(int(rule, "inclusion"));
-  }
-  return [...ids].filter((i) => !reject.has(i)).sort((a, b) => a - b);
-}
-
 /**
  * Type an image property as its Nova field's coerce() does; `text` is str()
  * of the value as Nova sees it. Invalid values raise (ValueError, or
@@ -264,7 +237,8 @@ function numaList(properties: Record<string, unknown>, key: "hw_numa_mem" | "hw_
     else {
       if (typeof raw !== "string")
         throw new NovaError("AttributeError", `${key}.${cell}: '${typeof raw}' object has no attribute 'split'`);
-      const cpus = parseCpuSpec(raw);
+      // the field coerces each set (SetOfIntegersField): its repr is in CPython set order
+      const cpus = PySet.coerce(parseCpuSpec(raw)).values();
       items.push(cpus.length ? `CoercedSet({${cpus.join(", ")}})` : "CoercedSet()");
     }
   }

@@ -116,7 +116,33 @@ export interface WeigherDescriptor<N extends string = string> {
   readonly factory: WeigherFactory<N>;
 }
 
-export const defineWeigher = <const N extends string>(d: WeigherDescriptor<N>): WeigherDescriptor<N> => d;
+/** What a weigher's factory builds: the engine's HostWeigher, less the name and multiplier defineWeigher adds. */
+export type WeigherParts = Omit<HostWeigher, "name" | "multiplier"> & Partial<Pick<HostWeigher, "multiplier">>;
+
+/**
+ * A weigher's descriptor, built as Nova's weighers subclass BaseHostWeigher:
+ * the multiplier is utils.get_weight_multiplier (the nova.conf option,
+ * unless aggregate metadata of the same name overrides it for the host). The
+ * factory gets it for weighers that read it while weighing, and may replace
+ * it (BuildFailureWeigher negates it).
+ */
+export const defineWeigher = <const N extends string>(d: {
+  readonly name: N;
+  readonly doc: string;
+  readonly multiplier: string;
+  /** The option's configured value. */
+  readonly configured: (config: SchedulerConfig) => number;
+  readonly factory: (config: SchedulerConfig, multiplier: HostWeigher["multiplier"]) => WeigherParts;
+}): WeigherDescriptor<N> => ({
+  name: d.name,
+  doc: d.doc,
+  multiplier: d.multiplier,
+  factory: (config) => {
+    const configured = d.configured(config);
+    const multiplier = (host: HostState) => host.aggregates.weightMultiplier(d.multiplier, configured);
+    return { multiplier, ...d.factory(config, multiplier), name: d.name };
+  },
+});
 
 /** A reason whose message never changes: one shared object, nothing allocated on the hot path. */
 export function fixedReason<C extends string>(code: C, message: string): Reason<C> {

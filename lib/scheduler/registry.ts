@@ -1,11 +1,10 @@
 /**
- * Every filter and weigher descriptor, keyed by its class name. Adding one is
- * its file, one line here, its name in names.ts and a test; the mapped types
- * below refuse a name missing on either side or a key not matching its
- * descriptor's name. Unknown names fail fast, naming the option.
+ * Every filter and weigher descriptor, keyed by its class name: the one
+ * list of names the engine knows (names.ts reads it). Adding one is its
+ * file, one line here and a test; a key not matching its descriptor's name
+ * does not compile. Unknown names fail fast, naming the option.
  */
 import { NovaError } from "./python";
-import type { FilterName, WeigherName } from "./names";
 import type { FilterDescriptor, FilterFactory, WeigherDescriptor, WeigherFactory } from "./plugin";
 import { AggregateImagePropertiesIsolation } from "./filters/aggregate-image-properties-isolation";
 import { AggregateInstanceExtraSpecsFilter } from "./filters/aggregate-instance-extra-specs";
@@ -44,7 +43,13 @@ import { RAMWeigher } from "./weighers/ram";
 import { ServerGroupSoftAffinityWeigher } from "./weighers/server-group-soft-affinity";
 import { ServerGroupSoftAntiAffinityWeigher } from "./weighers/server-group-soft-anti-affinity";
 
-export const FILTER_DESCRIPTORS = {
+/** A table of descriptors whose every key is its descriptor's name. */
+const byName =
+  <D>() =>
+  <T extends { [K in keyof T]: D & { readonly name: K } }>(table: T) =>
+    table;
+
+export const FILTER_DESCRIPTORS = byName<FilterDescriptor>()({
   AllHostsFilter,
   ComputeFilter,
   AvailabilityZoneFilter,
@@ -68,9 +73,9 @@ export const FILTER_DESCRIPTORS = {
   MetricsFilter,
   PciPassthroughFilter,
   NUMATopologyFilter,
-} satisfies { [N in FilterName]: FilterDescriptor<N> };
+});
 
-export const WEIGHER_DESCRIPTORS = {
+export const WEIGHER_DESCRIPTORS = byName<WeigherDescriptor>()({
   RAMWeigher,
   CPUWeigher,
   DiskWeigher,
@@ -84,7 +89,13 @@ export const WEIGHER_DESCRIPTORS = {
   HypervisorVersionWeigher,
   NumInstancesWeigher,
   ImagePropertiesWeigher,
-} satisfies { [N in WeigherName]: WeigherDescriptor<N> };
+});
+
+export type FilterName = keyof typeof FILTER_DESCRIPTORS;
+export type WeigherName = keyof typeof WEIGHER_DESCRIPTORS;
+
+export const isFilterName = (name: string): name is FilterName => Object.hasOwn(FILTER_DESCRIPTORS, name);
+export const isWeigherName = (name: string): name is WeigherName => Object.hasOwn(WEIGHER_DESCRIPTORS, name);
 
 const factories = <D extends { factory: F }, F>(table: Record<string, D>) =>
   Object.fromEntries(Object.entries(table).map(([name, d]) => [name, d.factory]));

@@ -1,4 +1,24 @@
-import { defineFilter } from "../plugin";
+import type { HostState } from "../host-state";
+import { defineFilter, type HostFilter } from "../plugin";
+
+/**
+ * IoOpsFilter.host_passes, with the limit `_get_max_io_ops_per_host` gives
+ * (AggregateIoOpsFilter overrides it to read aggregate metadata).
+ */
+export const ioOpsCheck = <const N extends string>(
+  name: N,
+  maxIoOpsPerHost: (host: HostState) => number,
+  limitWords: string,
+): HostFilter<"TOO_MANY_IO_OPS", N> => ({
+  name,
+  runOncePerRequest: false,
+  check(host) {
+    const max = maxIoOpsPerHost(host);
+    return host.numIoOps < max
+      ? null
+      : { code: "TOO_MANY_IO_OPS", message: `${host.numIoOps} I/O operations in progress (${limitWords} ${max})` };
+  },
+});
 
 /** IoOpsFilter: fewer than max_io_ops_per_host concurrent I/O-heavy operations. */
 export const IoOpsFilter = defineFilter({
@@ -10,14 +30,5 @@ export const IoOpsFilter = defineFilter({
   reads: {
     options: ["max_io_ops_per_host"],
   },
-  factory: (config) => ({
-    name: "IoOpsFilter",
-    runOncePerRequest: false,
-    check(host) {
-      const max = config.maxIoOpsPerHost;
-      return host.numIoOps < max
-        ? null
-        : { code: "TOO_MANY_IO_OPS", message: `${host.numIoOps} I/O operations in progress (max ${max})` };
-    },
-  }),
+  factory: (config) => ioOpsCheck("IoOpsFilter", () => config.maxIoOpsPerHost, "max"),
 });

@@ -1,4 +1,24 @@
-import { defineFilter } from "../plugin";
+import type { HostState } from "../host-state";
+import { defineFilter, type HostFilter } from "../plugin";
+
+/**
+ * NumInstancesFilter.host_passes, with the limit `_get_max_instances_per_host`
+ * gives (AggregateNumInstancesFilter overrides it to read aggregate metadata).
+ */
+export const numInstancesCheck = <const N extends string>(
+  name: N,
+  maxInstancesPerHost: (host: HostState) => number,
+  limitWords: string,
+): HostFilter<"TOO_MANY_INSTANCES", N> => ({
+  name,
+  runOncePerRequest: false,
+  check(host) {
+    const max = maxInstancesPerHost(host);
+    return host.numInstances < max
+      ? null
+      : { code: "TOO_MANY_INSTANCES", message: `${host.numInstances} instances already (${limitWords} ${max})` };
+  },
+});
 
 /** NumInstancesFilter: fewer than max_instances_per_host instances. */
 export const NumInstancesFilter = defineFilter({
@@ -10,14 +30,5 @@ export const NumInstancesFilter = defineFilter({
   reads: {
     options: ["max_instances_per_host"],
   },
-  factory: (config) => ({
-    name: "NumInstancesFilter",
-    runOncePerRequest: false,
-    check(host) {
-      const max = config.maxInstancesPerHost;
-      return host.numInstances < max
-        ? null
-        : { code: "TOO_MANY_INSTANCES", message: `${host.numInstances} instances already (max ${max})` };
-    },
-  }),
+  factory: (config) => numInstancesCheck("NumInstancesFilter", () => config.maxInstancesPerHost, "max"),
 });

@@ -55,12 +55,25 @@ function flavorImage(key: string, flavor: FlavorView, image: ImageProps): [strin
   return [flavor.extraSpecs.get(`hw:${key}`), image.get(`hw_${key}`) ?? undefined];
 }
 
+/**
+ * The flavor's and the image's value of a policy, each refused with `error`
+ * when set to something outside `allowed` (the fields' enum coercion).
+ */
+function flavorImagePolicy(
+  key: string,
+  allowed: readonly string[],
+  error: string,
+  flavor: FlavorView,
+  image: ImageProps,
+): [string | undefined, PyValue | undefined] {
+  const [fp, ip] = flavorImage(key, flavor, image);
+  if (fp && !allowed.includes(fp)) fail(error, `hw:${key}=${fp} is not one of ${allowed}`);
+  if (truthy(ip) && !allowed.includes(String(ip))) fail(error, `hw_${key}=${ip} is not one of ${allowed}`);
+  return [fp, ip];
+}
+
 function cpuPolicyConstraint(flavor: FlavorView, image: ImageProps): CpuPolicy {
-  const [fp, ip] = flavorImage("cpu_policy", flavor, image);
-  if (fp && !CPU_POLICIES.includes(fp))
-    fail("InvalidCPUAllocationPolicy", `hw:cpu_policy=${fp} is not one of ${CPU_POLICIES}`);
-  if (truthy(ip) && !CPU_POLICIES.includes(String(ip)))
-    fail("InvalidCPUAllocationPolicy", `hw_cpu_policy=${ip} is not one of ${CPU_POLICIES}`);
+  const [fp, ip] = flavorImagePolicy("cpu_policy", CPU_POLICIES, "InvalidCPUAllocationPolicy", flavor, image);
   if (fp === "dedicated") return fp;
   if (fp === "mixed") {
     if (ip === "dedicated")
@@ -76,11 +89,13 @@ function cpuPolicyConstraint(flavor: FlavorView, image: ImageProps): CpuPolicy {
 }
 
 function cpuThreadPolicyConstraint(flavor: FlavorView, image: ImageProps): CpuThreadPolicy {
-  const [fp, ip] = flavorImage("cpu_thread_policy", flavor, image);
-  if (fp && !THREAD_POLICIES.includes(fp))
-    fail("InvalidCPUThreadAllocationPolicy", `hw:cpu_thread_policy=${fp} is not one of ${THREAD_POLICIES}`);
-  if (truthy(ip) && !THREAD_POLICIES.includes(String(ip)))
-    fail("InvalidCPUThreadAllocationPolicy", `hw_cpu_thread_policy=${ip} is not one of ${THREAD_POLICIES}`);
+  const [fp, ip] = flavorImagePolicy(
+    "cpu_thread_policy",
+    THREAD_POLICIES,
+    "InvalidCPUThreadAllocationPolicy",
+    flavor,
+    image,
+  );
   if (fp === undefined || fp === "prefer") return ((fp || ip) as CpuThreadPolicy) ?? null;
   if (truthy(ip) && ip !== fp)
     fail("ImageCPUThreadPolicyForbidden", `image hw_cpu_thread_policy=${ip} conflicts with flavor ${fp}`);

@@ -5,14 +5,11 @@ export const BuildFailureWeigher = defineWeigher({
   name: "BuildFailureWeigher",
   doc: "Penalises hosts with recent failed builds.",
   multiplier: "build_failure_weight_multiplier",
-  factory: (config) => ({
-    name: "BuildFailureWeigher",
+  configured: (config) => config.buildFailureWeightMultiplier,
+  factory: (_config, multiplier) => ({
     weigh: (host) => host.failedBuilds,
     multiplier(host) {
-      const m = host.aggregates.weightMultiplier(
-        "build_failure_weight_multiplier",
-        config.buildFailureWeightMultiplier,
-      );
+      const m = multiplier(host);
       return { value: -1 * m.value, source: m.source };
     },
   }),

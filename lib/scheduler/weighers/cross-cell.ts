@@ -5,11 +5,6 @@ export const CrossCellWeigher = defineWeigher({
   name: "CrossCellWeigher",
   doc: "Prefers the source cell on moves.",
   multiplier: "cross_cell_move_weight_multiplier",
-  factory: (config) => ({
-    name: "CrossCellWeigher",
-    weigh: () => 0,
-    sameForEveryHost: () => 0,
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier("cross_cell_move_weight_multiplier", config.crossCellMoveWeightMultiplier),
-  }),
+  configured: (config) => config.crossCellMoveWeightMultiplier,
+  factory: () => ({ weigh: () => 0, sameForEveryHost: () => 0 }),
 });

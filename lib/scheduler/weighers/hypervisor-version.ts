@@ -5,13 +5,6 @@ export const HypervisorVersionWeigher = defineWeigher({
   name: "HypervisorVersionWeigher",
   doc: "Newer hypervisor versions (2024.1+, opt-in by name).",
   multiplier: "hypervisor_version_weight_multiplier",
-  factory: (config) => ({
-    name: "HypervisorVersionWeigher",
-    weigh: (host) => host.hypervisorVersion,
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier(
-        "hypervisor_version_weight_multiplier",
-        config.hypervisorVersionWeightMultiplier,
-      ),
-  }),
+  configured: (config) => config.hypervisorVersionWeightMultiplier,
+  factory: () => ({ weigh: (host) => host.hypervisorVersion }),
 });

@@ -55,11 +55,11 @@ export const ImagePropertiesWeigher = defineWeigher({
   name: "ImagePropertiesWeigher",
   doc: "Instances whose images share the request image's properties (2025.1+; a scenario carries none, so 0).",
   multiplier: "image_props_weight_multiplier",
+  configured: (config) => config.imagePropsWeightMultiplier,
   factory: (config) => {
     const ratios = new Map(parseMetricsWeightSetting(config.imagePropsWeightSetting));
     const off = config.imagePropsWeightMultiplier === 0;
     return {
-      name: "ImagePropertiesWeigher",
       weigh: (host, spec) => {
         if (off) return 0.0;
         // The stub has no context: ImageMeta.from_instance's lazy load of its
@@ -68,8 +68,6 @@ export const ImagePropertiesWeigher = defineWeigher({
           throw new NovaError("OrphanedObjectError", "Cannot call obj_load_attr on orphaned Instance object");
         return imagePropertiesWeight(spec.imageProps, host.instanceImageProps, ratios);
       },
-      multiplier: (host) =>
-        host.aggregates.weightMultiplier("image_props_weight_multiplier", config.imagePropsWeightMultiplier),
     };
   },
 });

@@ -1,5 +1,4 @@
 import { parseMetricsWeightSetting } from "../config";
-import type { HostState } from "../host-state";
 import { defineWeigher } from "../plugin";
 import { NovaError } from "../python";
 
@@ -12,13 +11,10 @@ export const MetricsWeigher = defineWeigher({
   name: "MetricsWeigher",
   doc: "Host metrics weighed by metrics_weight_setting.",
   multiplier: "metrics_weight_multiplier",
-  factory: (config) => {
+  configured: (config) => config.metricsWeightMultiplier,
+  factory: (config, multiplier) => {
     const setting = parseMetricsWeightSetting(config.metricsWeightSetting);
-    const multiplier = (host: HostState) =>
-      host.aggregates.weightMultiplier("metrics_weight_multiplier", config.metricsWeightMultiplier);
     return {
-      name: "MetricsWeigher",
-      multiplier,
       weigh(host) {
         let value = 0.0;
         for (let i = 0; i < setting.length; i++) {

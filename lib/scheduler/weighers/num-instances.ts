@@ -5,10 +5,6 @@ export const NumInstancesWeigher = defineWeigher({
   name: "NumInstancesWeigher",
   doc: "Instance count (2024.1+, opt-in by name).",
   multiplier: "num_instances_weight_multiplier",
-  factory: (config) => ({
-    name: "NumInstancesWeigher",
-    weigh: (host) => host.numInstances,
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier("num_instances_weight_multiplier", config.numInstancesWeightMultiplier),
-  }),
+  configured: (config) => config.numInstancesWeightMultiplier,
+  factory: () => ({ weigh: (host) => host.numInstances }),
 });

@@ -10,9 +10,6 @@ export const PCIWeigher = defineWeigher({
   name: "PCIWeigher",
   doc: "Keeps PCI-capable hosts for PCI requests.",
   multiplier: "pci_weight_multiplier",
-  factory: (config) => ({
-    name: "PCIWeigher",
-    weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1),
-    multiplier: (host) => host.aggregates.weightMultiplier("pci_weight_multiplier", config.pciWeightMultiplier),
-  }),
+  configured: (config) => config.pciWeightMultiplier,
+  factory: () => ({ weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1) }),
 });

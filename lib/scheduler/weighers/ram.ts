@@ -5,10 +5,6 @@ export const RAMWeigher = defineWeigher({
   name: "RAMWeigher",
   doc: "Free RAM (> 0 spreads, < 0 stacks).",
   multiplier: "ram_weight_multiplier",
-  factory: (config) => ({
-    name: "RAMWeigher",
-    minval: 0,
-    weigh: (host) => host.freeRamMb,
-    multiplier: (host) => host.aggregates.weightMultiplier("ram_weight_multiplier", config.ramWeightMultiplier),
-  }),
+  configured: (config) => config.ramWeightMultiplier,
+  factory: () => ({ minval: 0, weigh: (host) => host.freeRamMb }),
 });

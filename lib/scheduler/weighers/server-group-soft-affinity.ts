@@ -16,11 +16,9 @@ export const ServerGroupSoftAffinityWeigher = defineWeigher({
   name: "ServerGroupSoftAffinityWeigher",
   doc: "soft-affinity: prefers hosts running group members.",
   multiplier: "soft_affinity_weight_multiplier",
-  factory: (config) => ({
-    name: "ServerGroupSoftAffinityWeigher",
+  configured: (config) => config.softAffinityWeightMultiplier,
+  factory: () => ({
     weigh: (host, spec) => groupMembersOnHost(host, spec, "soft-affinity"),
     sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-affinity" ? undefined : 0),
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier("soft_affinity_weight_multiplier", config.softAffinityWeightMultiplier),
   }),
 });

@@ -6,12 +6,10 @@ export const ServerGroupSoftAntiAffinityWeigher = defineWeigher({
   name: "ServerGroupSoftAntiAffinityWeigher",
   doc: "soft-anti-affinity: prefers hosts without group members.",
   multiplier: "soft_anti_affinity_weight_multiplier",
-  factory: (config) => ({
-    name: "ServerGroupSoftAntiAffinityWeigher",
+  configured: (config) => config.softAntiAffinityWeightMultiplier,
+  factory: () => ({
     // Nova's `len(...) * -1` is an int: no member is 0, not -0.
     weigh: (host, spec) => 0 - groupMembersOnHost(host, spec, "soft-anti-affinity"),
     sameForEveryHost: (spec) => (spec.instanceGroup?.policy === "soft-anti-affinity" ? undefined : 0),
-    multiplier: (host) =>
-      host.aggregates.weightMultiplier("soft_anti_affinity_weight_multiplier", config.softAntiAffinityWeightMultiplier),
   }),
 });

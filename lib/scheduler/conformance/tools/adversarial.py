@@ -44,6 +44,20 @@ HOST_ATTRS = [
     "instances", "uuid", "cell_uuid", "updated", "pci_stats",
     "numa_topology", "nonexistent", "capabilities", "",
 ]
+# JsonFilter variables: the HostState attributes (not the ratios, stats keys
+# or capabilities JsonFilter cannot name), each followed by paths into it,
+# then paths into values that are not dicts.
+JSON_PATHS = {
+    "cpu_info": ["vendor"],
+    "stats": ["num_instances", "io_workload", "missing"],
+    "service": ["disabled", "up", "disabled_reason"],
+    "limits": ["x"], "metrics": ["x"], "instances": ["inst-0-0"],
+    "nonexistent": ["x"],
+}
+JSON_VARS = [v for a in HOST_ATTRS
+             if a not in ("disk_allocation_ratio", "io_workload", "capabilities")
+             for v in [a] + ["%s.%s" % (a, p) for p in JSON_PATHS.get(a, [])]
+             ] + ["free_ram_mb.x", "host.x", "stats.num_instances.x"]
 CAP_SCOPED = [
     "cpu_info:vendor", "cpu_info:features", "cpu_info:arch",
     "cpu_info:topology:cores", "cpu_info:topology", "cpu_info:model",
@@ -246,21 +260,7 @@ class Adv(object):
         return "%s %s" % (op, words[0])
 
     def json_var(self):
-        r = self.r
-        return "$" + r.choice([
-            "free_ram_mb", "free_disk_mb", "vcpus_total", "vcpus_used",
-            "total_usable_ram_mb", "total_usable_disk_gb", "disk_mb_used",
-            "num_instances", "num_io_ops", "failed_builds", "host_ip",
-            "hypervisor_type", "hypervisor_version", "hypervisor_hostname",
-            "nodename", "host", "cpu_info", "cpu_info.vendor",
-            "supported_instances", "ram_allocation_ratio", "cpu_allocation_ratio",
-            "stats", "stats.num_instances", "stats.io_workload", "stats.missing",
-            "service", "service.disabled", "service.up", "service.disabled_reason",
-            "limits", "limits.x", "metrics", "metrics.x", "aggregates",
-            "instances", "instances.inst-0-0", "uuid", "cell_uuid", "updated",
-            "pci_stats", "numa_topology", "nonexistent", "nonexistent.x",
-            "", "free_ram_mb.x", "host.x", "stats.num_instances.x",
-        ])
+        return "$" + self.r.choice(JSON_VARS)
 
     def json_literal(self):
         r = self.r

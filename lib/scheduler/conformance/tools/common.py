@@ -1,5 +1,6 @@
 """What the conformance tools share: Nova's filter and weigher names, the
-scenario files a PATH argument means, and nova_reference.py imported once
+scenario files a PATH argument means, how a seeded generator writes its
+files and varies a host's service, and nova_reference.py imported once
 and called per scenario (stdlib only; Nova itself is imported only by
 load_reference()).
 
@@ -54,6 +55,50 @@ def scenario_files(paths):
         else:
             out.append(p)
     return out
+
+
+def write_if_changed(path, text):
+    """Leave identical files alone so make-fixtures.py skips them."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    with open(path, "w") as f:
+        f.write(text)
+    return True
+
+
+def seeded_main(description, prefix, scenario_at, sort_keys=False):
+    """The command line of a seeded generator: --seed N --count K --out DIR
+    [--prefix P] [--start I]; scenario_at(seed, i) is scenario i, which
+    depends only on (seed, i), written to DIR/<prefix><i:04>.scenario.json."""
+    import argparse
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--seed", required=True)
+    ap.add_argument("--count", type=int, required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--prefix", default=prefix)
+    ap.add_argument("--start", type=int, default=0)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for i in range(args.start, args.start + args.count):
+        path = os.path.join(args.out, "%s%04d.scenario.json" % (args.prefix, i))
+        doc = scenario_at(args.seed, i)
+        write_if_changed(path, json.dumps(doc, indent=1, sort_keys=sort_keys) + "\n")
+
+
+def vary_service(rng, host, down_below, cell_chance):
+    """A random host's compute service: disabled 8% of the time, down
+    while the same draw is under down_below, in cell2 with cell_chance."""
+    r = rng.random()
+    if r < 0.08:
+        host["service"] = {"disabled": True, "disabled_reason": "maintenance"}
+    elif r < down_below:
+        host["service"] = {"up": False}
+    if rng.random() < cell_chance:
+        host["cell"] = "cell2"
 
 
 def load_reference():

@@ -22,10 +22,13 @@ a few the reference does not model (forced moves, live-migrate among mixed
 hypervisors or with PCI devices, unshelve with a target and an AZ).
 Answer them with nova-batch.py (fuzzing) or make-fixtures.py (fixtures).
 """
-import argparse
-import json
 import os
 import random
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import seeded_main, vary_service  # noqa: E402
 
 FILTERS = ["ComputeFilter", "AvailabilityZoneFilter", "ImagePropertiesFilter",
            "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter",
@@ -87,13 +90,7 @@ def host(rng, i, numa, pci, same_hv):
         h["hypervisor_version"] = rng.choice([6002000, 7001000])
     if rng.random() < 0.15:
         h["supported_instances"] = [["aarch64", "kvm", "hvm"]]
-    r = rng.random()
-    if r < 0.08:
-        h["service"] = {"disabled": True, "disabled_reason": "maintenance"}
-    elif r < 0.16:
-        h["service"] = {"up": False}
-    if rng.random() < 0.15:
-        h["cell"] = "cell2"
+    vary_service(rng, h, down_below=0.16, cell_chance=0.15)
     if rng.random() < 0.2:
         h["ram_allocation_ratio"] = rng.choice([1.0, 1.5])
     if rng.random() < 0.15:
@@ -269,23 +266,10 @@ def scenario(rng):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--count", type=int, required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--prefix", default="move-gen-")
-    ap.add_argument("--start", type=int, default=0)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    for i in range(args.start, args.start + args.count):
-        rng = random.Random("%d-%d" % (args.seed, i))
-        doc = scenario(rng)
-        path = os.path.join(args.out, "%s%04d.scenario.json" % (args.prefix, i))
-        text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
-        if os.path.exists(path) and open(path).read() == text:
-            continue
-        with open(path, "w") as f:
-            f.write(text)
+    # the seed is an int for random.Random("%d-%d"), as the fixtures were made
+    seeded_main(__doc__.split("\n")[0], "move-gen-",
+                lambda seed, i: scenario(random.Random("%d-%d" % (int(seed), i))),
+                sort_keys=True)
 
 
 if __name__ == "__main__":

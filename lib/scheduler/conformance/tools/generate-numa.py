@@ -11,10 +11,14 @@ the config gets PCI aliases (every numa_policy and device_type, some invalid)
 and the packing option; the request mixes every hw:* / image hw_* key Nova
 reads for NUMA, several instances, and invalid combinations.
 """
-import argparse
 import json
 import os
 import random
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import seeded_main  # noqa: E402
 
 FILTER_POOL = ["ComputeFilter", "NUMATopologyFilter", "PciPassthroughFilter"]
 EXTRA_FILTERS = ["AvailabilityZoneFilter", "ImagePropertiesFilter", "NumInstancesFilter", "AllHostsFilter"]
@@ -261,21 +265,7 @@ def scenario(seed, i):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", required=True)
-    ap.add_argument("--count", type=int, required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--prefix", default="numa-gen-")
-    ap.add_argument("--start", type=int, default=0)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    for i in range(args.start, args.start + args.count):
-        path = os.path.join(args.out, "%s%04d.scenario.json" % (args.prefix, i))
-        text = json.dumps(scenario(args.seed, i), indent=1) + "\n"
-        if os.path.exists(path) and open(path).read() == text:
-            continue
-        with open(path, "w") as f:
-            f.write(text)
+    seeded_main(__doc__.split("\n")[0], "numa-gen-", scenario)
 
 
 if __name__ == "__main__":

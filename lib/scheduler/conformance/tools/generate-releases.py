@@ -43,7 +43,7 @@ sys.path.insert(0, HERE)
 import generate  # noqa: E402
 
 
-from common import load_tool  # noqa: E402
+from common import load_tool, write_if_changed  # noqa: E402
 
 numa_gen = load_tool("generate_numa", "generate-numa.py")
 placement_gen = load_tool("placement_gen", "placement-gen.py")
@@ -392,7 +392,7 @@ def main(argv=None):
     for i in range(a.start, a.start + a.count):
         s, base, picks = make(a.release, a.seed, i)
         name = "%s%d-%04d.scenario.json" % (prefix, a.seed, i)
-        generate.write_if_changed(os.path.join(a.out, name), json.dumps(s, indent=1) + "\n")
+        write_if_changed(os.path.join(a.out, name), json.dumps(s, indent=1) + "\n")
         if a.list:
             print(name, base, " ".join(picks))
     return 0

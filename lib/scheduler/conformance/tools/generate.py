@@ -23,7 +23,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import EXTRA_FILTERS, FILTERS, WEIGHERS  # noqa: E402
+from common import EXTRA_FILTERS, FILTERS, WEIGHERS, write_if_changed  # noqa: E402
 
 FLAVOR_NAMES = ["m1.small", "m1.large", "c1.tiny", "gpu.xl"]
 PROJECTS = ["proj-a", "proj-b", "proj-c"]
@@ -1024,19 +1024,6 @@ HARD_MUTATIONS = {
     "subset": m_subset,
     "nova_error": m_nova_error,
 }
-
-
-def write_if_changed(path, text):
-    """Leave identical files alone so make-fixtures.py skips them."""
-    try:
-        with open(path) as f:
-            if f.read() == text:
-                return False
-    except OSError:
-        pass
-    with open(path, "w") as f:
-        f.write(text)
-    return True
 
 
 def make(seed, index, hard_ratio, force=None):

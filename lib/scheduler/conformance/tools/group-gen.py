@@ -23,7 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
-from common import load_tool  # noqa: E402
+from common import load_tool, write_if_changed  # noqa: E402
 
 legacy = load_tool("generate", "generate.py")
 placement = load_tool("placement_gen", "placement-gen.py")
@@ -106,7 +106,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     for k in range(n):
         path = os.path.join(out, "group-gen-%d-%03d.scenario.json" % (seed, k))
-        legacy.write_if_changed(path, json.dumps(scenario(seed, k, placement_only), indent=1, sort_keys=True) + "\n")
+        write_if_changed(path, json.dumps(scenario(seed, k, placement_only), indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":

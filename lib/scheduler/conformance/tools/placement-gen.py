@@ -27,6 +27,10 @@ import os
 import random
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import vary_service  # noqa: E402
+
 # HW_CPU_HYPERTHREADING stays on hosts only: as a flavor trait without
 # hw:cpu_policy=dedicated Nova's API refuses the flavor.
 HOST_TRAITS = ["HW_CPU_X86_AVX2", "HW_CPU_X86_AVX512F", "HW_CPU_HYPERTHREADING",
@@ -94,13 +98,7 @@ def host(rng, i, n_hosts):
                                    "reserved": rng.choice([0, 1])}
     if inv:
         h["inventories"] = inv
-    r = rng.random()
-    if r < 0.08:
-        h["service"] = {"disabled": True, "disabled_reason": "maintenance"}
-    elif r < 0.12:
-        h["service"] = {"up": False}
-    if rng.random() < 0.1:
-        h["cell"] = "cell2"
+    vary_service(rng, h, down_below=0.12, cell_chance=0.1)
     return h
 
 

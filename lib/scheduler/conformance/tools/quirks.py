@@ -196,112 +196,75 @@ def _(s):
 
 
 # ------------------------------------------------ ComputeCapabilitiesFilter
-@quirk("caps-list-substring",
-       "capabilities values are str()-ed Python objects: '<in> avx' matches "
-       "\"['avx2', 'aes']\" (substring)")
-def _(s):
-    specs(s, {"capabilities:cpu_info:features": "<in> avx"})
-
-
-@quirk("caps-list-quoted",
-       "'<in> 'avx'' matches only a host whose str(list) has 'avx' quoted")
-def _(s):
-    specs(s, {"capabilities:cpu_info:features": "<in> 'avx'"})
-
-
-@quirk("caps-list-equals-repr",
-       "plain value '[]' equals str([]) of an empty features list")
-def _(s):
-    specs(s, {"capabilities:cpu_info:features": "[]"})
-
-
-@quirk("caps-all-in-substring",
-       "'<all-in> avx aes' = every word is a substring of str(list)")
-def _(s):
-    specs(s, {"capabilities:cpu_info:features": "<all-in> avx aes"})
-
-
-@quirk("caps-eq-means-ge",
-       "'= N' is float(value) >= N, not equality")
-def _(s):
-    specs(s, {"capabilities:hypervisor_version": "= 7001000"})
-
-
-@quirk("caps-float-valueerror",
-       "numeric operator on a non-numeric capability -> ValueError "
-       "(whole request fails)")
-def _(s):
-    specs(s, {"capabilities:cpu_info:vendor": "= 5"})
-
-
-@quirk("caps-or-alone-indexerror",
-       "'<or>' with nothing after it -> IndexError (pop from empty list)")
-def _(s):
-    specs(s, {"capabilities:cpu_info:vendor": "<or>"})
-
-
-@quirk("caps-or-every-other-word",
-       "'<or> Intel AMD': words after the first are taken in pairs "
-       "(keyword, value) so AMD is skipped as a keyword")
-def _(s):
-    specs(s, {"capabilities:cpu_info:vendor": "<or> Intel AMD"})
-
-
-@quirk("caps-or-trailing",
-       "'<or> AMD <or>' is fine: matches AMD")
-def _(s):
-    specs(s, {"capabilities:cpu_info:vendor": "<or> AMD <or>"})
-
-
-@quirk("caps-op-without-operand",
-       "'>=' alone -> match() returns False -> every host rejected")
-def _(s):
-    specs(s, {"capabilities:cpu_info:vendor": ">="})
-
-
-@quirk("caps-string-ops-lexicographic",
-       "'s< 7' compares strings: '6002000' < '7' but '7001000' is not")
-def _(s):
-    specs(s, {"capabilities:hypervisor_version": "s< 7"})
-
-
-@quirk("caps-unscoped-hoststate-attr",
-       "unscoped key that is a HostState attribute (free_ram_mb) is checked "
-       "like capabilities:free_ram_mb")
-def _(s):
-    specs(s, {"free_ram_mb": ">= 40000"})
-
-
-@quirk("caps-unscoped-stats-key",
-       "unscoped key found in host stats (io_workload) is checked too; "
-       "its value is the stats string")
-def _(s):
-    specs(s, {"io_workload": "<= 1"})
-
-
-@quirk("caps-unscoped-unknown-ignored",
-       "unscoped key that is neither attribute nor stat is ignored")
-def _(s):
-    specs(s, {"nonexistent": "x"})
-
-
-@quirk("caps-scoped-unknown-rejects",
-       "capabilities:<unknown> -> None -> host rejected")
-def _(s):
-    specs(s, {"capabilities:nonexistent": "x"})
-
-
-@quirk("caps-service-not-a-dict",
-       "capabilities:service:disabled fails for every host (service is a "
-       "ReadOnlyDict, not a dict, so the nested lookup returns None)")
-def _(s):
-    specs(s, {"capabilities:service:disabled": "False"})
-
-
-@quirk("caps-zero-is-not-none",
-       "capabilities:failed_builds = 0 is found (only None means missing)")
-def _(s):
-    specs(s, {"capabilities:failed_builds": "0"})
+# one flavor extra spec set each, under ComputeCapabilitiesFilter
+for _name, _doc, _value in [
+    ("caps-list-substring",
+     "capabilities values are str()-ed Python objects: '<in> avx' matches "
+     "\"['avx2', 'aes']\" (substring)",
+     {"capabilities:cpu_info:features": "<in> avx"}),
+    ("caps-list-quoted",
+     "'<in> 'avx'' matches only a host whose str(list) has 'avx' quoted",
+     {"capabilities:cpu_info:features": "<in> 'avx'"}),
+    ("caps-list-equals-repr",
+     "plain value '[]' equals str([]) of an empty features list",
+     {"capabilities:cpu_info:features": "[]"}),
+    ("caps-all-in-substring",
+     "'<all-in> avx aes' = every word is a substring of str(list)",
+     {"capabilities:cpu_info:features": "<all-in> avx aes"}),
+    ("caps-eq-means-ge",
+     "'= N' is float(value) >= N, not equality",
+     {"capabilities:hypervisor_version": "= 7001000"}),
+    ("caps-float-valueerror",
+     "numeric operator on a non-numeric capability -> ValueError "
+     "(whole request fails)",
+     {"capabilities:cpu_info:vendor": "= 5"}),
+    ("caps-or-alone-indexerror",
+     "'<or>' with nothing after it -> IndexError (pop from empty list)",
+     {"capabilities:cpu_info:vendor": "<or>"}),
+    ("caps-or-every-other-word",
+     "'<or> Intel AMD': words after the first are taken in pairs "
+     "(keyword, value) so AMD is skipped as a keyword",
+     {"capabilities:cpu_info:vendor": "<or> Intel AMD"}),
+    ("caps-or-trailing",
+     "'<or> AMD <or>' is fine: matches AMD",
+     {"capabilities:cpu_info:vendor": "<or> AMD <or>"}),
+    ("caps-op-without-operand",
+     "'>=' alone -> match() returns False -> every host rejected",
+     {"capabilities:cpu_info:vendor": ">="}),
+    ("caps-string-ops-lexicographic",
+     "'s< 7' compares strings: '6002000' < '7' but '7001000' is not",
+     {"capabilities:hypervisor_version": "s< 7"}),
+    ("caps-unscoped-hoststate-attr",
+     "unscoped key that is a HostState attribute (free_ram_mb) is checked "
+     "like capabilities:free_ram_mb",
+     {"free_ram_mb": ">= 40000"}),
+    ("caps-unscoped-stats-key",
+     "unscoped key found in host stats (io_workload) is checked too; "
+     "its value is the stats string",
+     {"io_workload": "<= 1"}),
+    ("caps-unscoped-unknown-ignored",
+     "unscoped key that is neither attribute nor stat is ignored",
+     {"nonexistent": "x"}),
+    ("caps-scoped-unknown-rejects",
+     "capabilities:<unknown> -> None -> host rejected",
+     {"capabilities:nonexistent": "x"}),
+    ("caps-service-not-a-dict",
+     "capabilities:service:disabled fails for every host (service is a "
+     "ReadOnlyDict, not a dict, so the nested lookup returns None)",
+     {"capabilities:service:disabled": "False"}),
+    ("caps-zero-is-not-none",
+     "capabilities:failed_builds = 0 is found (only None means missing)",
+     {"capabilities:failed_builds": "0"}),
+    ("caps-or-numbers",
+     "'<or>' compares strings exactly: hypervisor_version 6002000 or 8000000",
+     {"capabilities:hypervisor_version": "<or> 6002000 <or> 8000000"}),
+    ("caps-string-le-gt",
+     "s<= / s> / s>= are plain Python string comparisons of str(value)",
+     {"capabilities:cpu_info:vendor": "s<= Intel",
+     "capabilities:hypervisor_type": "s> Q",
+     "capabilities:host_ip": "s>= 10.0.0.3"}),
+]:
+    quirk(_name, _doc)(lambda s, v=_value: specs(s, v))
 
 
 @quirk("caps-nested-cpu-info",
@@ -312,20 +275,6 @@ def _(s):
                                  "topology": {"sockets": 2}}
     specs(s, {"capabilities:cpu_info:topology:sockets": ">= 2",
               "capabilities:cpu_info:topology": "<in> sockets"})
-
-
-@quirk("caps-or-numbers",
-       "'<or>' compares strings exactly: hypervisor_version 6002000 or 8000000")
-def _(s):
-    specs(s, {"capabilities:hypervisor_version": "<or> 6002000 <or> 8000000"})
-
-
-@quirk("caps-string-le-gt",
-       "s<= / s> / s>= are plain Python string comparisons of str(value)")
-def _(s):
-    specs(s, {"capabilities:cpu_info:vendor": "s<= Intel",
-              "capabilities:hypervisor_type": "s> Q",
-              "capabilities:host_ip": "s>= 10.0.0.3"})
 
 
 # ------------------------------------------------ AggregateInstanceExtraSpecs
@@ -440,67 +389,43 @@ def _(s):
 
 
 # --------------------------------------------------------------- JsonFilter
-@quirk("json-not-inside-and",
-       "'not' returns a list; inside 'and' a non-empty list is truthy -> "
-       "['and', ['not', X]] passes every host")
-def _(s):
-    query(s, ["and", ["not", ["=", "$host", "h1"]]])
-
-
-@quirk("json-not-several-args",
-       "['not', A, B] at top level is any(not A, not B)")
-def _(s):
-    query(s, ["not", ["=", "$host", "h1"], ["=", "$host", "h2"]])
-
-
-@quirk("json-cpu-info-is-a-string",
-       "$cpu_info.vendor -> AttributeError ('str' object has no attribute "
-       "'get'): cpu_info is a JSON string")
-def _(s):
-    query(s, ["=", "$cpu_info.vendor", "Intel"])
-
-
-@quirk("json-type-error",
-       "['>', '$host', 5] -> TypeError (str vs int)")
-def _(s):
-    query(s, [">", "$host", 5])
-
-
-@quirk("json-unknown-op",
-       "unknown operator -> KeyError")
-def _(s):
-    query(s, ["~", "$host", "h"])
-
-
-@quirk("json-nested-list-is-a-query",
-       "a list argument is evaluated as a sub-query: ['in', '$host', "
-       "['h1','h2']] -> KeyError 'h1'")
-def _(s):
-    query(s, ["in", "$host", ["h1", "h2"]])
-
-
-@quirk("json-stats-are-strings",
-       "$stats.* values are strings ('1'), so comparing with a number raises "
-       "TypeError but with a string works")
-def _(s):
-    query(s, ["=", "$stats.io_workload", "1"])
-
-
-@quirk("json-missing-var-dropped",
-       "$nonexistent (None) is dropped from the args -> fewer than 2 args -> "
-       "False")
-def _(s):
-    query(s, ["=", "$nonexistent", 1])
-
-
-@quirk("json-empty-or", "['or'] -> any([]) -> False: all rejected")
-def _(s):
-    query(s, ["or"])
-
-
-@quirk("json-empty-and", "['and'] -> all([]) -> True: all pass")
-def _(s):
-    query(s, ["and"])
+# one JsonFilter query each
+for _name, _doc, _value in [
+    ("json-not-inside-and",
+     "'not' returns a list; inside 'and' a non-empty list is truthy -> "
+     "['and', ['not', X]] passes every host",
+     ["and", ["not", ["=", "$host", "h1"]]]),
+    ("json-not-several-args",
+     "['not', A, B] at top level is any(not A, not B)",
+     ["not", ["=", "$host", "h1"], ["=", "$host", "h2"]]),
+    ("json-cpu-info-is-a-string",
+     "$cpu_info.vendor -> AttributeError ('str' object has no attribute "
+     "'get'): cpu_info is a JSON string",
+     ["=", "$cpu_info.vendor", "Intel"]),
+    ("json-type-error",
+     "['>', '$host', 5] -> TypeError (str vs int)",
+     [">", "$host", 5]),
+    ("json-unknown-op",
+     "unknown operator -> KeyError",
+     ["~", "$host", "h"]),
+    ("json-nested-list-is-a-query",
+     "a list argument is evaluated as a sub-query: ['in', '$host', "
+     "['h1','h2']] -> KeyError 'h1'",
+     ["in", "$host", ["h1", "h2"]]),
+    ("json-stats-are-strings",
+     "$stats.* values are strings ('1'), so comparing with a number raises "
+     "TypeError but with a string works",
+     ["=", "$stats.io_workload", "1"]),
+    ("json-missing-var-dropped",
+     "$nonexistent (None) is dropped from the args -> fewer than 2 args -> "
+     "False",
+     ["=", "$nonexistent", 1]),
+    ("json-empty-or", "['or'] -> any([]) -> False: all rejected",
+     ["or"]),
+    ("json-empty-and", "['and'] -> all([]) -> True: all pass",
+     ["and"]),
+]:
+    quirk(_name, _doc)(lambda s, v=_value: query(s, v))
 
 
 @quirk("json-invalid", "query that is not JSON -> JSONDecodeError")
@@ -811,7 +736,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from generate import write_if_changed
+    from common import write_if_changed
     for name in Q:
         write_if_changed(os.path.join(a.out, "q-%s.scenario.json" % name),
                          json.dumps(build(name), indent=1) + "\n")
