@@ -5,7 +5,6 @@
  */
 import { NovaError, type PyValue, pyFloat, pyInt, pyTruthy } from "./python";
 import { isNovaRelease, NOVA_RELEASES, type ReleaseBehaviour, releaseBehaviour } from "./releases";
-import { isFilterName, isWeigherName } from "./registry";
 import type { ScenarioConfig } from "./scenario";
 
 export interface SchedulerConfig {
@@ -337,11 +336,17 @@ function strList(c: ScenarioConfig, key: keyof ScenarioConfig): string[] {
   return v.map(String);
 }
 
+/** The classes the engine has: registry.ts's, passed in because the registry's filters read this module. */
+export interface KnownClasses {
+  isFilterName(name: string): boolean;
+  isWeigherName(name: string): boolean;
+}
+
 /** Resolve a scenario's config against Nova's defaults, validating ranges. */
 export function resolveConfig(
   given: ScenarioConfig = {},
-  /** Refuse (or, with not_simulated: pass, keep as not simulated) a class the engine does not know. */
-  checkNames = false,
+  /** Refuse (or, with not_simulated: pass, keep as not simulated) a class not among these. */
+  known: KnownClasses | null = null,
 ): SchedulerConfig {
   if (given === null || typeof given !== "object" || Array.isArray(given))
     throw new NovaError("ValueError", "config: must be an object of nova.conf options");
@@ -392,17 +397,17 @@ export function resolveConfig(
   // Schedscope's "not_simulated: pass" (set for stored profiles): a class it does not simulate (an
   // out-of-tree ShardFilter, BlazarFilter, ...) passes every host / weighs 0, and every result says so.
   const notSimulated = { filters: [] as string[], weighers: [] as string[] };
-  if (checkNames) {
+  if (known) {
     const pass = (c as { not_simulated?: unknown }).not_simulated === "pass";
     enabledFilters.forEach((f, i) => {
-      if (isFilterName(f)) return;
+      if (known.isFilterName(f)) return;
       // The reference looks classes up in a dict: an unknown name is a KeyError.
       if (!pass) throw new NovaError("KeyError", `config.enabled_filters[${i}]: unknown filter "${f}"`);
       notSimulated.filters.push(f);
       releaseNotes.push(`${f}: not simulated: passes every host`);
     });
     weighers.forEach((w, i) => {
-      if (isWeigherName(w)) return;
+      if (known.isWeigherName(w)) return;
       if (!pass) throw new NovaError("KeyError", `config.weighers[${i}]: unknown weigher "${w}"`);
       notSimulated.weighers.push(w);
       releaseNotes.push(`${w}: not simulated: weighs 0`);

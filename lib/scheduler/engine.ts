@@ -23,7 +23,7 @@ import { type CarriedWeights, EMPTY, WeightColumns } from "./fast/weigh";
 import { getFilteredObjects } from "./nova/filters";
 import { NovaPass } from "./nova/host-pass";
 import { NovaError, noValidHost } from "./python";
-import { getFilter, getWeigher, notSimulatedFilter, notSimulatedWeigher } from "./registry";
+import { getFilter, getWeigher, KNOWN_CLASSES, notSimulatedFilter, notSimulatedWeigher } from "./registry";
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
 import { applyMove, inCell } from "./moves/conductor";
 import { type Move, prepareMove, ScenarioError } from "./moves";
@@ -227,7 +227,7 @@ export interface Session {
 export function openSession(
   scenario: Scenario,
   options: ScheduleOptions = {},
-  config: SchedulerConfig = resolveConfig(scenario.config ?? {}, true),
+  config: SchedulerConfig = resolveConfig(scenario.config ?? {}, KNOWN_CLASSES),
   hosts: HostState[] = snapshotHostStates(scenario),
 ): Session {
   const filter = (n: string) => (config.notSimulated.filters.includes(n) ? notSimulatedFilter(n) : getFilter(n));
@@ -256,7 +256,7 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
   try {
     // A move (SCENARIO.md "Moves"): the request the scheduler sees, then the move's RequestSpec.
     ({ scenario, move } = prepareMove(scenario));
-    const config = resolveConfig(scenario.config ?? {}, true);
+    const config = resolveConfig(scenario.config ?? {}, KNOWN_CLASSES);
     run.config = config;
     if (move) run.move = move.echo;
     // The snapshot's host states themselves: the consume step changes a copy (HostState.ownCopy).

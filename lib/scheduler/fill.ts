@@ -28,6 +28,7 @@ import { resolveConfig, type SchedulerConfig } from "./config";
 import { openSession, schedule, type ScheduleRun, type Session, type WeighedSet } from "./engine";
 import type { HostState } from "./host-state";
 import { snapshotHostStates } from "./fast/snapshot";
+import { KNOWN_CLASSES } from "./registry";
 import { stableUuid } from "./nova-uuid";
 import { NovaError, noValidHost } from "./python";
 import type { AllocationRequest } from "./placement";
@@ -219,7 +220,7 @@ export class CapacityFill {
   private open(): boolean {
     let k = 0;
     try {
-      const config = resolveConfig(this.scenario.config ?? {}, true);
+      const config = resolveConfig(this.scenario.config ?? {}, KNOWN_CLASSES);
       this.config = config;
       this.hosts = snapshotHostStates(this.scenario);
       for (k = 0; k < this.mix.length; k++) {

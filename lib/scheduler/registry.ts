@@ -5,6 +5,7 @@
  * does not compile. Unknown names fail fast, naming the option.
  */
 import { NovaError } from "./python";
+import type { KnownClasses } from "./config";
 import type { FilterDescriptor, FilterFactory, WeigherDescriptor, WeigherFactory } from "./plugin";
 import { AggregateImagePropertiesIsolation } from "./filters/aggregate-image-properties-isolation";
 import { AggregateInstanceExtraSpecsFilter } from "./filters/aggregate-instance-extra-specs";
@@ -96,6 +97,9 @@ export type WeigherName = keyof typeof WEIGHER_DESCRIPTORS;
 
 export const isFilterName = (name: string): name is FilterName => Object.hasOwn(FILTER_DESCRIPTORS, name);
 export const isWeigherName = (name: string): name is WeigherName => Object.hasOwn(WEIGHER_DESCRIPTORS, name);
+
+/** What resolveConfig checks a config's class names against. */
+export const KNOWN_CLASSES: KnownClasses = { isFilterName, isWeigherName };
 
 const factories = <D extends { factory: F }, F>(table: Record<string, D>) =>
   Object.fromEntries(Object.entries(table).map(([name, d]) => [name, d.factory]));
