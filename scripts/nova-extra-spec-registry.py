@@ -24,20 +24,17 @@ def first_sentence(text: str) -> str:
     return m.group(1) if m else text
 
 
+# One row stands for all the validators of a name family (one per trait / resource class).
+FAMILIES = {"trait{group}:": "traits", "resources{group}:": "resources"}
+
 rows = []
-seen_trait = seen_resource = False
+seen = set()
 for name, v in validators.VALIDATORS.items():
-    if name.startswith("trait{group}:"):
-        if seen_trait:
-            continue
-        seen_trait = True
-        rows.append({"kind": "traits"})
-        continue
-    if name.startswith("resources{group}:"):
-        if seen_resource:
-            continue
-        seen_resource = True
-        rows.append({"kind": "resources"})
+    family = next((kind for prefix, kind in FAMILIES.items() if name.startswith(prefix)), None)
+    if family:
+        if family not in seen:
+            seen.add(family)
+            rows.append({"kind": family})
         continue
     value = {"type": v.value["type"].__name__}
     for k in ("enum", "pattern", "min", "max"):
