@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { storageStateFile } from "./e2e/auth";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium";
 
 // Normally run through `npm test` (scripts/test.mjs), which builds the app
 // against a fresh temporary database and sets E2E_PORT, DATABASE_URL and
@@ -24,21 +24,7 @@ const nextStart = (p: number, databaseUrl: string | undefined) => ({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   },
 });
-const chromium =
-  process.env.CHROMIUM_PATH || ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
-
-const launchOptions = {
-  // Debian's Chromium: Playwright never downloads a browser here.
-  executablePath: chromium,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-};
+const launchOptions = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 
 export default defineConfig({
   testDir: "e2e",

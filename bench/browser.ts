@@ -24,19 +24,11 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { childEnv, npmCmd, run } from "../scripts/lib/env.mjs";
 import { ensureBuild, freePort, migrate } from "../scripts/lib/setup.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { median } from "./median";
 
 const ROOT = path.resolve(__dirname, "..");
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-// playwright.config.ts's launch flags
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+const CHROMIUM = CHROMIUM_PATH ?? "/usr/bin/chromium";
 const GOALS: Record<number, number> = { 1000: 100, 10000: 300 };
 
 function arg(name: string, fallback: string): string {

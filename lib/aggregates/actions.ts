@@ -1,8 +1,8 @@
 "use server";
 
 import { randomUUID } from "node:crypto";
-import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { deleteAction, formAction, keyRemoved, keySaved } from "@/lib/actions/form-action";
+import { MutationError, type ActionResult } from "@/lib/actions/mutation";
 import {
   AggregateCreateSchema,
   AggregateHostRemoveSchema,
@@ -17,13 +17,15 @@ import { aggregateById, assertAggregateNameFree, zoneConflict } from "./rules";
 
 const detailPaths = (name: string) => [`/aggregates/${name}`, `/aggregates/${encodeURIComponent(name)}`];
 const pathsFor = (name?: string) => ["/", "/aggregates", ...(name ? detailPaths(name) : [])];
+/** The pages of the aggregate the form is about (it sends the aggregate's name). */
+const formPaths = (input: Record<string, unknown>) => pathsFor(String(input.aggregate_name ?? ""));
 const aggregateHref = (name: string) => `/aggregates/${encodeURIComponent(name)}`;
 
 export async function createAggregate(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "aggregate.create",
     AggregateCreateSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       await assertAggregateNameFree(tx, d.name);
       const last = await tx.aggregate.aggregate({ _max: { position: true } });
@@ -37,17 +39,19 @@ export async function createAggregate(_prev: ActionResult | null, form: FormData
       });
       return { name: agg.name };
     },
-    { revalidate: pathsFor(), message: "Aggregate created." },
+    {
+      revalidate: pathsFor(),
+      message: "Aggregate created.",
+      redirectTo: (r) => `${aggregateHref(r.name)}?created=1`,
+    },
   );
-  if (result.ok) redirect(`${aggregateHref(result.data.name)}?created=1`);
-  return result;
 }
 
 export async function renameAggregate(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "aggregate.rename",
     AggregateRenameSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       if (agg.name === d.name) return { name: d.name, old: agg.name };
@@ -55,34 +59,31 @@ export async function renameAggregate(_prev: ActionResult | null, form: FormData
       await tx.aggregate.update({ where: { id: d.id }, data: { name: d.name } });
       return { name: d.name, old: agg.name };
     },
-    { revalidate: pathsFor(), message: "Aggregate renamed." },
+    {
+      revalidate: pathsFor(),
+      message: "Aggregate renamed.",
+      redirectTo: (r) => (r.name !== r.old ? `${aggregateHref(r.name)}?renamed=1` : null),
+    },
   );
-  if (result.ok && result.data.name !== result.data.old) redirect(`${aggregateHref(result.data.name)}?renamed=1`);
-  return result;
 }
 
 export async function deleteAggregate(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
-    "aggregate.delete",
-    AggregateIdSchema,
-    formToObject(form),
-    async (tx, d) => {
-      const agg = await aggregateById(tx, d.id);
-      await tx.aggregate.delete({ where: { id: d.id } });
-      return { name: agg.name };
-    },
-    { revalidate: pathsFor(), message: "Aggregate deleted." },
-  );
-  if (result.ok) redirect(`/aggregates?deleted=${encodeURIComponent(result.data.name)}`);
-  return result;
+  return deleteAction("aggregate.delete", AggregateIdSchema, form, {
+    what: "aggregate",
+    find: (tx, id) => tx.aggregate.findUnique({ where: { id } }),
+    remove: (tx, id) => tx.aggregate.delete({ where: { id } }),
+    label: (agg) => agg.name,
+    list: "/aggregates",
+    revalidate: pathsFor(),
+    message: "Aggregate deleted.",
+  });
 }
 
 export async function setAggregateZone(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  return mutate(
+  return formAction(
     "aggregate.zone",
     AggregateZoneSchema,
-    input,
+    form,
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       const conflict = await zoneConflict(tx, d.id, d.availability_zone, "members");
@@ -90,18 +91,16 @@ export async function setAggregateZone(_prev: ActionResult | null, form: FormDat
       await tx.aggregate.update({ where: { id: agg.id }, data: { availabilityZone: d.availability_zone } });
       return { zone: d.availability_zone };
     },
-    { revalidate: pathsFor(String(input.aggregate_name ?? "")), message: "Availability zone saved." },
+    { revalidate: formPaths, message: "Availability zone saved." },
   );
 }
 
 /** Add or change one metadata key (in place: original_key = the row's key before the edit). */
 export async function saveAggregateMetadata(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  const editing = typeof input.original_key === "string" && input.original_key !== "";
-  return mutate(
+  return formAction(
     "aggregate.metadata.save",
     AggregateMetadataSchema,
-    input,
+    form,
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       const original = d.original_key?.trim() || null;
@@ -146,19 +145,15 @@ export async function saveAggregateMetadata(_prev: ActionResult | null, form: Fo
       await tx.aggregate.update({ where: { id: agg.id }, data: { updatedAt: new Date() } });
       return { key: d.key };
     },
-    {
-      revalidate: pathsFor(String(input.aggregate_name ?? "")),
-      message: editing ? `Saved ${String(input.key ?? "").trim()}.` : `Added ${String(input.key ?? "").trim()}.`,
-    },
+    { revalidate: formPaths, message: keySaved },
   );
 }
 
 export async function removeAggregateMetadata(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  return mutate(
+  return formAction(
     "aggregate.metadata.remove",
     AggregateMetadataRemoveSchema,
-    input,
+    form,
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       if (d.key === "availability_zone") {
@@ -169,16 +164,15 @@ export async function removeAggregateMetadata(_prev: ActionResult | null, form: 
       }
       return { key: d.key };
     },
-    { revalidate: pathsFor(String(input.aggregate_name ?? "")), message: `Removed ${String(input.key ?? "")}.` },
+    { revalidate: formPaths, message: keyRemoved },
   );
 }
 
 export async function addAggregateHosts(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  return mutate(
+  return formAction(
     "aggregate.hosts.add",
     AggregateHostsAddSchema,
-    input,
+    form,
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       const names = [...new Set(d.hosts.map((h) => h.trim()).filter(Boolean))];
@@ -209,27 +203,22 @@ export async function addAggregateHosts(_prev: ActionResult | null, form: FormDa
       for (const h of toAdd) await tx.aggregateHost.create({ data: { aggregateId: agg.id, hostId: h.id } });
       return { added: toAdd.map((h) => h.name), skipped: hosts.length - toAdd.length };
     },
-    { revalidate: pathsFor(String(input.aggregate_name ?? "")) },
-  ).then((r) =>
-    r.ok
-      ? {
-          ...r,
-          message:
-            `Added ${r.data.added.length} host${r.data.added.length === 1 ? "" : "s"}` +
-            (r.data.added.length ? `: ${r.data.added.join(", ")}` : "") +
-            (r.data.skipped ? ` (${r.data.skipped} already in the aggregate)` : "") +
-            ".",
-        }
-      : r,
+    {
+      revalidate: formPaths,
+      message: ({ added, skipped }) =>
+        `Added ${added.length} host${added.length === 1 ? "" : "s"}` +
+        (added.length ? `: ${added.join(", ")}` : "") +
+        (skipped ? ` (${skipped} already in the aggregate)` : "") +
+        ".",
+    },
   );
 }
 
 export async function removeAggregateHost(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  return mutate(
+  return formAction(
     "aggregate.hosts.remove",
     AggregateHostRemoveSchema,
-    input,
+    form,
     async (tx, d) => {
       const agg = await aggregateById(tx, d.id);
       const host = await tx.computeHost.findUnique({ where: { name: d.host }, select: { id: true } });
@@ -239,9 +228,6 @@ export async function removeAggregateHost(_prev: ActionResult | null, form: Form
       if (!count) throw new MutationError(null, `host ${d.host} is not in this aggregate`);
       return { host: d.host };
     },
-    {
-      revalidate: pathsFor(String(input.aggregate_name ?? "")),
-      message: `Removed ${String(input.host ?? "")} from the aggregate.`,
-    },
+    { revalidate: formPaths, message: (_r, input) => `Removed ${String(input.host ?? "")} from the aggregate.` },
   );
 }

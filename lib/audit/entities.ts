@@ -4,6 +4,7 @@
  * (name or uuid) and its version. Read inside the mutation's transaction.
  */
 import type { Tx } from "@/lib/db/client";
+import { flavorSizes } from "@/lib/flavors/sizes";
 
 export const ENTITY_KINDS = [
   "aggregate",
@@ -67,11 +68,7 @@ async function flavor(tx: Tx, ref: EntityRef): Promise<EntityState | null> {
     value: {
       name: f.name,
       flavorid: f.flavorid,
-      vcpus: f.vcpus,
-      memory_mb: f.memoryMb,
-      root_gb: f.rootGb,
-      ephemeral_gb: f.ephemeralGb,
-      swap: f.swap,
+      ...flavorSizes(f),
       is_public: f.isPublic,
       description: f.description,
       extra_specs: kv(f.extraSpecs),

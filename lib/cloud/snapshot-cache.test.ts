@@ -3,71 +3,55 @@
  * reloaded after any write that bumps it, also one made through another
  * connection (another app process), and never changed by a scheduling run.
  */
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { createPrismaClient, type PrismaClient } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
+import { createPrismaClient } from "@/lib/db/client";
 import { schedule } from "@/lib/scheduler";
-import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
+import { databaseFor, flavorRow, hostRow } from "@/lib/testing/fixtures";
+import { PROVIDERS } from "@/lib/testing/test-db";
 import { importCloud } from "../scenario/import-export";
 import { bumpCloudRevision, readCloudRevision } from "./revision";
 import { clearSnapshotCache, loadSnapshotCached } from "./snapshot-cache";
 
-const host = (name: string) => ({
-  name,
-  vcpus: 8,
-  memory_mb: 16384,
-  local_gb: 100,
-  host_ip: "10.0.0.1",
-  service: { disabled: false, up: true },
-});
+const host = (name: string) => hostRow(name, { vcpus: 8, memory_mb: 16384, local_gb: 100 });
 
 const CLOUD = {
   config: { enabled_filters: ["ComputeFilter"], weighers: ["RAMWeigher"] },
   hosts: [host("a"), host("b")],
   aggregates: [{ name: "agg", hosts: ["a"], metadata: {} }],
   server_groups: [{ uuid: "5f0cdd3d-7a37-4b60-9d0b-0d7e2f3c4a11", name: "g", policy: "anti-affinity" }],
-  flavors: [{ name: "m1", id: "m1", vcpus: 1, memory_mb: 512, root_gb: 1, ephemeral_gb: 0, swap: 0, extra_specs: {} }],
+  flavors: [flavorRow("m1", 1, 512, 1)],
 };
 
 describe.each(PROVIDERS)("on %s", (provider) => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
-
-  beforeAll(async () => {
-    db = await createTestDatabaseOf(provider, inject("postgresUrl"));
-    prisma = db.prisma;
-    await importCloud(prisma, CLOUD, { profileName: "p" });
-  });
-  afterAll(async () => {
-    await db?.cleanup();
-  });
+  const t = databaseFor(provider, (prisma) => importCloud(prisma, CLOUD, { profileName: "p" }));
 
   describe("loadSnapshotCached", () => {
     it("reuses the snapshot while the revision is unchanged", async () => {
-      clearSnapshotCache(prisma);
-      const first = await loadSnapshotCached(prisma);
-      const second = await loadSnapshotCached(prisma);
+      clearSnapshotCache(t.prisma);
+      const first = await loadSnapshotCached(t.prisma);
+      const second = await loadSnapshotCached(t.prisma);
       expect(first.cached).toBe(false);
       expect(second.cached).toBe(true);
       expect(second.scenario).toBe(first.scenario);
-      expect(second.revision).toBe(await readCloudRevision(prisma));
+      expect(second.revision).toBe(await readCloudRevision(t.prisma));
       expect(second.profileName).toBe("p");
     });
 
     it("reloads after a write that bumps the revision", async () => {
-      const before = await loadSnapshotCached(prisma);
-      await prisma.$transaction(async (tx) => {
+      const before = await loadSnapshotCached(t.prisma);
+      await t.prisma.$transaction(async (tx) => {
         await tx.computeHost.update({ where: { name: "b" }, data: { vcpusUsed: 5 } });
         await bumpCloudRevision(tx);
       });
-      const after = await loadSnapshotCached(prisma);
+      const after = await loadSnapshotCached(t.prisma);
       expect(after.cached).toBe(false);
       expect(after.revision).toBe(before.revision + 1);
       expect(after.scenario.hosts.find((h) => h.name === "b")?.vcpus_used).toBe(5);
     });
 
     it("sees a write made through another connection, as another app process would", async () => {
-      await loadSnapshotCached(prisma);
-      const other = createPrismaClient(db.url);
+      await loadSnapshotCached(t.prisma);
+      const other = createPrismaClient(t.db.url);
       try {
         await other.$transaction(async (tx) => {
           await tx.computeHost.update({ where: { name: "a" }, data: { serviceDisabled: true } });
@@ -76,25 +60,25 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       } finally {
         await other.$disconnect();
       }
-      const snap = await loadSnapshotCached(prisma);
+      const snap = await loadSnapshotCached(t.prisma);
       expect(snap.cached).toBe(false);
       expect(snap.scenario.hosts.find((h) => h.name === "a")?.service?.disabled).toBe(true);
     });
 
     it("keeps one entry per profile asked for", async () => {
-      await prisma.schedulerProfile.create({
+      await t.prisma.schedulerProfile.create({
         data: { name: "q", config: JSON.stringify({ weighers: ["CPUWeigher"] }) },
       });
-      await prisma.$transaction((tx) => bumpCloudRevision(tx));
-      const active = await loadSnapshotCached(prisma);
-      const named = await loadSnapshotCached(prisma, { profileName: "q" });
+      await t.prisma.$transaction((tx) => bumpCloudRevision(tx));
+      const active = await loadSnapshotCached(t.prisma);
+      const named = await loadSnapshotCached(t.prisma, { profileName: "q" });
       expect([active.profileName, named.profileName]).toEqual(["p", "q"]);
-      expect((await loadSnapshotCached(prisma, { profileName: "q" })).cached).toBe(true);
-      expect((await loadSnapshotCached(prisma)).scenario.config?.weighers).toEqual(["RAMWeigher"]);
+      expect((await loadSnapshotCached(t.prisma, { profileName: "q" })).cached).toBe(true);
+      expect((await loadSnapshotCached(t.prisma)).scenario.config?.weighers).toEqual(["RAMWeigher"]);
     });
 
     it("is not changed by scheduling on it (instances placed, group hosts added)", async () => {
-      const snap = await loadSnapshotCached(prisma);
+      const snap = await loadSnapshotCached(t.prisma);
       const before = JSON.stringify(snap.scenario);
       const request = {
         flavor: { name: "m1", vcpus: 1, memory_mb: 512, root_gb: 1 },

@@ -13,6 +13,7 @@
  * local_gb_used, num_instances) is exactly the sum of its instances' flavors;
  * server groups of every policy whose members respect their policy.
  */
+import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 import { mulberry32 } from "@/lib/scheduler/random";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { FilterName } from "@/lib/scheduler/names";
@@ -273,14 +274,17 @@ export const DEMO_PROJECTS = {
   umbrella: "5e4d3c2b1a0f4e9d8c7b6a5f4e3d2c1b",
 } as const;
 
-/** Nova's default filters in order, plus the ones the demo's aggregates need. */
+const [NOVA_COMPUTE_FILTER, ...NOVA_OTHER_DEFAULT_FILTERS] = DEFAULT_ENABLED_FILTERS;
+
+/**
+ * Nova's default filters in order, with AvailabilityZoneFilter where Nova
+ * had it before Zed (the demo's zones are its aggregates), plus the ones the
+ * demo's aggregates need.
+ */
 export const DEMO_ENABLED_FILTERS = [
-  "ComputeFilter",
+  NOVA_COMPUTE_FILTER,
   "AvailabilityZoneFilter",
-  "ComputeCapabilitiesFilter",
-  "ImagePropertiesFilter",
-  "ServerGroupAntiAffinityFilter",
-  "ServerGroupAffinityFilter",
+  ...NOVA_OTHER_DEFAULT_FILTERS,
   "AggregateInstanceExtraSpecsFilter",
   "NumInstancesFilter",
   "IoOpsFilter",

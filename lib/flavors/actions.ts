@@ -1,7 +1,7 @@
 "use server";
 
-import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { deleteAction, formAction, keyRemoved, keySaved } from "@/lib/actions/form-action";
+import { MutationError, type ActionResult } from "@/lib/actions/mutation";
 import {
   FlavorExtraSpecRemoveSchema,
   FlavorExtraSpecSchema,
@@ -12,29 +12,28 @@ import { assertFlavorFree, flavorById, flavorData } from "./rules";
 
 const flavorHref = (name: string) => `/flavors/${encodeURIComponent(name)}`;
 const pathsFor = (name?: string) => ["/flavors", ...(name ? [`/flavors/${name}`, flavorHref(name)] : [])];
+/** The pages of the flavor the form is about (it sends the flavor's name). */
+const formPaths = (input: Record<string, unknown>) => pathsFor(String(input.flavor_name ?? ""));
 
 export async function createFlavor(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "flavor.create",
     FlavorSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       await assertFlavorFree(tx, d);
       const f = await tx.flavor.create({ data: flavorData(d) });
       return { name: f.name };
     },
-    { revalidate: pathsFor(), message: "Flavor created." },
+    { revalidate: pathsFor(), message: "Flavor created.", redirectTo: (r) => `${flavorHref(r.name)}?created=1` },
   );
-  if (result.ok) redirect(`${flavorHref(result.data.name)}?created=1`);
-  return result;
 }
 
 export async function updateFlavor(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  const result = await mutate(
+  return formAction(
     "flavor.update",
     FlavorSchema,
-    input,
+    form,
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const f = await flavorById(tx, d.id);
@@ -42,36 +41,32 @@ export async function updateFlavor(_prev: ActionResult | null, form: FormData): 
       await tx.flavor.update({ where: { id: d.id }, data: flavorData(d) });
       return { name: d.name, old: f.name };
     },
-    { revalidate: pathsFor(String(input.name ?? "")), message: "Flavor saved." },
+    {
+      revalidate: (input) => pathsFor(String(input.name ?? "")),
+      message: "Flavor saved.",
+      redirectTo: (r) => (r.name !== r.old ? `${flavorHref(r.name)}?renamed=1` : null),
+    },
   );
-  if (result.ok && result.data.name !== result.data.old) redirect(`${flavorHref(result.data.name)}?renamed=1`);
-  return result;
 }
 
 export async function deleteFlavor(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
-    "flavor.delete",
-    FlavorIdSchema,
-    formToObject(form),
-    async (tx, d) => {
-      const f = await flavorById(tx, d.id);
-      await tx.flavor.delete({ where: { id: d.id } });
-      return { name: f.name };
-    },
-    { revalidate: pathsFor(), message: "Flavor deleted." },
-  );
-  if (result.ok) redirect(`/flavors?deleted=${encodeURIComponent(result.data.name)}`);
-  return result;
+  return deleteAction("flavor.delete", FlavorIdSchema, form, {
+    what: "flavor",
+    find: (tx, id) => tx.flavor.findUnique({ where: { id } }),
+    remove: (tx, id) => tx.flavor.delete({ where: { id } }),
+    label: (f) => f.name,
+    list: "/flavors",
+    revalidate: pathsFor(),
+    message: "Flavor deleted.",
+  });
 }
 
 /** Add or change one extra spec (in place: original_key = the row's key before the edit). */
 export async function saveExtraSpec(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  const editing = typeof input.original_key === "string" && input.original_key !== "";
-  return mutate(
+  return formAction(
     "flavor.extra_spec.save",
     FlavorExtraSpecSchema,
-    input,
+    form,
     async (tx, d) => {
       const f = await flavorById(tx, d.id);
       const original = d.original_key?.trim() || null;
@@ -88,25 +83,21 @@ export async function saveExtraSpec(_prev: ActionResult | null, form: FormData):
       });
       return { key: d.key };
     },
-    {
-      revalidate: pathsFor(String(input.flavor_name ?? "")),
-      message: editing ? `Saved ${String(input.key ?? "").trim()}.` : `Added ${String(input.key ?? "").trim()}.`,
-    },
+    { revalidate: formPaths, message: keySaved },
   );
 }
 
 export async function removeExtraSpec(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  return mutate(
+  return formAction(
     "flavor.extra_spec.remove",
     FlavorExtraSpecRemoveSchema,
-    input,
+    form,
     async (tx, d) => {
       const f = await flavorById(tx, d.id);
       const { count } = await tx.flavorExtraSpec.deleteMany({ where: { flavorId: f.id, key: d.key } });
       if (!count) throw new MutationError(null, `extra spec "${d.key}" is not set on this flavor`);
       return { key: d.key };
     },
-    { revalidate: pathsFor(String(input.flavor_name ?? "")), message: `Removed ${String(input.key ?? "")}.` },
+    { revalidate: formPaths, message: keyRemoved },
   );
 }

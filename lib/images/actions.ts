@@ -1,18 +1,18 @@
 "use server";
 
 import { randomUUID } from "node:crypto";
-import { redirect } from "next/navigation";
-import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { deleteAction, editAt, formAction, keyRemoved, keySaved } from "@/lib/actions/form-action";
+import { MutationError, type ActionResult } from "@/lib/actions/mutation";
 import { ImageIdSchema, ImagePropertyRemoveSchema, ImagePropertySchema, ImageSchema } from "@/lib/cloud/form-schemas";
 import { assertImageUuidFree, imageById } from "./rules";
 
 const PATHS = ["/images", "/instances"];
 
 export async function createImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return mutate(
+  return formAction(
     "image.create",
     ImageSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       const uuid = d.uuid ?? randomUUID();
       await assertImageUuidFree(tx, uuid);
@@ -24,10 +24,10 @@ export async function createImage(_prev: ActionResult | null, form: FormData): P
 }
 
 export async function updateImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "image.update",
     ImageSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const im = await imageById(tx, d.id);
@@ -36,36 +36,27 @@ export async function updateImage(_prev: ActionResult | null, form: FormData): P
       await tx.image.update({ where: { id: im.id }, data: { uuid, name: d.name } });
       return { uuid, old: im.uuid };
     },
-    { revalidate: PATHS, message: "Image saved." },
+    { revalidate: PATHS, message: "Image saved.", redirectTo: editAt("/images") },
   );
-  if (result.ok && result.data.uuid !== result.data.old)
-    redirect(`/images?edit=${encodeURIComponent(result.data.uuid)}`);
-  return result;
 }
 
 export async function deleteImage(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
-    "image.delete",
-    ImageIdSchema,
-    formToObject(form),
-    async (tx, d) => {
-      const im = await imageById(tx, d.id);
-      await tx.image.delete({ where: { id: im.id } });
-      return { uuid: im.uuid, label: im.name ?? im.uuid };
-    },
-    { revalidate: PATHS, message: "Image deleted." },
-  );
-  if (result.ok) redirect(`/images?deleted=${encodeURIComponent(result.data.label)}`);
-  return result;
+  return deleteAction("image.delete", ImageIdSchema, form, {
+    what: "image",
+    find: (tx, id) => tx.image.findUnique({ where: { id } }),
+    remove: (tx, id) => tx.image.delete({ where: { id } }),
+    label: (im) => im.name ?? im.uuid,
+    list: "/images",
+    revalidate: PATHS,
+    message: "Image deleted.",
+  });
 }
 
 export async function saveImageProperty(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  const editing = typeof input.original_key === "string" && input.original_key !== "";
-  return mutate(
+  return formAction(
     "image.property.save",
     ImagePropertySchema,
-    input,
+    form,
     async (tx, d) => {
       const im = await imageById(tx, d.id);
       const original = d.original_key?.trim() || null;
@@ -83,25 +74,21 @@ export async function saveImageProperty(_prev: ActionResult | null, form: FormDa
       });
       return { key: d.key };
     },
-    {
-      revalidate: PATHS,
-      message: editing ? `Saved ${String(input.key ?? "").trim()}.` : `Added ${String(input.key ?? "").trim()}.`,
-    },
+    { revalidate: PATHS, message: keySaved },
   );
 }
 
 export async function removeImageProperty(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = formToObject(form);
-  return mutate(
+  return formAction(
     "image.property.remove",
     ImagePropertyRemoveSchema,
-    input,
+    form,
     async (tx, d) => {
       const im = await imageById(tx, d.id);
       const { count } = await tx.imageProperty.deleteMany({ where: { imageId: im.id, key: d.key } });
       if (!count) throw new MutationError(null, `property "${d.key}" is not set on this image`);
       return { key: d.key };
     },
-    { revalidate: PATHS, message: `Removed ${String(input.key ?? "")}.` },
+    { revalidate: PATHS, message: keyRemoved },
   );
 }

@@ -1,8 +1,8 @@
 "use server";
 
 import { randomUUID } from "node:crypto";
-import { redirect } from "next/navigation";
-import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { deleteAction, editAt, formAction } from "@/lib/actions/form-action";
+import { existing, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
 import { InstanceFormSchema, InstanceIdSchema, MoveCommitSchema, type MoveCommitInput } from "@/lib/cloud/form-schemas";
 import { prisma } from "@/lib/db";
 import type { PreparedRun } from "@/lib/runs/schedule";
@@ -12,10 +12,10 @@ import { assertInstanceUuidFree, resolveInstanceRefs } from "./rules";
 const PATHS = ["/instances", "/server-groups"];
 
 export async function createInstance(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return mutate(
+  return formAction(
     "instance.create",
     InstanceFormSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       const uuid = d.uuid ?? randomUUID();
       await assertInstanceUuidFree(tx, uuid);
@@ -28,10 +28,10 @@ export async function createInstance(_prev: ActionResult | null, form: FormData)
 }
 
 export async function updateInstance(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "instance.update",
     InstanceFormSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const inst = existing(await tx.instance.findUnique({ where: { id: d.id } }), "instance");
@@ -44,27 +44,20 @@ export async function updateInstance(_prev: ActionResult | null, form: FormData)
       });
       return { uuid, old: inst.uuid };
     },
-    { revalidate: PATHS, message: "Instance saved." },
+    { revalidate: PATHS, message: "Instance saved.", redirectTo: editAt("/instances") },
   );
-  if (result.ok && result.data.uuid !== result.data.old)
-    redirect(`/instances?edit=${encodeURIComponent(result.data.uuid)}`);
-  return result;
 }
 
 export async function deleteInstance(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
-    "instance.delete",
-    InstanceIdSchema,
-    formToObject(form),
-    async (tx, d) => {
-      const inst = existing(await tx.instance.findUnique({ where: { id: d.id } }), "instance");
-      await tx.instance.delete({ where: { id: inst.id } });
-      return { label: inst.name ?? inst.uuid };
-    },
-    { revalidate: PATHS, message: "Instance deleted." },
-  );
-  if (result.ok) redirect(`/instances?deleted=${encodeURIComponent(result.data.label)}`);
-  return result;
+  return deleteAction("instance.delete", InstanceIdSchema, form, {
+    what: "instance",
+    find: (tx, id) => tx.instance.findUnique({ where: { id } }),
+    remove: (tx, id) => tx.instance.delete({ where: { id } }),
+    label: (inst) => inst.name ?? inst.uuid,
+    list: "/instances",
+    revalidate: PATHS,
+    message: "Instance deleted.",
+  });
 }
 
 /**

@@ -4,48 +4,30 @@
  * its errors, and a commit moves the instance and its usage only when the
  * move, scheduled again, still picks the destination the trial showed.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
 import { importCloud } from "@/lib/scenario/import-export";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
-import type { PrismaClient } from "@/lib/db/client";
-import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
+import { databaseFor, flavorRow, hostRow } from "@/lib/testing/fixtures";
+import { PROVIDERS } from "@/lib/testing/test-db";
 import { insertRun } from "@/lib/runs/schedule";
 import { commitMoveTx, moveOfRun, prepareMoveCommit, prepareMoveRun } from "./move";
 
-const flavor = (name: string, vcpus: number, memory_mb: number, root_gb: number) => ({
-  name,
-  id: name,
-  vcpus,
-  memory_mb,
-  root_gb,
-  ephemeral_gb: 0,
-  swap: 0,
-  extra_specs: {},
-});
-const SMALL = flavor("m1.small", 1, 2048, 20);
-const LARGE = flavor("m1.large", 4, 8192, 80);
-const HUGE = flavor("m1.huge", 64, 262144, 80);
+const SMALL = flavorRow("m1.small", 1, 2048, 20);
+const LARGE = flavorRow("m1.large", 4, 8192, 80);
+const HUGE = flavorRow("m1.huge", 64, 262144, 80);
 const VM = "11111111-2222-4333-8444-555555555555";
 
 /** "src" holds the instance; "b" has more free RAM than "a", so RAMWeigher (spread) picks "b". */
 function cloud(srcUp = true) {
-  const host = (name: string, used: number, over: Record<string, unknown> = {}) => ({
-    name,
-    cell: "cell1",
-    vcpus: 16,
-    vcpus_used: used ? 1 : 0,
-    memory_mb: 32768,
-    memory_mb_used: used,
-    local_gb: 500,
-    local_gb_used: used ? 20 : 0,
-    num_instances: used ? 1 : 0,
-    cpu_allocation_ratio: 1.0,
-    ram_allocation_ratio: 1.0,
-    disk_allocation_ratio: 1.0,
-    service: { disabled: false, up: true },
-    ...over,
-  });
+  const host = (name: string, used: number, over: Record<string, unknown> = {}) =>
+    hostRow(name, {
+      vcpus_used: used ? 1 : 0,
+      memory_mb_used: used,
+      local_gb_used: used ? 20 : 0,
+      num_instances: used ? 1 : 0,
+      ...over,
+    });
   return {
     config: { placement: true, enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"], weighers: ["RAMWeigher"] },
     hosts: [
@@ -61,23 +43,14 @@ function cloud(srcUp = true) {
 const trial = (input: Record<string, unknown>) => MoveTrialSchema.parse({ uuid: VM, ...input });
 
 describe.each(PROVIDERS)("on %s", (provider) => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
+  const t = databaseFor(provider);
 
-  beforeAll(async () => {
-    db = await createTestDatabaseOf(provider, inject("postgresUrl"));
-    prisma = db.prisma;
-  });
-  afterAll(async () => {
-    await db?.cleanup();
-  });
-
-  const reset = (srcUp = true) => importCloud(prisma, cloud(srcUp), { profileName: "spread" });
+  const reset = (srcUp = true) => importCloud(t.prisma, cloud(srcUp), { profileName: "spread" });
 
   async function commit(input: Record<string, unknown>) {
     const d = MoveCommitSchema.parse({ uuid: VM, ...input });
-    const p = await prepareMoveCommit(prisma, d);
-    return prisma.$transaction(async (tx) => {
+    const p = await prepareMoveCommit(t.prisma, d);
+    return t.prisma.$transaction(async (tx) => {
       const out = await commitMoveTx(tx, d, p);
       await bumpCloudRevision(tx); // as mutate() does: the next trial reads the moved cloud
       return out;
@@ -85,7 +58,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
   }
 
   const usage = async (name: string) =>
-    prisma.computeHost.findUniqueOrThrow({
+    t.prisma.computeHost.findUniqueOrThrow({
       where: { name },
       select: { vcpusUsed: true, memoryMbUsed: true, localGbUsed: true, numInstances: true },
     });
@@ -102,7 +75,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     "trial $move.operation $move.flavor $move.target_host: $error / $chosen",
     async ({ move, error, chosen, weighed }) => {
       await reset();
-      const p = await prepareMoveRun(prisma, trial(move));
+      const p = await prepareMoveRun(t.prisma, trial(move));
       expect(p.request).toMatchObject({ operation: move.operation, instance: { uuid: VM, host: "src" } });
       expect(p.result.error).toBe(error);
       expect(p.result.selections[0]?.host ?? null).toBe(chosen);
@@ -114,13 +87,13 @@ describe.each(PROVIDERS)("on %s", (provider) => {
 
   it("explains a resize with no room as NoValidHost with the hosts counted", async () => {
     await reset();
-    const p = await prepareMoveRun(prisma, trial({ operation: "resize", flavor: "m1.huge" }));
+    const p = await prepareMoveRun(t.prisma, trial({ operation: "resize", flavor: "m1.huge" }));
     expect(p.result.diagnosis?.summary).toMatch(/^0\/3 hosts available/);
   });
 
   it("evacuates from a host that is down", async () => {
     await reset(false);
-    const p = await prepareMoveRun(prisma, trial({ operation: "evacuate" }));
+    const p = await prepareMoveRun(t.prisma, trial({ operation: "evacuate" }));
     expect(p.result.error).toBeNull();
     expect(p.result.selections[0].host).toBe("b");
   });
@@ -129,7 +102,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     await reset();
     const out = await commit({ operation: "resize", flavor: "m1.large", id: await rowId(), destination: "b" });
     expect(out).toMatchObject({ from: "src", to: "b", flavor: "m1.large" });
-    const inst = await prisma.instance.findUniqueOrThrow({
+    const inst = await t.prisma.instance.findUniqueOrThrow({
       where: { uuid: VM },
       select: { host: { select: { name: true } }, flavor: { select: { name: true } } },
     });
@@ -137,24 +110,24 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     expect(await usage("src")).toEqual({ vcpusUsed: 0, memoryMbUsed: 0, localGbUsed: 0, numInstances: 0 });
     expect(await usage("b")).toEqual({ vcpusUsed: 4, memoryMbUsed: 8192, localGbUsed: 80, numInstances: 1 });
     // moved: the same move now starts from b
-    const again = await prepareMoveRun(prisma, trial({ operation: "migrate" }));
+    const again = await prepareMoveRun(t.prisma, trial({ operation: "migrate" }));
     expect(again.request.instance?.host).toBe("b");
   });
 
   it("schedules a stored move again for the instance as it is now", async () => {
     await reset();
-    const p = await prepareMoveRun(prisma, trial({ operation: "migrate" }));
-    const { id } = await prisma.$transaction((tx) => insertRun(tx, p));
-    expect(await prisma.schedulingRun.findUniqueOrThrow({ where: { id }, select: { flavorName: true } })).toEqual({
+    const p = await prepareMoveRun(t.prisma, trial({ operation: "migrate" }));
+    const { id } = await t.prisma.$transaction((tx) => insertRun(tx, p));
+    expect(await t.prisma.schedulingRun.findUniqueOrThrow({ where: { id }, select: { flavorName: true } })).toEqual({
       flavorName: "m1.small",
     });
     await commit({ operation: "resize", flavor: "m1.large", id: await rowId(), destination: "b" });
-    const stored = await moveOfRun(prisma, id);
+    const stored = await moveOfRun(t.prisma, id);
     expect(stored).toEqual({
       move: { uuid: VM, operation: "migrate", flavor: null, target_host: null },
       profileName: "spread",
     });
-    const again = await prepareMoveRun(prisma, stored!.move, stored!.profileName);
+    const again = await prepareMoveRun(t.prisma, stored!.move, stored!.profileName);
     expect(again.request.instance).toMatchObject({ host: "b", flavor: { name: "m1.large" } });
     // src, emptied by the resize, now has the most free RAM
     expect(again.result.selections[0].host).toBe("src");
@@ -169,12 +142,12 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     const before = await Promise.all(["src", "a", "b"].map(usage));
     await expect(commit({ ...input, id: await rowId() })).rejects.toMatchObject({ field });
     expect(await Promise.all(["src", "a", "b"].map(usage))).toEqual(before);
-    const inst = await prisma.instance.findUniqueOrThrow({ where: { uuid: VM }, select: { host: true } });
+    const inst = await t.prisma.instance.findUniqueOrThrow({ where: { uuid: VM }, select: { host: true } });
     expect(inst.host?.name).toBe("src");
   });
 
   async function rowId() {
-    return String((await prisma.instance.findUniqueOrThrow({ where: { uuid: VM }, select: { id: true } })).id);
+    return String((await t.prisma.instance.findUniqueOrThrow({ where: { uuid: VM }, select: { id: true } })).id);
   }
 });
 

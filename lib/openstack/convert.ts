@@ -24,6 +24,7 @@ import {
   parseProperties,
   UUID_RE,
 } from "./client-output";
+import { HOST_SIZE_FIELDS } from "@/lib/scenario/schema";
 import { importNovaConf, type NovaConfImport } from "./nova-conf";
 import type { NovaRelease } from "@/lib/scheduler/releases";
 
@@ -285,16 +286,7 @@ export function readHypervisors(v: unknown, is: Issues): HypervisorInfo[] {
       state: str(r.state),
       legacy: {},
     };
-    for (const k of [
-      "vcpus",
-      "vcpus_used",
-      "memory_mb",
-      "memory_mb_used",
-      "local_gb",
-      "local_gb_used",
-      "running_vms",
-      "current_workload",
-    ] as const) {
+    for (const k of [...HOST_SIZE_FIELDS, "running_vms", "current_workload"] as const) {
       if (r[k] !== undefined) h.legacy[k] = int(`${where}.${k}`, r[k], is, { min: 0 });
     }
     if (r.disk_available_least !== undefined)

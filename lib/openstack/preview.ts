@@ -6,7 +6,7 @@
  * documents; a record "changed" when anything the database keeps of it
  * differs, with the import's defaults applied to both.
  */
-import { HOST_DEFAULTS } from "@/lib/scenario/schema";
+import { HOST_DEFAULTS, HOST_SIZE_FIELDS } from "@/lib/scenario/schema";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 
 export const PREVIEW_KINDS = ["hosts", "aggregates", "flavors", "images", "server groups", "instances"] as const;
@@ -61,12 +61,7 @@ function hostPrint(h: Row): string {
     h.uuid ?? null,
     ...[
       "cell",
-      "vcpus",
-      "vcpus_used",
-      "memory_mb",
-      "memory_mb_used",
-      "local_gb",
-      "local_gb_used",
+      ...HOST_SIZE_FIELDS,
       "hypervisor_type",
       "hypervisor_version",
       "num_instances",

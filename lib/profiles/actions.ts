@@ -1,7 +1,7 @@
 "use server";
 
-import { redirect } from "next/navigation";
-import { existing, formToObject, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { deleteAction, formAction } from "@/lib/actions/form-action";
+import { existing, type ActionResult } from "@/lib/actions/mutation";
 import { ProfileCreateSchema, ProfileIdSchema, profileSaveSchema } from "@/lib/cloud/form-schemas";
 import { FILTERS, WEIGHERS } from "@/lib/scheduler";
 import { assertProfileDeletable, assertProfileNameFree, newProfileContent, setActiveProfile } from "./rules";
@@ -17,58 +17,52 @@ const SaveSchema = profileSaveSchema(known);
 
 /** New profile: a copy of another one, or Nova's defaults. */
 export async function createProfile(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "profile.create",
     ProfileCreateSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       await assertProfileNameFree(tx, d.name);
       const { config, description } = await newProfileContent(tx, d.copy_from, d.description);
       const p = await tx.schedulerProfile.create({ data: { name: d.name, description, config, active: false } });
       return { name: p.name };
     },
-    { revalidate: PATHS, message: "Profile created." },
+    { revalidate: PATHS, message: "Profile created.", redirectTo: (r) => `${profileHref(r.name)}&created=1` },
   );
-  if (result.ok) redirect(`${profileHref(result.data.name)}&created=1`);
-  return result;
 }
 
 export async function activateProfile(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return mutate(
+  return formAction(
     "profile.activate",
     ProfileIdSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       const p = await setActiveProfile(tx, { id: d.id });
       return { name: p.name };
     },
-    { revalidate: PATHS },
-  ).then((r) => (r.ok ? { ...r, message: `Profile ${r.data.name} is now active: new scheduling runs use it.` } : r));
+    { revalidate: PATHS, message: (r) => `Profile ${r.name} is now active: new scheduling runs use it.` },
+  );
 }
 
 export async function deleteProfile(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
-    "profile.delete",
-    ProfileIdSchema,
-    formToObject(form),
-    async (tx, d) => {
-      const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
-      assertProfileDeletable(p);
-      await tx.schedulerProfile.delete({ where: { id: p.id } });
-      return { name: p.name };
-    },
-    { revalidate: PATHS, message: "Profile deleted." },
-  );
-  if (result.ok) redirect(`/config?deleted=${encodeURIComponent(result.data.name)}`);
-  return result;
+  return deleteAction("profile.delete", ProfileIdSchema, form, {
+    what: "profile",
+    find: (tx, id) => tx.schedulerProfile.findUnique({ where: { id } }),
+    check: (p) => assertProfileDeletable(p),
+    remove: (tx, id) => tx.schedulerProfile.delete({ where: { id } }),
+    label: (p) => p.name,
+    list: "/config",
+    revalidate: PATHS,
+    message: "Profile deleted.",
+  });
 }
 
 /** Save the editor: filters, weighers (ordered), multipliers, options, Placement options, PCI aliases, release. */
 export async function saveProfile(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return mutate(
+  return formAction(
     "profile.save",
     SaveSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       const p = existing(await tx.schedulerProfile.findUnique({ where: { id: d.id } }), "profile");
       await tx.schedulerProfile.update({
@@ -77,6 +71,6 @@ export async function saveProfile(_prev: ActionResult | null, form: FormData): P
       });
       return { name: p.name };
     },
-    { revalidate: PATHS },
-  ).then((r) => (r.ok ? { ...r, message: `Profile ${r.data.name} saved.` } : r));
+    { revalidate: PATHS, message: (r) => `Profile ${r.name} saved.` },
+  );
 }

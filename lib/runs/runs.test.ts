@@ -4,48 +4,24 @@
  * today's cloud, and committing a placement never over-allocates a host,
  * even when two commits race.
  */
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import type { PrismaClient } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { importCloud } from "@/lib/scenario/import-export";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { releaseTogether } from "@/lib/testing/workers";
-import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
+import { databaseFor, flavorRow, hostRow } from "@/lib/testing/fixtures";
+import { PROVIDERS } from "@/lib/testing/test-db";
 import { commitRun, type CommitResult, runCommitTargets } from "./commit";
 import { compareResults } from "./compare";
 import { getRunText } from "./queries";
 import { prepareRun, rerunRequest, resolveRequest, runSchedule } from "./schedule";
 import { ScheduleFormSchema } from "./schemas";
 
-const FLAVOR = {
-  name: "m1.big",
-  id: "big",
-  vcpus: 4,
-  memory_mb: 8192,
-  root_gb: 40,
-  ephemeral_gb: 0,
-  swap: 0,
-  extra_specs: {},
-};
+const FLAVOR = { ...flavorRow("m1.big", 4, 8192, 40), id: "big" };
 
 /** Three hosts; "tight" has room for exactly one m1.big (RAM), "roomy" for many but ranks below. */
 function cloud() {
-  const host = (name: string, over: Record<string, unknown> = {}) => ({
-    name,
-    cell: "cell1",
-    vcpus: 16,
-    vcpus_used: 0,
-    memory_mb: 32768,
-    memory_mb_used: 0,
-    local_gb: 500,
-    local_gb_used: 0,
-    host_ip: "10.0.0.1",
-    cpu_allocation_ratio: 1.0,
-    ram_allocation_ratio: 1.0,
-    disk_allocation_ratio: 1.0,
-    service: { disabled: false, up: true },
-    ...over,
-  });
+  const host = hostRow;
   return {
     config: {
       enabled_filters: ["ComputeFilter", "AvailabilityZoneFilter"],
@@ -66,17 +42,7 @@ function cloud() {
 const REQUEST: ScenarioRequest = { flavor: FLAVOR, num_instances: 1 };
 
 describe.each(PROVIDERS)("on %s", (provider) => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
-
-  beforeAll(async () => {
-    db = await createTestDatabaseOf(provider, inject("postgresUrl"));
-    prisma = db.prisma;
-    await importCloud(prisma, cloud(), { profileName: "stack" });
-  });
-  afterAll(async () => {
-    await db?.cleanup();
-  });
+  const t = databaseFor(provider, (prisma) => importCloud(prisma, cloud(), { profileName: "stack" }));
 
   /**
    * Commit each run from its own process (lib/testing/commit-worker.ts),
@@ -84,24 +50,24 @@ describe.each(PROVIDERS)("on %s", (provider) => {
    */
   async function commitInProcesses(runIds: number[]): Promise<CommitResult[]> {
     const results = (
-      await releaseTogether<CommitResult[]>(runIds.map((id) => ["lib/testing/commit-worker.ts", db.url, String(id)]))
+      await releaseTogether<CommitResult[]>(runIds.map((id) => ["lib/testing/commit-worker.ts", t.db.url, String(id)]))
     ).flat();
     for (const r of results) expect(r).not.toHaveProperty("crashed");
     return results;
   }
 
   async function resetCloud() {
-    await importCloud(prisma, cloud(), { profileName: "stack" });
+    await importCloud(t.prisma, cloud(), { profileName: "stack" });
   }
 
   describe("runSchedule", () => {
     it("stores the request, the config, the exact scenario the engine saw and its result", async () => {
-      const r = await runSchedule(REQUEST, undefined, { db: prisma });
+      const r = await runSchedule(REQUEST, undefined, { db: t.prisma });
       expect(r.result.error).toBeNull();
       expect(r.result.selections).toEqual([{ host: "tight", alternates: ["roomy"] }]);
       expect(r.profileName).toBe("stack");
 
-      const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
+      const row = await t.prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
       expect(row).toMatchObject({
         profileName: "stack",
         flavorName: "m1.big",
@@ -113,11 +79,11 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect(JSON.parse(row.chosenHosts)).toEqual(["tight"]);
       expect(JSON.parse(row.request)).toEqual(REQUEST);
       expect(JSON.parse(row.config)).toMatchObject({ ram_weight_multiplier: -1 });
-      expect(JSON.parse((await getRunText(prisma, r.id, "result"))!)).toEqual(r.result);
+      expect(JSON.parse((await getRunText(t.prisma, r.id, "result"))!)).toEqual(r.result);
       expect(row.engineMs).toBeCloseTo(r.result.timing.engine_ms, 9);
 
       // deterministic: the stored snapshot scheduled again gives the same answer
-      const snapshot = JSON.parse((await getRunText(prisma, r.id, "snapshot"))!) as Scenario;
+      const snapshot = JSON.parse((await getRunText(t.prisma, r.id, "snapshot"))!) as Scenario;
       expect(snapshot.request).toEqual(REQUEST);
       expect(snapshot.hosts.map((h) => h.name)).toEqual(["tight", "roomy", "off"]);
       const again = toResult(schedule(snapshot));
@@ -125,19 +91,19 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     });
 
     it("uses the named profile, and says so when it does not exist", async () => {
-      await prisma.schedulerProfile.create({
+      await t.prisma.schedulerProfile.create({
         data: { name: "spread", config: JSON.stringify({ ...cloud().config, ram_weight_multiplier: 1.0 }) },
       });
-      const r = await runSchedule(REQUEST, "spread", { db: prisma });
+      const r = await runSchedule(REQUEST, "spread", { db: t.prisma });
       expect(r.result.selections[0].host).toBe("roomy");
-      await expect(runSchedule(REQUEST, "nope", { db: prisma })).rejects.toMatchObject({ field: "profile" });
+      await expect(runSchedule(REQUEST, "nope", { db: t.prisma })).rejects.toMatchObject({ field: "profile" });
     });
 
     it("explains NoValidHost", async () => {
-      const r = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
+      const r = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: t.prisma });
       expect(r.result.error).toBe("NoValidHost");
       expect(r.result.diagnosis?.lastFilter).toBe("AvailabilityZoneFilter");
-      const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
+      const row = await t.prisma.schedulingRun.findUniqueOrThrow({ where: { id: r.id } });
       expect(row.error).toBe("NoValidHost");
       expect(JSON.parse(row.chosenHosts)).toEqual([]);
     });
@@ -153,7 +119,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
         build_near_host_ip: "10.0.0.1",
         cidr: "/24",
       });
-      const req = await resolveRequest(prisma, form);
+      const req = await resolveRequest(t.prisma, form);
       expect(req).toMatchObject({
         flavor: { name: "m1.big", id: "big", vcpus: 4, memory_mb: 8192 },
         image: {
@@ -169,17 +135,17 @@ describe.each(PROVIDERS)("on %s", (provider) => {
           cidr: "/24",
         },
       });
-      await expect(resolveRequest(prisma, { ...form, flavor: "m9.huge" })).rejects.toMatchObject({ field: "flavor" });
+      await expect(resolveRequest(t.prisma, { ...form, flavor: "m9.huge" })).rejects.toMatchObject({ field: "flavor" });
       await expect(
-        resolveRequest(prisma, { ...form, image: "00000000-0000-0000-0000-000000000000" }),
+        resolveRequest(t.prisma, { ...form, image: "00000000-0000-0000-0000-000000000000" }),
       ).rejects.toMatchObject({ field: "image" });
-      await expect(resolveRequest(prisma, { ...form, server_group: "ghost" })).rejects.toMatchObject({
+      await expect(resolveRequest(t.prisma, { ...form, server_group: "ghost" })).rejects.toMatchObject({
         field: "server_group",
       });
     });
 
     it("refuses more host × instances than a run can explain", async () => {
-      await expect(prepareRun(prisma, { ...REQUEST, num_instances: 20_000 })).rejects.toMatchObject({
+      await expect(prepareRun(t.prisma, { ...REQUEST, num_instances: 20_000 })).rejects.toMatchObject({
         field: "num_instances",
       });
     });
@@ -188,16 +154,16 @@ describe.each(PROVIDERS)("on %s", (provider) => {
   describe("re-run and compare", () => {
     it("re-runs a stored run against today's cloud and shows what moved", async () => {
       await resetCloud();
-      const a = await runSchedule(REQUEST, undefined, { db: prisma });
+      const a = await runSchedule(REQUEST, undefined, { db: t.prisma });
       expect(a.result.requests[0].weighed.map((w) => w.host)).toEqual(["tight", "roomy"]);
       // today: an aggregate flips the RAM multiplier of its hosts
-      const agg = await prisma.aggregate.findUniqueOrThrow({ where: { name: "rack1" } });
-      await prisma.aggregateMetadata.create({
+      const agg = await t.prisma.aggregate.findUniqueOrThrow({ where: { name: "rack1" } });
+      await t.prisma.aggregateMetadata.create({
         data: { aggregateId: agg.id, key: "ram_weight_multiplier", value: "2.0" },
       });
-      const { request, profileName } = await rerunRequest(prisma, a.id);
+      const { request, profileName } = await rerunRequest(t.prisma, a.id);
       expect(profileName).toBe("stack");
-      const b = await runSchedule(request, profileName, { db: prisma });
+      const b = await runSchedule(request, profileName, { db: t.prisma });
       expect(b.id).not.toBe(a.id);
       expect(b.result.requests[0].weighed.map((w) => w.host)).toEqual(["roomy", "tight"]);
       expect(b.result.requests[0].weighed[0].weighers.RAMWeigher.source).toBe("aggregate rack1");
@@ -215,19 +181,19 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     async function freshRuns(n: number) {
       await resetCloud();
       const runs = [];
-      for (let i = 0; i < n; i++) runs.push(await runSchedule(REQUEST, undefined, { db: prisma }));
+      for (let i = 0; i < n; i++) runs.push(await runSchedule(REQUEST, undefined, { db: t.prisma }));
       for (const r of runs) expect(r.result.selections[0].host).toBe("tight");
       return runs;
     }
 
     async function tight() {
-      return prisma.computeHost.findUniqueOrThrow({ where: { name: "tight" } });
+      return t.prisma.computeHost.findUniqueOrThrow({ where: { name: "tight" } });
     }
 
     it("creates the instances and consumes the host's resources, once", async () => {
       const [run] = await freshRuns(1);
       const before = await tight();
-      const r = await commitRun(prisma, run.id);
+      const r = await commitRun(t.prisma, run.id);
       expect(r.ok).toBe(true);
       if (!r.ok) return;
       const after = await tight();
@@ -236,29 +202,29 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect(after.localGbUsed - before.localGbUsed).toBe(40);
       expect(after.numInstances - before.numInstances).toBe(1);
       expect(after.numIoOps).toBe(before.numIoOps);
-      const inst = await prisma.instance.findUniqueOrThrow({
+      const inst = await t.prisma.instance.findUniqueOrThrow({
         where: { uuid: r.outcome.instances[0].uuid },
         include: { host: true, flavor: true },
       });
       expect(inst.host?.name).toBe("tight");
       expect(inst.flavor?.name).toBe("m1.big");
-      const row = await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } });
+      const row = await t.prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } });
       expect(row.committedAt).not.toBeNull();
       expect(JSON.parse(row.committedInstances!)).toEqual(r.outcome.instances);
 
-      const twice = await commitRun(prisma, run.id);
+      const twice = await commitRun(t.prisma, run.id);
       expect(twice).toMatchObject({ ok: false, message: expect.stringMatching(/already committed/) });
       expect((await tight()).memoryMbUsed).toBe(after.memoryMbUsed);
 
       // the committed instance is part of the cloud the next run sees
-      const next = await runSchedule(REQUEST, undefined, { db: prisma });
-      const snap = JSON.parse((await getRunText(prisma, next.id, "snapshot"))!) as Scenario;
+      const next = await runSchedule(REQUEST, undefined, { db: t.prisma });
+      const snap = JSON.parse((await getRunText(t.prisma, next.id, "snapshot"))!) as Scenario;
       expect(snap.hosts.find((h) => h.name === "tight")?.instances).toContain(r.outcome.instances[0].uuid);
     });
 
     it("two runs choosing the same host, committed at once: exactly one wins (same client)", async () => {
       const [a, b] = await freshRuns(2);
-      const results = await Promise.all([commitRun(prisma, a.id), commitRun(prisma, b.id)]);
+      const results = await Promise.all([commitRun(t.prisma, a.id), commitRun(t.prisma, b.id)]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       const loser = results.find((r) => !r.ok) as { ok: false; message: string };
       expect(loser.message).toMatch(
@@ -267,8 +233,8 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       expect(loser.message).toMatch(/re-run/);
       const h = await tight();
       expect(h.memoryMbUsed).toBe(32768 - 1024); // one m1.big on top
-      expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
-      const committed = await prisma.schedulingRun.count({
+      expect(await t.prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
+      const committed = await t.prisma.schedulingRun.count({
         where: { id: { in: [a.id, b.id] }, committedAt: { not: null } },
       });
       expect(committed).toBe(1);
@@ -281,7 +247,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
       for (const r of results) if (!r.ok) expect(r.message).toMatch(/tight cannot take 1 × m1.big any more/);
       const h = await tight();
       expect(h.memoryMbUsed).toBe(32768 - 1024);
-      expect(await prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
+      expect(await t.prisma.instance.count({ where: { hostId: h.id } })).toBe(1);
       // spawning tsx processes takes seconds on a loaded machine
     }, 120_000);
 
@@ -296,22 +262,22 @@ describe.each(PROVIDERS)("on %s", (provider) => {
 
     it("refuses a host that was disabled since, and a failed run", async () => {
       const [run] = await freshRuns(1);
-      await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: true } });
-      expect(await commitRun(prisma, run.id)).toMatchObject({
+      await t.prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: true } });
+      expect(await commitRun(t.prisma, run.id)).toMatchObject({
         ok: false,
         message: expect.stringMatching(/compute service is disabled/),
       });
       // rolled back: the run can still be committed once the host is back
-      expect((await prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } })).committedAt).toBeNull();
-      await prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: false } });
-      expect((await commitRun(prisma, run.id)).ok).toBe(true);
+      expect((await t.prisma.schedulingRun.findUniqueOrThrow({ where: { id: run.id } })).committedAt).toBeNull();
+      await t.prisma.computeHost.update({ where: { name: "tight" }, data: { serviceDisabled: false } });
+      expect((await commitRun(t.prisma, run.id)).ok).toBe(true);
 
-      const failed = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: prisma });
-      expect(await commitRun(prisma, failed.id)).toMatchObject({
+      const failed = await runSchedule({ ...REQUEST, availability_zone: "az9" }, undefined, { db: t.prisma });
+      expect(await commitRun(t.prisma, failed.id)).toMatchObject({
         ok: false,
         message: expect.stringMatching(/found no host \(NoValidHost\)/),
       });
-      expect(await commitRun(prisma, 999999)).toMatchObject({
+      expect(await commitRun(t.prisma, 999999)).toMatchObject({
         ok: false,
         message: expect.stringMatching(/does not exist/),
       });
@@ -332,21 +298,21 @@ describe.each(PROVIDERS)("on %s", (provider) => {
           memory_mb_used: used,
         });
         await importCloud(
-          prisma,
+          t.prisma,
           { ...base, hosts: [node("node-a", 4096), node("node-b", 4096), base.hosts[1]], aggregates: [] },
           { profileName: "stack" },
         );
-        await prisma.computeHost.updateMany({ where: { hypervisorHostname: fuller }, data: { memoryMbUsed: 8192 } });
-        const run = await runSchedule(REQUEST, undefined, { db: prisma });
+        await t.prisma.computeHost.updateMany({ where: { hypervisorHostname: fuller }, data: { memoryMbUsed: 8192 } });
+        const run = await runSchedule(REQUEST, undefined, { db: t.prisma });
         expect(run.result.selections.map((s) => [s.host, s.node])).toEqual([["ironic-svc", fuller]]);
-        const rowOf = (n: string) => prisma.computeHost.findFirstOrThrow({ where: { hypervisorHostname: n } });
+        const rowOf = (n: string) => t.prisma.computeHost.findFirstOrThrow({ where: { hypervisorHostname: n } });
         const [beforeFuller, beforeOther] = [await rowOf(fuller), await rowOf(other)];
 
         // the audit trail's before/after is the selected node's row
-        const targets = await prisma.$transaction((tx) => runCommitTargets(tx, run.id));
+        const targets = await t.prisma.$transaction((tx) => runCommitTargets(tx, run.id));
         expect(targets.slice(1)).toEqual([{ kind: "host", ref: { name: beforeFuller.name } }]);
 
-        const r = await commitRun(prisma, run.id);
+        const r = await commitRun(t.prisma, run.id);
         expect(r).toMatchObject({ ok: true, outcome: { instances: [{ host: "ironic-svc", node: fuller }] } });
         const [afterFuller, afterOther] = [await rowOf(fuller), await rowOf(other)];
         expect(afterFuller.memoryMbUsed - beforeFuller.memoryMbUsed).toBe(8192);
@@ -355,8 +321,8 @@ describe.each(PROVIDERS)("on %s", (provider) => {
           memoryMbUsed: beforeOther.memoryMbUsed,
           numInstances: beforeOther.numInstances,
         });
-        expect(await prisma.instance.count({ where: { hostId: afterFuller.id } })).toBe(1);
-        expect(await prisma.instance.count({ where: { hostId: afterOther.id } })).toBe(0);
+        expect(await t.prisma.instance.count({ where: { hostId: afterFuller.id } })).toBe(1);
+        expect(await t.prisma.instance.count({ where: { hostId: afterOther.id } })).toBe(0);
       },
     );
 
@@ -370,11 +336,11 @@ describe.each(PROVIDERS)("on %s", (provider) => {
           num_instances: 2,
         },
         undefined,
-        { db: prisma },
+        { db: t.prisma },
       );
       expect(run.result.selections.map((s) => s.host)).toEqual(["tight", "tight"]);
-      await prisma.computeHost.update({ where: { name: "tight" }, data: { memoryMbUsed: 32768 - 1536 } }); // room for one m1.small, not two
-      expect(await commitRun(prisma, run.id)).toMatchObject({
+      await t.prisma.computeHost.update({ where: { name: "tight" }, data: { memoryMbUsed: 32768 - 1536 } }); // room for one m1.small, not two
+      expect(await commitRun(t.prisma, run.id)).toMatchObject({
         ok: false,
         message: expect.stringMatching(/tight cannot take 2 × m1.small/),
       });

@@ -16,6 +16,7 @@ import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
 import type { Flavor, FlavorExtraSpec } from "@/lib/generated/prisma/client";
 import { dialectOf, sqlFor } from "@/lib/db/dialect";
+import { flavorSizes } from "@/lib/flavors/sizes";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import {
@@ -538,11 +539,7 @@ export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}
     flavors: flavors.map((f) => {
       const o: Record<string, unknown> = {
         name: f.name,
-        vcpus: f.vcpus,
-        memory_mb: f.memoryMb,
-        root_gb: f.rootGb,
-        ephemeral_gb: f.ephemeralGb,
-        swap: f.swap,
+        ...flavorSizes(f),
         is_public: f.isPublic,
         extra_specs: Object.fromEntries(f.extraSpecs.map((s) => [s.key, s.value])),
       };

@@ -380,6 +380,16 @@ export const HostSchema = z.looseObject(
   { error: rule("must be an object") },
 );
 
+/** A host's size and usage as the os-hypervisors API reports them (its legacy fields), in the scenario's order. */
+export const HOST_SIZE_FIELDS = [
+  "vcpus",
+  "vcpus_used",
+  "memory_mb",
+  "memory_mb_used",
+  "local_gb",
+  "local_gb_used",
+] as const;
+
 /** Values the Nova reference assumes for host keys left out. */
 export const HOST_DEFAULTS = {
   cell: "cell1",

@@ -1,18 +1,18 @@
 "use server";
 
 import { randomUUID } from "node:crypto";
-import { redirect } from "next/navigation";
-import { existing, formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { deleteAction, editAt, formAction } from "@/lib/actions/form-action";
+import { existing, MutationError, type ActionResult } from "@/lib/actions/mutation";
 import { ServerGroupFormSchema, ServerGroupIdSchema } from "@/lib/cloud/form-schemas";
 import { assertServerGroupUuidFree, withMaxServerPerHost } from "./rules";
 
 const PATHS = ["/server-groups", "/instances"];
 
 export async function createServerGroup(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return mutate(
+  return formAction(
     "server_group.create",
     ServerGroupFormSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       const uuid = d.uuid ?? randomUUID();
       await assertServerGroupUuidFree(tx, uuid);
@@ -34,10 +34,10 @@ export async function createServerGroup(_prev: ActionResult | null, form: FormDa
 }
 
 export async function updateServerGroup(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
+  return formAction(
     "server_group.update",
     ServerGroupFormSchema,
-    formToObject(form),
+    form,
     async (tx, d) => {
       if (d.id === undefined) throw new MutationError("id", "id: is required");
       const g = existing(await tx.serverGroup.findUnique({ where: { id: d.id } }), "server group");
@@ -50,26 +50,19 @@ export async function updateServerGroup(_prev: ActionResult | null, form: FormDa
       });
       return { uuid, old: g.uuid };
     },
-    { revalidate: PATHS, message: "Server group saved." },
+    { revalidate: PATHS, message: "Server group saved.", redirectTo: editAt("/server-groups") },
   );
-  if (result.ok && result.data.uuid !== result.data.old)
-    redirect(`/server-groups?edit=${encodeURIComponent(result.data.uuid)}`);
-  return result;
 }
 
 export async function deleteServerGroup(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await mutate(
-    "server_group.delete",
-    ServerGroupIdSchema,
-    formToObject(form),
-    async (tx, d) => {
-      const g = existing(await tx.serverGroup.findUnique({ where: { id: d.id } }), "server group");
-      // members stay, outside any group (Instance.serverGroupId is SET NULL)
-      await tx.serverGroup.delete({ where: { id: g.id } });
-      return { name: g.name };
-    },
-    { revalidate: PATHS, message: "Server group deleted; its members are in no group now." },
-  );
-  if (result.ok) redirect(`/server-groups?deleted=${encodeURIComponent(result.data.name)}`);
-  return result;
+  return deleteAction("server_group.delete", ServerGroupIdSchema, form, {
+    what: "server group",
+    find: (tx, id) => tx.serverGroup.findUnique({ where: { id } }),
+    // members stay, outside any group (Instance.serverGroupId is SET NULL)
+    remove: (tx, id) => tx.serverGroup.delete({ where: { id } }),
+    label: (g) => g.name,
+    list: "/server-groups",
+    revalidate: PATHS,
+    message: "Server group deleted; its members are in no group now.",
+  });
 }
