@@ -274,7 +274,8 @@ export const DEMO_PROJECTS = {
   umbrella: "5e4d3c2b1a0f4e9d8c7b6a5f4e3d2c1b",
 } as const;
 
-const [NOVA_COMPUTE_FILTER, ...NOVA_OTHER_DEFAULT_FILTERS] = DEFAULT_ENABLED_FILTERS;
+// config.ts may not name the registry's types (its filters read config.ts): every name there is a FilterName
+const [NOVA_COMPUTE_FILTER, ...NOVA_OTHER_DEFAULT_FILTERS] = DEFAULT_ENABLED_FILTERS as FilterName[];
 
 /**
  * Nova's default filters in order, with AvailabilityZoneFilter where Nova

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_KEYS, resolveConfig } from "./config";
-import { FILTER_DESCRIPTORS, FILTERS, WEIGHER_DESCRIPTORS, WEIGHERS } from "./registry";
+import { CONFIG_KEYS, DEFAULT_ENABLED_FILTERS, resolveConfig } from "./config";
+import { FILTER_DESCRIPTORS, FILTERS, isFilterName, WEIGHER_DESCRIPTORS, WEIGHERS } from "./registry";
 
 function testTitles(dir: string): string {
   return fs
@@ -43,5 +43,12 @@ describe("what a descriptor says it reads", () => {
     (name, d) => {
       expect(d.factory(resolveConfig({})).name).toBe(name);
     },
+  );
+});
+
+describe("Nova's default filter list", () => {
+  // config.ts keeps it as plain strings (the registry's filters read config.ts): each must be a filter here
+  it.each([...DEFAULT_ENABLED_FILTERS])("%s is a filter the engine has", (name) =>
+    expect(isFilterName(name)).toBe(true),
   );
 });
