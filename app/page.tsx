@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
@@ -13,46 +14,36 @@ export const dynamic = "force-dynamic";
 
 function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: string; caption: string }) {
   return (
-    <table className="data-table capacity-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{group}</th>
-          <th scope="col" className="num">
-            Hosts
-          </th>
-          <th scope="col" className="num">
-            vCPU used / total
-          </th>
-          <th scope="col" className="num">
-            RAM used / total
-          </th>
-          <th scope="col" className="num">
-            Disk used / total
-          </th>
+    <DataTable
+      className="capacity-table"
+      caption={caption}
+      columns={[
+        group,
+        { label: "Hosts", num: true },
+        { label: "vCPU used / total", num: true },
+        { label: "RAM used / total", num: true },
+        { label: "Disk used / total", num: true },
+      ]}
+    >
+      {rows.map((r) => (
+        <tr key={r.name}>
+          <th scope="row">{r.name}</th>
+          <td className="num">{fmtInt(r.hosts)}</td>
+          <td className="num">
+            {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
+            <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
+          </td>
+          <td className="num">
+            {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
+            <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
+          </td>
+          <td className="num">
+            {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
+            <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.name}>
-            <th scope="row">{r.name}</th>
-            <td className="num">{fmtInt(r.hosts)}</td>
-            <td className="num">
-              {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
-              <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
-            </td>
-            <td className="num">
-              {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
-              <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
-            </td>
-            <td className="num">
-              {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
-              <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
@@ -30,38 +31,28 @@ export default async function AggregatesPage({ searchParams }: { searchParams: P
         <CreateAggregateForm />
       </NewPanel>
       {aggregates.length ? (
-        <table className="data-table">
-          <caption>Host aggregates ({aggregates.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Availability zone</th>
-              <th scope="col" className="num">
-                Hosts
+        <DataTable
+          caption={<>Host aggregates ({aggregates.length})</>}
+          columns={["Name", "Availability zone", { label: "Hosts", num: true }, "Metadata (read by)"]}
+        >
+          {aggregates.map((a) => (
+            <tr key={a.id}>
+              <th scope="row">
+                <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
               </th>
-              <th scope="col">Metadata (read by)</th>
+              <td>{a.availabilityZone ?? <span className="muted">—</span>}</td>
+              <td className="num">{fmtInt(a.hostCount)}</td>
+              <td>
+                <KeyValueChips
+                  chips={a.metadata.map((m) => ({
+                    ...m,
+                    note: <span className="muted small">{describeMetadataKey(m.key).reader}</span>,
+                  }))}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {aggregates.map((a) => (
-              <tr key={a.id}>
-                <th scope="row">
-                  <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
-                </th>
-                <td>{a.availabilityZone ?? <span className="muted">—</span>}</td>
-                <td className="num">{fmtInt(a.hostCount)}</td>
-                <td>
-                  <KeyValueChips
-                    chips={a.metadata.map((m) => ({
-                      ...m,
-                      note: <span className="muted small">{describeMetadataKey(m.key).reader}</span>,
-                    }))}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : (
         <p className="empty">No aggregates yet.</p>
       )}

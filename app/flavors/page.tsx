@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FlavorForm } from "@/components/flavors/flavor-forms";
@@ -26,60 +27,49 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
         AggregateInstanceExtraSpecsFilter, ComputeCapabilitiesFilter and the traits prefilter.
       </p>
       {deleted ? <Notice tone="ok">Flavor {deleted} deleted.</Notice> : null}
-      <table className="data-table">
-        <caption>Flavors ({flavors.length})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">ID</th>
-            <th scope="col" className="num">
-              vCPUs
+      <DataTable
+        caption={<>Flavors ({flavors.length})</>}
+        columns={[
+          "Name",
+          "ID",
+          { label: "vCPUs", num: true },
+          { label: "RAM", num: true },
+          { label: "Disk (root + eph.)", num: true },
+          "Extra specs",
+          { label: "Instances", num: true },
+        ]}
+      >
+        {flavors.map((f) => (
+          <tr key={f.id}>
+            <th scope="row">
+              <Link href={`/flavors/${encodeURIComponent(f.name)}`}>{f.name}</Link>
+              {!f.isPublic ? <span className="tag">private</span> : null}
             </th>
-            <th scope="col" className="num">
-              RAM
-            </th>
-            <th scope="col" className="num">
-              Disk (root + eph.)
-            </th>
-            <th scope="col">Extra specs</th>
-            <th scope="col" className="num">
-              Instances
-            </th>
+            <td>
+              <code>{f.flavorid ?? "—"}</code>
+            </td>
+            <td className="num">{f.vcpus}</td>
+            <td className="num">{fmtMb(f.memoryMb)}</td>
+            <td className="num">
+              {f.rootGb} + {f.ephemeralGb} GB
+            </td>
+            <td>
+              <KeyValueChips
+                chips={Object.entries(f.extraSpecs).map(([key, value]) => {
+                  const info = describeExtraSpec(key, value);
+                  return {
+                    key,
+                    value,
+                    title: info.readers.join(", ") || "not read by the scheduler",
+                    className: info.error ? "bad" : undefined,
+                  };
+                })}
+              />
+            </td>
+            <td className="num">{fmtInt(f.instanceCount)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {flavors.map((f) => (
-            <tr key={f.id}>
-              <th scope="row">
-                <Link href={`/flavors/${encodeURIComponent(f.name)}`}>{f.name}</Link>
-                {!f.isPublic ? <span className="tag">private</span> : null}
-              </th>
-              <td>
-                <code>{f.flavorid ?? "—"}</code>
-              </td>
-              <td className="num">{f.vcpus}</td>
-              <td className="num">{fmtMb(f.memoryMb)}</td>
-              <td className="num">
-                {f.rootGb} + {f.ephemeralGb} GB
-              </td>
-              <td>
-                <KeyValueChips
-                  chips={Object.entries(f.extraSpecs).map(([key, value]) => {
-                    const info = describeExtraSpec(key, value);
-                    return {
-                      key,
-                      value,
-                      title: info.readers.join(", ") || "not read by the scheduler",
-                      className: info.error ? "bad" : undefined,
-                    };
-                  })}
-                />
-              </td>
-              <td className="num">{fmtInt(f.instanceCount)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <NewPanel id="new-flavor" title="New flavor">
         <FlavorForm />
       </NewPanel>

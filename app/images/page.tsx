@@ -6,7 +6,7 @@ import { DeleteImageForm, ImageForm } from "@/components/images/image-forms";
 import { KeyValueChips } from "@/components/ui/chips";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
 import { Notice } from "@/components/ui/notice";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable } from "@/components/ui/table";
 import { fmtInt } from "@/components/ui/format";
 import { listImages } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -29,37 +29,26 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
         hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
       </p>
       {typeof sp.deleted === "string" ? <Notice tone="ok">Image {sp.deleted} deleted.</Notice> : null}
-      <table className="data-table">
-        <caption>Images ({images.length})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">ID</th>
-            <th scope="col">Properties</th>
-            <th scope="col" className="num">
-              Instances
-            </th>
-            <HiddenColumnHeader>Actions</HiddenColumnHeader>
+      <DataTable
+        caption={<>Images ({images.length})</>}
+        columns={["Name", "ID", "Properties", { label: "Instances", num: true }, { label: "Actions", hidden: true }]}
+      >
+        {images.map((im) => (
+          <tr key={im.id} aria-current={editing?.id === im.id ? "true" : undefined}>
+            <th scope="row">{im.name ?? <span className="muted">(no name)</span>}</th>
+            <td>
+              <code className="small">{im.uuid}</code>
+            </td>
+            <td>
+              <KeyValueChips chips={im.properties} />
+            </td>
+            <td className="num">{fmtInt(im.instanceCount)}</td>
+            <td>
+              <EditLink list="/images" uuid={im.uuid} name={im.name ?? im.uuid} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {images.map((im) => (
-            <tr key={im.id} aria-current={editing?.id === im.id ? "true" : undefined}>
-              <th scope="row">{im.name ?? <span className="muted">(no name)</span>}</th>
-              <td>
-                <code className="small">{im.uuid}</code>
-              </td>
-              <td>
-                <KeyValueChips chips={im.properties} />
-              </td>
-              <td className="num">{fmtInt(im.instanceCount)}</td>
-              <td>
-                <EditLink list="/images" uuid={im.uuid} name={im.name ?? im.uuid} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
 
       {editing ? (
         <EditPanel title={`Edit image ${editing.name ?? editing.uuid}`} closeHref="/images">

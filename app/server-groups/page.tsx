@@ -4,7 +4,7 @@ import Link from "next/link";
 import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
 import { Notice } from "@/components/ui/notice";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable } from "@/components/ui/table";
 import { listServerGroups } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 
@@ -28,69 +28,59 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
       {typeof sp.deleted === "string" ? (
         <Notice tone="ok">Server group {sp.deleted} deleted; its members are in no group now.</Notice>
       ) : null}
-      <table className="data-table">
-        <caption>Server groups ({groups.length})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Policy</th>
-            <th scope="col">Rules</th>
-            <th scope="col">Project</th>
-            <th scope="col">Members (hosts)</th>
-            <HiddenColumnHeader>Actions</HiddenColumnHeader>
+      <DataTable
+        caption={<>Server groups ({groups.length})</>}
+        columns={["Name", "Policy", "Rules", "Project", "Members (hosts)", { label: "Actions", hidden: true }]}
+      >
+        {groups.map((g) => (
+          <tr key={g.id}>
+            <th scope="row">
+              {g.name}
+              <div className="muted small">
+                <code>{g.uuid}</code>
+              </div>
+            </th>
+            <td>{g.policy}</td>
+            <td>
+              {g.maxServerPerHost !== null ? (
+                <code>max_server_per_host={g.maxServerPerHost}</code>
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
+            <td>
+              <code className="small">{g.projectId ?? "—"}</code>
+            </td>
+            <td>
+              {g.memberCount ? (
+                <details>
+                  <summary>
+                    {g.memberCount} member{g.memberCount === 1 ? "" : "s"} on{" "}
+                    {new Set(g.members.map((m) => m.host ?? "no host")).size} host(s)
+                  </summary>
+                  <ul className="plain small">
+                    {g.members.map((m) => (
+                      <li key={m.uuid}>
+                        {m.name ?? m.uuid} →{" "}
+                        {m.host ? (
+                          <Link href={`/hosts/${encodeURIComponent(m.host)}`}>{m.host}</Link>
+                        ) : (
+                          <span className="muted">no host</span>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              ) : (
+                <span className="muted">no members</span>
+              )}
+            </td>
+            <td>
+              <EditLink list="/server-groups" uuid={g.uuid} name={g.name} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {groups.map((g) => (
-            <tr key={g.id}>
-              <th scope="row">
-                {g.name}
-                <div className="muted small">
-                  <code>{g.uuid}</code>
-                </div>
-              </th>
-              <td>{g.policy}</td>
-              <td>
-                {g.maxServerPerHost !== null ? (
-                  <code>max_server_per_host={g.maxServerPerHost}</code>
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-              <td>
-                <code className="small">{g.projectId ?? "—"}</code>
-              </td>
-              <td>
-                {g.memberCount ? (
-                  <details>
-                    <summary>
-                      {g.memberCount} member{g.memberCount === 1 ? "" : "s"} on{" "}
-                      {new Set(g.members.map((m) => m.host ?? "no host")).size} host(s)
-                    </summary>
-                    <ul className="plain small">
-                      {g.members.map((m) => (
-                        <li key={m.uuid}>
-                          {m.name ?? m.uuid} →{" "}
-                          {m.host ? (
-                            <Link href={`/hosts/${encodeURIComponent(m.host)}`}>{m.host}</Link>
-                          ) : (
-                            <span className="muted">no host</span>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                  </details>
-                ) : (
-                  <span className="muted">no members</span>
-                )}
-              </td>
-              <td>
-                <EditLink list="/server-groups" uuid={g.uuid} name={g.name} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {editing ? (
         <EditPanel title={`Edit server group ${editing.name}`} closeHref="/server-groups">
           <HistoryLink entity="server_group" entityKey={editing.uuid} />

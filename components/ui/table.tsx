@@ -8,3 +8,63 @@ export function HiddenColumnHeader({ children }: { children: ReactNode }) {
     </th>
   );
 }
+
+/** One column of a DataTable: a plain label, or a label with its alignment and visibility. */
+export type Column = ReactNode | { label: ReactNode; num?: boolean; hidden?: boolean; className?: string };
+
+function isSpec(c: Column): c is Exclude<Column, ReactNode> & { label: ReactNode } {
+  return typeof c === "object" && c !== null && "label" in c;
+}
+
+function ColumnHeader({ column }: { column: Column }) {
+  if (!isSpec(column)) return <th scope="col">{column}</th>;
+  if (column.hidden) return <HiddenColumnHeader>{column.label}</HiddenColumnHeader>;
+  const className = [column.num ? "num" : "", column.className ?? ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <th scope="col" className={className}>
+      {column.label}
+    </th>
+  );
+}
+
+/**
+ * The house table: one header row of column headers, a caption or an accessible name, and the rows
+ * the caller gives. Every list in the app renders through it so headers, captions and the
+ * `data-table` styling stay the same everywhere.
+ */
+export function DataTable({
+  columns,
+  children,
+  caption,
+  label,
+  labelledBy,
+  className,
+  foot,
+}: {
+  columns: readonly Column[];
+  children: ReactNode;
+  caption?: ReactNode;
+  label?: string;
+  labelledBy?: string;
+  className?: string;
+  foot?: ReactNode;
+}) {
+  return (
+    <table
+      className={className ? `data-table ${className}` : "data-table"}
+      aria-label={label}
+      aria-labelledby={labelledBy}
+    >
+      {caption !== undefined ? <caption>{caption}</caption> : null}
+      <thead>
+        <tr>
+          {columns.map((c, i) => (
+            <ColumnHeader key={i} column={c} />
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+      {foot}
+    </table>
+  );
+}
