@@ -171,29 +171,23 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <h2 id="problems-h">Hosts disabled or down ({fmtInt(problems.total)})</h2>
           {problems.rows.length ? (
             <>
-              <table className="data-table">
-                <caption className="visually-hidden">Hosts disabled or down, with the reason</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Host</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Reason</th>
+              <DataTable
+                caption={<>Hosts disabled or down, with the reason</>}
+                captionClassName="visually-hidden"
+                columns={["Host", "State", "Reason"]}
+              >
+                {problems.rows.map((h) => (
+                  <tr key={h.name}>
+                    <th scope="row">
+                      <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
+                    </th>
+                    <td>
+                      <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
+                    </td>
+                    <td>{h.reason ?? <span className="muted">no reason given</span>}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {problems.rows.map((h) => (
-                    <tr key={h.name}>
-                      <th scope="row">
-                        <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                      </th>
-                      <td>
-                        <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
-                      </td>
-                      <td>{h.reason ?? <span className="muted">no reason given</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
               {problems.total > problems.rows.length ? (
                 <p>
                   <Link href="/hosts?state=problem">All {fmtInt(problems.total)} hosts out of rotation →</Link>
@@ -207,38 +201,31 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <section aria-labelledby="runs-h">
           <h2 id="runs-h">Latest scheduling runs</h2>
           {runs.length ? (
-            <table className="data-table">
-              <caption className="visually-hidden">Latest scheduling runs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Flavor × n</th>
-                  <th scope="col">Result</th>
+            <DataTable
+              caption={<>Latest scheduling runs</>}
+              captionClassName="visually-hidden"
+              columns={["Run", "When", "Flavor × n", "Result"]}
+            >
+              {runs.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">
+                    <Link href={`/runs/${r.id}`}>#{r.id}</Link>
+                  </th>
+                  <td className="small">{fmtDate(r.createdAt)}</td>
+                  <td>
+                    {r.flavorName} × {r.numInstances}
+                    {r.profileName ? <div className="muted small">profile {r.profileName}</div> : null}
+                  </td>
+                  <td>
+                    {r.error ? (
+                      <span className="state state-down">{r.error}</span>
+                    ) : (
+                      <span>{r.chosenHosts.length ? r.chosenHosts.join(", ") : "—"}</span>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {runs.map((r) => (
-                  <tr key={r.id}>
-                    <th scope="row">
-                      <Link href={`/runs/${r.id}`}>#{r.id}</Link>
-                    </th>
-                    <td className="small">{fmtDate(r.createdAt)}</td>
-                    <td>
-                      {r.flavorName} × {r.numInstances}
-                      {r.profileName ? <div className="muted small">profile {r.profileName}</div> : null}
-                    </td>
-                    <td>
-                      {r.error ? (
-                        <span className="state state-down">{r.error}</span>
-                      ) : (
-                        <span>{r.chosenHosts.length ? r.chosenHosts.join(", ") : "—"}</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           ) : (
             <p className="muted">
               No scheduling runs yet. <Link href="/schedule">Schedule a request</Link> to see one here.

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DensityFrame, DensityToggle } from "@/components/ui/density";
@@ -137,62 +138,58 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
       {result.total > 0 ? (
         <DensityFrame>
           <div className="table-scroll">
-            <table className="data-table" aria-label="Compute hosts">
-              <thead>
-                <tr>
-                  {COLUMNS.map((c) => (
-                    <th
-                      key={c.sort}
-                      scope="col"
-                      className={c.num ? "num" : undefined}
-                      aria-sort={sort === c.sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
-                    >
-                      <Link href={sortHref(c.sort)} className="sort-link" scroll={false}>
-                        {c.label}
-                        <span aria-hidden="true" className="sort-mark">
-                          {sort === c.sort ? (dir === "asc" ? "▲" : "▼") : "↕"}
-                        </span>
-                      </Link>
-                    </th>
-                  ))}
-                  <th scope="col">Zone</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.rows.map((h) => (
-                  <tr key={h.id}>
-                    <th scope="row">
-                      <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                    </th>
-                    <td>{h.cell}</td>
-                    <td className="num">{fmtInt(h.vcpus)}</td>
-                    <td className="num">
-                      <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} /{" "}
-                      {fmtInt(h.vcpusCapacity)} <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
-                    </td>
-                    <td className="num">{fmtMb(h.memoryMb)}</td>
-                    <td className="num">
-                      <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} />{" "}
-                      {pct(h.memoryMbUsed, h.memoryMbCapacity)}
-                    </td>
-                    <td className="num">{fmtGb(h.localGb)}</td>
-                    <td className="num">
-                      <MiniBar used={h.localGbUsed} total={h.localGbCapacity} /> {pct(h.localGbUsed, h.localGbCapacity)}
-                    </td>
-                    <td className="num">{fmtInt(h.numInstances)}</td>
-                    <td>
-                      <span
-                        className={`state state-${h.state.replace(/\s+/g, "-")}`}
-                        title={h.disabledReason ?? undefined}
-                      >
-                        {h.state}
+            <DataTable
+              label="Compute hosts"
+              columns={[
+                ...COLUMNS.map((c) => ({
+                  num: c.num,
+                  sort:
+                    sort === c.sort ? (dir === "asc" ? ("ascending" as const) : ("descending" as const)) : undefined,
+                  label: (
+                    <Link href={sortHref(c.sort)} className="sort-link" scroll={false}>
+                      {c.label}
+                      <span aria-hidden="true" className="sort-mark">
+                        {sort === c.sort ? (dir === "asc" ? "▲" : "▼") : "↕"}
                       </span>
-                    </td>
-                    <td>{h.availabilityZone}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </Link>
+                  ),
+                })),
+                "Zone",
+              ]}
+            >
+              {result.rows.map((h) => (
+                <tr key={h.id}>
+                  <th scope="row">
+                    <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
+                  </th>
+                  <td>{h.cell}</td>
+                  <td className="num">{fmtInt(h.vcpus)}</td>
+                  <td className="num">
+                    <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} /{" "}
+                    {fmtInt(h.vcpusCapacity)} <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
+                  </td>
+                  <td className="num">{fmtMb(h.memoryMb)}</td>
+                  <td className="num">
+                    <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} />{" "}
+                    {pct(h.memoryMbUsed, h.memoryMbCapacity)}
+                  </td>
+                  <td className="num">{fmtGb(h.localGb)}</td>
+                  <td className="num">
+                    <MiniBar used={h.localGbUsed} total={h.localGbCapacity} /> {pct(h.localGbUsed, h.localGbCapacity)}
+                  </td>
+                  <td className="num">{fmtInt(h.numInstances)}</td>
+                  <td>
+                    <span
+                      className={`state state-${h.state.replace(/\s+/g, "-")}`}
+                      title={h.disabledReason ?? undefined}
+                    >
+                      {h.state}
+                    </span>
+                  </td>
+                  <td>{h.availabilityZone}</td>
+                </tr>
+              ))}
+            </DataTable>
           </div>
         </DensityFrame>
       ) : (

@@ -333,30 +333,21 @@ function CapacityResult({
           </ResponsiveContainer>
         </div>
       </figure>
-      <table className="data-table compact-table" aria-label="Boots per availability zone">
-        <thead>
-          <tr>
-            <th scope="col">Availability zone</th>
+      <DataTable
+        label="Boots per availability zone"
+        className="compact-table"
+        columns={["Availability zone", ...flavors, "Total"]}
+      >
+        {s.perAz.map((a) => (
+          <tr key={a.az}>
+            <th scope="row">{a.az}</th>
             {flavors.map((f) => (
-              <th scope="col" key={f}>
-                {f}
-              </th>
+              <td key={f}>{nf.format(a.byFlavor[f] ?? 0)}</td>
             ))}
-            <th scope="col">Total</th>
+            <td>{nf.format(a.total)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {s.perAz.map((a) => (
-            <tr key={a.az}>
-              <th scope="row">{a.az}</th>
-              {flavors.map((f) => (
-                <td key={f}>{nf.format(a.byFlavor[f] ?? 0)}</td>
-              ))}
-              <td>{nf.format(a.total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
 
       <section aria-labelledby="cap-stop-h" className="cap-stop">
         <h3 id="cap-stop-h">Why the fill stopped</h3>

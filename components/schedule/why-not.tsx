@@ -1,5 +1,6 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 import { useId, useState, type ReactNode } from "react";
 import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import type { FateStep, HostFate, Page, RejectedRow } from "@/lib/runs/view";
@@ -119,30 +120,22 @@ export function RejectedTable({ runId, index, initial }: { runId: number; index:
   return (
     <div>
       <div className="sc-table-wrap">
-        <table
-          className="data-table sc-table"
-          aria-label={`Hosts removed, instance ${index + 1}`}
-          aria-busy={isFetching}
+        <DataTable
+          label={`Hosts removed, instance ${index + 1}`}
+          busy={isFetching}
+          className="sc-table"
+          columns={["Host", "Removed by", "Reason"]}
         >
-          <thead>
-            <tr>
-              <th scope="col">Host</th>
-              <th scope="col">Removed by</th>
-              <th scope="col">Reason</th>
+          {page.rows.map((r) => (
+            <tr key={`${r.step}:${r.host}`}>
+              <th scope="row" className="sc-host">
+                {r.host}
+              </th>
+              <td className="sc-nowrap">{fmtStage(r.filter)}</td>
+              <td className="sc-reason">{r.reason}</td>
             </tr>
-          </thead>
-          <tbody>
-            {page.rows.map((r) => (
-              <tr key={`${r.step}:${r.host}`}>
-                <th scope="row" className="sc-host">
-                  {r.host}
-                </th>
-                <td className="sc-nowrap">{fmtStage(r.filter)}</td>
-                <td className="sc-reason">{r.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       <Pager page={page} label="Removed hosts" onOffset={setOffset} busy={isFetching} />
     </div>

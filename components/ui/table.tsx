@@ -10,7 +10,16 @@ export function HiddenColumnHeader({ children }: { children: ReactNode }) {
 }
 
 /** One column of a DataTable: a plain label, or a label with its alignment and visibility. */
-export type Column = ReactNode | { label: ReactNode; num?: boolean; hidden?: boolean; className?: string };
+export type Column =
+  | ReactNode
+  | {
+      label: ReactNode;
+      num?: boolean;
+      hidden?: boolean;
+      className?: string;
+      title?: string;
+      sort?: "ascending" | "descending";
+    };
 
 function isSpec(c: Column): c is Exclude<Column, ReactNode> & { label: ReactNode } {
   return typeof c === "object" && c !== null && "label" in c;
@@ -21,7 +30,7 @@ function ColumnHeader({ column }: { column: Column }) {
   if (column.hidden) return <HiddenColumnHeader>{column.label}</HiddenColumnHeader>;
   const className = [column.num ? "num" : "", column.className ?? ""].filter(Boolean).join(" ") || undefined;
   return (
-    <th scope="col" className={className}>
+    <th scope="col" className={className} title={column.title} aria-sort={column.sort}>
       {column.label}
     </th>
   );
@@ -39,6 +48,9 @@ export function DataTable({
   label,
   labelledBy,
   className,
+  captionClassName,
+  unstyled,
+  busy,
   foot,
 }: {
   columns: readonly Column[];
@@ -47,15 +59,20 @@ export function DataTable({
   label?: string;
   labelledBy?: string;
   className?: string;
+  captionClassName?: string;
+  /** Leaves out the `data-table` look, for tables inside a panel with its own. */
+  unstyled?: boolean;
+  busy?: boolean;
   foot?: ReactNode;
 }) {
   return (
     <table
-      className={className ? `data-table ${className}` : "data-table"}
+      className={unstyled ? className : className ? `data-table ${className}` : "data-table"}
       aria-label={label}
       aria-labelledby={labelledBy}
+      aria-busy={busy}
     >
-      {caption !== undefined ? <caption>{caption}</caption> : null}
+      {caption !== undefined ? <caption className={captionClassName}>{caption}</caption> : null}
       <thead>
         <tr>
           {columns.map((c, i) => (
