@@ -1,5 +1,6 @@
 // Helpers shared by the issue-5 e2e specs (screens where the scheduler's inputs are edited).
 import { expect, type Locator, type Page } from "@playwright/test";
+import { queryAll } from "./db";
 
 /** A suffix that keeps names unique across tests, workers and runs. */
 export function uid(): string {
@@ -24,4 +25,24 @@ export async function expectFieldError(field: Locator, message: string | RegExp)
 
 export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Asks the what-if form of a scheduled run about each disabled (but up) host in turn and returns the
+ * first one it proposes to enable, or "" when none: which disabled host the filters rejected for
+ * that reason alone depends on the seeded cloud.
+ */
+export async function firstHostToEnable(page: Page): Promise<string> {
+  const disabled = queryAll<{ name: string }>(
+    `SELECT name FROM "ComputeHost" WHERE serviceDisabled = 1 AND serviceUp = 1 AND forcedDown = 0 ORDER BY name`,
+  ).map((r) => r.name);
+  const whatIf = page.getByRole("form", { name: "What would let a host pass" });
+  for (const name of disabled) {
+    await whatIf.getByLabel("Rejected host").fill(name);
+    await whatIf.getByRole("button", { name: "Find changes" }).click();
+    const region = page.getByRole("region", { name: `Changes for ${name}` });
+    await expect(region).toBeVisible({ timeout: 20_000 });
+    if (await region.getByRole("button", { name: `Apply: enable the compute service on ${name}` }).count()) return name;
+  }
+  return "";
 }
