@@ -1,3 +1,4 @@
+import { PageFrame, queryParams, type SearchParams } from "@/components/ui/page-frame";
 import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -5,7 +6,6 @@ import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
 import { KeyValueChips } from "@/components/ui/chips";
 import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtInt } from "@/components/ui/format";
-import { Notice } from "@/components/ui/notice";
 import { describeMetadataKey } from "@/lib/catalog/metadata-keys";
 import { listAggregates } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -13,20 +13,21 @@ import { prisma } from "@/lib/db";
 export const metadata: Metadata = { title: "Aggregates" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function AggregatesPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
+export default async function AggregatesPage({ searchParams }: { searchParams: SearchParams }) {
+  const param = await queryParams(searchParams);
+  const deleted = param("deleted");
   const aggregates = await listAggregates(prisma);
   return (
-    <section>
-      <h1>Aggregates</h1>
-      <p className="lead">
-        Host aggregates group hosts; their availability zone and metadata are what AvailabilityZoneFilter, the
-        Aggregate* filters and the weighers&apos; per-aggregate multipliers read.
-      </p>
-      {deleted ? <Notice tone="ok">Aggregate {deleted} deleted.</Notice> : null}
+    <PageFrame
+      title="Aggregates"
+      lead={
+        <>
+          Host aggregates group hosts; their availability zone and metadata are what AvailabilityZoneFilter, the
+          Aggregate* filters and the weighers&apos; per-aggregate multipliers read.
+        </>
+      }
+      notice={deleted ? <>Aggregate {deleted} deleted.</> : null}
+    >
       <NewPanel id="new-agg" title="New aggregate">
         <CreateAggregateForm />
       </NewPanel>
@@ -56,6 +57,6 @@ export default async function AggregatesPage({ searchParams }: { searchParams: P
       ) : (
         <p className="empty">No aggregates yet.</p>
       )}
-    </section>
+    </PageFrame>
   );
 }

@@ -1,3 +1,4 @@
+import { PageFrame, queryParams, type SearchParams } from "@/components/ui/page-frame";
 import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -5,7 +6,6 @@ import { FlavorForm } from "@/components/flavors/flavor-forms";
 import { KeyValueChips } from "@/components/ui/chips";
 import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtInt, fmtMb } from "@/components/ui/format";
-import { Notice } from "@/components/ui/notice";
 import { describeExtraSpec } from "@/lib/catalog/extra-specs";
 import { listFlavors } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -13,20 +13,21 @@ import { prisma } from "@/lib/db";
 export const metadata: Metadata = { title: "Flavors" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function FlavorsPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const deleted = typeof sp.deleted === "string" ? sp.deleted : null;
+export default async function FlavorsPage({ searchParams }: { searchParams: SearchParams }) {
+  const param = await queryParams(searchParams);
+  const deleted = param("deleted");
   const flavors = await listFlavors(prisma, "name");
   return (
-    <section>
-      <h1>Flavors</h1>
-      <p className="lead">
-        A flavor&apos;s sizes are what the resource filters check; its extra specs are matched by
-        AggregateInstanceExtraSpecsFilter, ComputeCapabilitiesFilter and the traits prefilter.
-      </p>
-      {deleted ? <Notice tone="ok">Flavor {deleted} deleted.</Notice> : null}
+    <PageFrame
+      title="Flavors"
+      lead={
+        <>
+          A flavor&apos;s sizes are what the resource filters check; its extra specs are matched by
+          AggregateInstanceExtraSpecsFilter, ComputeCapabilitiesFilter and the traits prefilter.
+        </>
+      }
+      notice={deleted ? <>Flavor {deleted} deleted.</> : null}
+    >
       <DataTable
         caption={<>Flavors ({flavors.length})</>}
         columns={[
@@ -73,6 +74,6 @@ export default async function FlavorsPage({ searchParams }: { searchParams: Prom
       <NewPanel id="new-flavor" title="New flavor">
         <FlavorForm />
       </NewPanel>
-    </section>
+    </PageFrame>
   );
 }

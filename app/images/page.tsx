@@ -1,3 +1,4 @@
+import { PageFrame, queryParams, type SearchParams } from "@/components/ui/page-frame";
 import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
 import { removeImageProperty, saveImageProperty } from "@/lib/images/actions";
@@ -14,21 +15,22 @@ import { prisma } from "@/lib/db";
 export const metadata: Metadata = { title: "Images" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function ImagesPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const editUuid = typeof sp.edit === "string" ? sp.edit : null;
+export default async function ImagesPage({ searchParams }: { searchParams: SearchParams }) {
+  const param = await queryParams(searchParams);
+  const editUuid = param("edit");
   const images = await listImages(prisma);
   const editing = editUuid ? (images.find((im) => im.uuid === editUuid) ?? null) : null;
   return (
-    <section>
-      <h1>Images</h1>
-      <p className="lead">
-        Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
-        hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
-      </p>
-      {typeof sp.deleted === "string" ? <Notice tone="ok">Image {sp.deleted} deleted.</Notice> : null}
+    <PageFrame
+      title="Images"
+      lead={
+        <>
+          Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
+          hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
+        </>
+      }
+      notice={param("deleted") ? <>Image {param("deleted")} deleted.</> : null}
+    >
       <DataTable
         caption={<>Images ({images.length})</>}
         columns={["Name", "ID", "Properties", { label: "Instances", num: true }, { label: "Actions", hidden: true }]}
@@ -79,6 +81,6 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
       <NewPanel id="new-image" title="New image">
         <ImageForm />
       </NewPanel>
-    </section>
+    </PageFrame>
   );
 }

@@ -1,9 +1,9 @@
+import { PageFrame, queryParams, type SearchParams } from "@/components/ui/page-frame";
 import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
 import Link from "next/link";
 import { DeleteServerGroupForm, ServerGroupForm } from "@/components/server-groups/server-group-forms";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
-import { Notice } from "@/components/ui/notice";
 import { DataTable } from "@/components/ui/table";
 import { listServerGroups } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -11,23 +11,22 @@ import { prisma } from "@/lib/db";
 export const metadata: Metadata = { title: "Server groups" };
 export const dynamic = "force-dynamic";
 
-type SP = Record<string, string | string[] | undefined>;
-
-export default async function ServerGroupsPage({ searchParams }: { searchParams: Promise<SP> }) {
-  const sp = await searchParams;
-  const editUuid = typeof sp.edit === "string" ? sp.edit : null;
+export default async function ServerGroupsPage({ searchParams }: { searchParams: SearchParams }) {
+  const param = await queryParams(searchParams);
+  const editUuid = param("edit");
   const groups = await listServerGroups(prisma);
   const editing = editUuid ? (groups.find((g) => g.uuid === editUuid) ?? null) : null;
   return (
-    <section>
-      <h1>Server groups</h1>
-      <p className="lead">
-        A server group&apos;s policy places its members together or apart; its members are instances (set an
-        instance&apos;s group on the <Link href="/instances">instances</Link> page).
-      </p>
-      {typeof sp.deleted === "string" ? (
-        <Notice tone="ok">Server group {sp.deleted} deleted; its members are in no group now.</Notice>
-      ) : null}
+    <PageFrame
+      title="Server groups"
+      lead={
+        <>
+          A server group&apos;s policy places its members together or apart; its members are instances (set an
+          instance&apos;s group on the <Link href="/instances">instances</Link> page).
+        </>
+      }
+      notice={param("deleted") ? <>Server group {param("deleted")} deleted; its members are in no group now.</> : null}
+    >
       <DataTable
         caption={<>Server groups ({groups.length})</>}
         columns={["Name", "Policy", "Rules", "Project", "Members (hosts)", { label: "Actions", hidden: true }]}
@@ -96,6 +95,6 @@ export default async function ServerGroupsPage({ searchParams }: { searchParams:
       <NewPanel id="new-sg" title="New server group">
         <ServerGroupForm />
       </NewPanel>
-    </section>
+    </PageFrame>
   );
 }
