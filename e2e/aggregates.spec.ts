@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, expectFieldError, form, uid } from "./ui-helpers";
+import { acceptNextDialog, addPair, expectFieldError, form, uid } from "./ui-helpers";
 
 const aggCount = () => queryAll<{ n: number }>(`SELECT COUNT(*) AS n FROM "Aggregate"`)[0].n;
 const metadataOf = (name: string) =>
@@ -81,14 +81,8 @@ test.describe("Aggregates", () => {
     expect(metadataOf(name)).toEqual([]);
 
     // Python float syntax is accepted ("1e3", "-.5"), and free keys too
-    await key.fill("ram_weight_multiplier");
-    await value.fill("-.5");
-    await submit.click();
-    await expect(page.getByLabel("Value of ram_weight_multiplier")).toHaveValue("-.5");
-    await key.fill("rack");
-    await value.fill("r12");
-    await submit.click();
-    await expect(page.getByLabel("Value of rack")).toHaveValue("r12");
+    await addPair(add, "ram_weight_multiplier", "-.5");
+    await addPair(add, "rack", "r12");
     expect(metadataOf(name)).toEqual([
       { key: "rack", value: "r12" },
       { key: "ram_weight_multiplier", value: "-.5" },

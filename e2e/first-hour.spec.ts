@@ -4,7 +4,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { storageStateFile } from "./auth";
 import { queryAll } from "./db";
-import { firstHostToEnable, form, uid } from "./ui-helpers";
+import { createAggregate, firstHostToEnable, form, uid } from "./ui-helpers";
 
 async function scheduleSmall(page: Page): Promise<void> {
   await page.goto("/schedule");
@@ -15,11 +15,7 @@ async function scheduleSmall(page: Page): Promise<void> {
 
 async function newAggregate(page: Page): Promise<string> {
   const name = `e2e-hour-${uid()}`;
-  await page.goto("/aggregates");
-  const f = form(page, "Create aggregate");
-  await f.getByLabel("Name", { exact: true }).fill(name);
-  await f.getByRole("button", { name: "Create aggregate" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await createAggregate(page, name);
   return name;
 }
 

@@ -46,3 +46,31 @@ export async function firstHostToEnable(page: Page): Promise<string> {
   }
   return "";
 }
+
+/** Adds key=value through a key/value editor's "Add" form and waits until the saved row shows it. */
+export async function addPair(add: Locator, key: string, value: string): Promise<void> {
+  await add.getByLabel("New key").fill(key);
+  await add.getByLabel("New value").fill(value);
+  await add.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(add.page().getByLabel(`Value of ${key}`)).toHaveValue(value);
+}
+
+/** Creates an aggregate from /aggregates and waits for its own page. */
+export async function createAggregate(page: Page, name: string): Promise<void> {
+  await page.goto("/aggregates");
+  const create = form(page, "Create aggregate");
+  await create.getByLabel("Name", { exact: true }).fill(name);
+  await create.getByRole("button", { name: "Create aggregate" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
+/** Submits the "Create server group" form and returns it, to read its outcome or field errors. */
+export async function submitServerGroup(page: Page, name: string, policy: string, maxPerHost?: string) {
+  await page.goto("/server-groups");
+  const create = form(page, "Create server group");
+  await create.getByLabel("Name", { exact: true }).fill(name);
+  await create.getByLabel("Policy").selectOption(policy);
+  if (maxPerHost !== undefined) await create.getByLabel("Rule max_server_per_host").fill(maxPerHost);
+  await create.getByRole("button", { name: "Create server group" }).click();
+  return create;
+}
