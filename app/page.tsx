@@ -110,24 +110,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <strong>{fmtInt(counts.hosts)}</strong> hosts
           </Link>
         </li>
-        <li>
-          <strong>{pct(total.vcpusUsed, total.vcpusCapacity)}</strong> vCPU used
-          <span className="muted small">
-            {fmtInt(total.vcpusUsed)} / {fmtInt(total.vcpusCapacity)}
-          </span>
-        </li>
-        <li>
-          <strong>{pct(total.memoryMbUsed, total.memoryMbCapacity)}</strong> RAM used
-          <span className="muted small">
-            {fmtMb(total.memoryMbUsed)} / {fmtMb(total.memoryMbCapacity)}
-          </span>
-        </li>
-        <li>
-          <strong>{pct(total.localGbUsed, total.localGbCapacity)}</strong> disk used
-          <span className="muted small">
-            {fmtGb(total.localGbUsed)} / {fmtGb(total.localGbCapacity)}
-          </span>
-        </li>
+        <UsageCard label="vCPU used" used={total.vcpusUsed} total={total.vcpusCapacity} format={fmtInt} />
+        <UsageCard label="RAM used" used={total.memoryMbUsed} total={total.memoryMbCapacity} format={fmtMb} />
+        <UsageCard label="disk used" used={total.localGbUsed} total={total.localGbCapacity} format={fmtGb} />
         <li>
           <Link href="/hosts?state=problem">
             <strong>{fmtInt(problems.total)}</strong> hosts out of rotation
@@ -234,5 +219,27 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </section>
       </div>
     </section>
+  );
+}
+
+/** A summary card: the share used, then used / total in the resource's unit. */
+function UsageCard({
+  label,
+  used,
+  total,
+  format,
+}: {
+  label: string;
+  used: number;
+  total: number;
+  format: (n: number) => string;
+}) {
+  return (
+    <li>
+      <strong>{pct(used, total)}</strong> {label}
+      <span className="muted small">
+        {format(used)} / {format(total)}
+      </span>
+    </li>
   );
 }

@@ -1,3 +1,4 @@
+import { FilterSelect } from "@/components/ui/filter-bar";
 import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -64,28 +65,15 @@ export default async function AuditPage({
         not changes and are listed under <Link href="/runs">Runs</Link>.
       </p>
       <form method="get" action="/audit" aria-label="Filter the audit trail" className="filters">
-        <div className="field">
-          <label htmlFor="audit-user">User</label>
-          <select id="audit-user" name="user" defaultValue={raw.user}>
-            <option value="">anyone</option>
-            {users.map((u) => (
-              <option key={u} value={u}>
-                {u}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-entity">Entity</label>
-          <select id="audit-entity" name="entity" defaultValue={raw.entity}>
-            <option value="">any</option>
-            {[...ENTITY_KINDS, "user", "cloud"].map((k) => (
-              <option key={k} value={k}>
-                {k.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="audit-user" name="user" label="User" defaultValue={raw.user} any="anyone" options={users} />
+        <FilterSelect
+          id="audit-entity"
+          name="entity"
+          label="Entity"
+          defaultValue={raw.entity}
+          any="any"
+          options={[...ENTITY_KINDS, "user", "cloud"].map((k) => ({ value: k, label: k.replace("_", " ") }))}
+        />
         <div className="field">
           <label htmlFor="audit-key">Name or uuid</label>
           <input id="audit-key" name="key" defaultValue={raw.key} />

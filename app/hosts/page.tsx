@@ -2,7 +2,7 @@ import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DensityFrame, DensityToggle } from "@/components/ui/density";
-import { FilterBar, SearchField } from "@/components/ui/filter-bar";
+import { FilterBar, FilterSelect, SearchField } from "@/components/ui/filter-bar";
 import { fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
 import { MiniBar } from "@/components/ui/usage-bar";
 import { Pager, queryString } from "@/components/ui/pager";
@@ -93,38 +93,22 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
           defaultValue={q}
           placeholder="name, hypervisor hostname or IP"
         />
-        <div className="field">
-          <label htmlFor="host-state">State</label>
-          <select id="host-state" name="state" defaultValue={state ?? ""}>
-            <option value="">any</option>
-            {(Object.keys(HOST_STATES) as HostStateFilter[]).map((s) => (
-              <option key={s} value={s}>
-                {STATE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="host-cell">Cell</label>
-          <select id="host-cell" name="cell" defaultValue={cell ?? ""}>
-            <option value="">any</option>
-            {cells.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="host-size">Per page</label>
-          <select id="host-size" name="size" defaultValue={String(size)}>
-            {HOST_PAGE_SIZES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="host-state"
+          name="state"
+          label="State"
+          defaultValue={state ?? ""}
+          any="any"
+          options={(Object.keys(HOST_STATES) as HostStateFilter[]).map((s) => ({ value: s, label: STATE_LABELS[s] }))}
+        />
+        <FilterSelect id="host-cell" name="cell" label="Cell" defaultValue={cell ?? ""} any="any" options={cells} />
+        <FilterSelect
+          id="host-size"
+          name="size"
+          label="Per page"
+          defaultValue={String(size)}
+          options={HOST_PAGE_SIZES.map(String)}
+        />
         {sort !== "position" ? <input type="hidden" name="sort" value={sort} /> : null}
         {dir === "desc" ? <input type="hidden" name="dir" value="desc" /> : null}
       </FilterBar>
