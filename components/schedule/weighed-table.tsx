@@ -6,7 +6,7 @@ import { fmtCount, fmtMultiplier, fmtNormalized, fmtRaw, fmtSource, fmtWeight, s
 import type { MultiplierUse, Page, WeighedRow } from "@/lib/runs/view";
 import { PAGE_SIZE } from "@/lib/runs/view";
 import { useDebounced } from "@/components/ui/use-debounced";
-import { useWeighedPage } from "./use-run-data";
+import { useHostPage } from "./use-run-data";
 import { roleLabel } from "./weights-chart";
 
 export function Pager({
@@ -90,7 +90,7 @@ export function WeighedTable({
   const [offset, setOffset] = useState(0);
   const [filter, setFilter] = useState("");
   const q = useDebounced(filter, 200);
-  const { data, isFetching, error } = useWeighedPage(runId, index, offset, PAGE_SIZE, q, initial);
+  const { data, isFetching, error } = useHostPage("weighed", runId, index, offset, PAGE_SIZE, q, initial);
   const page = data ?? initial;
   const id = useId();
   const cols = drawn.length ? drawn : names;

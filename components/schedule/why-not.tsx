@@ -6,7 +6,7 @@ import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import type { FateStep, HostFate, Page, RejectedRow } from "@/lib/runs/view";
 import { PAGE_SIZE } from "@/lib/runs/view";
 import { useDebounced } from "@/components/ui/use-debounced";
-import { useFates, useRejectedPage } from "./use-run-data";
+import { useFates, useHostPage } from "./use-run-data";
 import { Pager } from "./weighed-table";
 
 function stepText(s: FateStep, instances: number): ReactNode {
@@ -114,7 +114,7 @@ export function WhyNotSearch({ runId, instances }: { runId: number; instances: n
 /** Every host that fell out at one instance, with the stage and the reason (paged). */
 export function RejectedTable({ runId, index, initial }: { runId: number; index: number; initial: Page<RejectedRow> }) {
   const [offset, setOffset] = useState(0);
-  const { data, isFetching } = useRejectedPage(runId, index, offset, PAGE_SIZE, "", initial);
+  const { data, isFetching } = useHostPage("rejected", runId, index, offset, PAGE_SIZE, "", initial);
   const page = data ?? initial;
   if (page.total === 0) return <p className="sc-muted">No host was removed at this instance.</p>;
   return (
