@@ -1,4 +1,4 @@
-import { DataTable } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
@@ -163,9 +163,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               >
                 {problems.rows.map((h) => (
                   <tr key={h.name}>
-                    <th scope="row">
-                      <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                    </th>
+                    <RecordRowHeader kind="hosts" id={h.name} />
                     <td>
                       <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
                     </td>

@@ -1,7 +1,6 @@
 import { PageFrame, queryParams, type SearchParams } from "@/components/ui/page-frame";
-import { DataTable } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { CreateAggregateForm } from "@/components/aggregates/aggregate-forms";
 import { KeyValueChips } from "@/components/ui/chips";
 import { NewPanel } from "@/components/ui/edit-panel";
@@ -38,9 +37,7 @@ export default async function AggregatesPage({ searchParams }: { searchParams: S
         >
           {aggregates.map((a) => (
             <tr key={a.id}>
-              <th scope="row">
-                <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
-              </th>
+              <RecordRowHeader kind="aggregates" id={a.name} />
               <td>{a.availabilityZone ?? <span className="muted">—</span>}</td>
               <td className="num">{fmtInt(a.hostCount)}</td>
               <td>

@@ -1,4 +1,4 @@
-import { DataTable } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DensityFrame, DensityToggle } from "@/components/ui/density";
@@ -143,9 +143,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
             >
               {result.rows.map((h) => (
                 <tr key={h.id}>
-                  <th scope="row">
-                    <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                  </th>
+                  <RecordRowHeader kind="hosts" id={h.name} />
                   <td>{h.cell}</td>
                   <td className="num">{fmtInt(h.vcpus)}</td>
                   <td className="num">

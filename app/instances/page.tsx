@@ -4,7 +4,7 @@ import Link from "next/link";
 import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
 import { Notice } from "@/components/ui/notice";
-import { DataTable } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
@@ -94,9 +94,9 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
         >
           {list.rows.map((i) => (
             <tr key={i.id}>
-              <th scope="row">
-                <Link href={`/instances/${encodeURIComponent(i.uuid)}`}>{i.name ?? i.uuid}</Link>
-              </th>
+              <RecordRowHeader kind="instances" id={i.uuid}>
+                {i.name ?? i.uuid}
+              </RecordRowHeader>
               <td>
                 <code className="small">{i.uuid}</code>
               </td>

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 
 /** A column header that only screen readers read (a column of row buttons). */
@@ -83,5 +84,22 @@ export function DataTable({
       <tbody>{children}</tbody>
       {foot}
     </table>
+  );
+}
+
+/** A row's header cell naming a record and linking to its page (`/hosts/NAME`, `/aggregates/NAME`…). */
+export function RecordRowHeader({
+  kind,
+  id,
+  children,
+}: {
+  kind: "hosts" | "aggregates" | "flavors" | "instances";
+  id: string;
+  children?: ReactNode;
+}) {
+  return (
+    <th scope="row">
+      <Link href={`/${kind}/${encodeURIComponent(id)}`}>{children ?? id}</Link>
+    </th>
   );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { removeAggregateMetadata, saveAggregateMetadata } from "@/lib/aggregates/actions";
 import {
@@ -15,7 +14,7 @@ import { fmtInt, decodeParam } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
 import { RecordHead } from "@/components/ui/record-head";
-import { DataTable } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import { getAggregate } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 import { pageOf } from "@/lib/api/input-limits";
@@ -105,9 +104,7 @@ export default async function AggregatePage({ params, searchParams }: { params: 
               >
                 {agg.hosts.map((h) => (
                   <tr key={h.id}>
-                    <th scope="row">
-                      <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                    </th>
+                    <RecordRowHeader kind="hosts" id={h.name} />
                     <td>{h.cell}</td>
                     <td>
                       <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>

@@ -1,4 +1,4 @@
-import { DataTable } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -117,9 +117,7 @@ export default async function HostPage({ params, searchParams }: { params: Param
           >
             {h.aggregateDetails.map((a) => (
               <tr key={a.name}>
-                <th scope="row">
-                  <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
-                </th>
+                <RecordRowHeader kind="aggregates" id={a.name} />
                 <td>{a.availabilityZone ?? "—"}</td>
                 <td>
                   <KeyValueChips chips={a.metadata.map((m) => ({ ...m, title: describeMetadataKey(m.key).reader }))} />
