@@ -1,5 +1,7 @@
 "use client";
 
+import { FormError } from "@/components/ui/notice";
+
 import { DataTable } from "@/components/ui/table";
 /**
  * Beside the weights chart: for each configured multiplier, the range in
@@ -135,11 +137,7 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
           Re-run with this value
         </button>
       </form>
-      {error ? (
-        <p className="sc-bad" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       {outcome ? (
         <p role="status" aria-label="Re-run with the multiplier">
           With {outcome.key} = {fmt(outcome.value)}:{" "}
