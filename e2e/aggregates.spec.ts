@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, addPair, createAggregate, expectFieldError, form, uid } from "./ui-helpers";
+import { acceptNextDialog, addPair, createAggregate, expectFieldError, form, pairForm, uid } from "./ui-helpers";
 
 const aggCount = () => queryAll<{ n: number }>(`SELECT COUNT(*) AS n FROM "Aggregate"`)[0].n;
 const metadataOf = (name: string) =>
@@ -43,10 +43,7 @@ test.describe("Aggregates", () => {
   test("metadata: bad values are rejected with the rule of the filter or weigher that reads them", async ({ page }) => {
     const name = `e2e-meta-${uid()}`;
     await createAggregate(page, name);
-    const add = form(page, "Add metadata");
-    const key = add.getByLabel("New key");
-    const value = add.getByLabel("New value");
-    const submit = add.getByRole("button", { name: "Add", exact: true });
+    const { add, key, value, submit } = pairForm(page, "Add metadata");
 
     // a multiplier must be a Python float
     await key.fill("ram_weight_multiplier");

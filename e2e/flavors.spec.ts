@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, addPair, expectFieldError, form, uid } from "./ui-helpers";
+import { acceptNextDialog, addPair, expectFieldError, form, pairForm, uid } from "./ui-helpers";
 
 const flavorCount = () => queryAll<{ n: number }>(`SELECT COUNT(*) AS n FROM "Flavor"`)[0].n;
 const specsOf = (name: string) =>
@@ -55,10 +55,7 @@ test.describe("Flavors", () => {
   test("the extra-spec editor explains values live and rejects malformed ones", async ({ page }) => {
     const name = `e2e.specs.${uid()}`;
     await createFlavor(page, name);
-    const add = form(page, "Add extra spec");
-    const key = add.getByLabel("New key");
-    const value = add.getByLabel("New value");
-    const submit = add.getByRole("button", { name: "Add", exact: true });
+    const { add, key, value, submit } = pairForm(page, "Add extra spec");
 
     // live meaning of the operator syntax
     await key.fill("capabilities:hypervisor_type");

@@ -47,6 +47,17 @@ export async function firstHostToEnable(page: Page): Promise<string> {
   return "";
 }
 
+/** A key/value editor's "Add" form (named e.g. "Add metadata") and its fields. */
+export function pairForm(page: Page, name: string) {
+  const add = form(page, name);
+  return {
+    add,
+    key: add.getByLabel("New key"),
+    value: add.getByLabel("New value"),
+    submit: add.getByRole("button", { name: "Add", exact: true }),
+  };
+}
+
 /** Adds key=value through a key/value editor's "Add" form and waits until the saved row shows it. */
 export async function addPair(add: Locator, key: string, value: string): Promise<void> {
   await add.getByLabel("New key").fill(key);
