@@ -1,3 +1,4 @@
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
@@ -15,46 +16,36 @@ export const dynamic = "force-dynamic";
 
 function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: string; caption: string }) {
   return (
-    <table className="data-table capacity-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{group}</th>
-          <th scope="col" className="num">
-            Hosts
-          </th>
-          <th scope="col" className="num">
-            vCPU used / total
-          </th>
-          <th scope="col" className="num">
-            RAM used / total
-          </th>
-          <th scope="col" className="num">
-            Disk used / total
-          </th>
+    <DataTable
+      className="capacity-table"
+      caption={caption}
+      columns={[
+        group,
+        { label: "Hosts", num: true },
+        { label: "vCPU used / total", num: true },
+        { label: "RAM used / total", num: true },
+        { label: "Disk used / total", num: true },
+      ]}
+    >
+      {rows.map((r) => (
+        <tr key={r.name}>
+          <th scope="row">{r.name}</th>
+          <td className="num">{fmtInt(r.hosts)}</td>
+          <td className="num">
+            {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
+            <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
+          </td>
+          <td className="num">
+            {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
+            <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
+          </td>
+          <td className="num">
+            {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
+            <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.name}>
-            <th scope="row">{r.name}</th>
-            <td className="num">{fmtInt(r.hosts)}</td>
-            <td className="num">
-              {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
-              <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
-            </td>
-            <td className="num">
-              {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
-              <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
-            </td>
-            <td className="num">
-              {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
-              <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -121,24 +112,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <strong>{fmtInt(counts.hosts)}</strong> hosts
           </Link>
         </li>
-        <li>
-          <strong>{pct(total.vcpusUsed, total.vcpusCapacity)}</strong> vCPU used
-          <span className="muted small">
-            {fmtInt(total.vcpusUsed)} / {fmtInt(total.vcpusCapacity)}
-          </span>
-        </li>
-        <li>
-          <strong>{pct(total.memoryMbUsed, total.memoryMbCapacity)}</strong> RAM used
-          <span className="muted small">
-            {fmtMb(total.memoryMbUsed)} / {fmtMb(total.memoryMbCapacity)}
-          </span>
-        </li>
-        <li>
-          <strong>{pct(total.localGbUsed, total.localGbCapacity)}</strong> disk used
-          <span className="muted small">
-            {fmtGb(total.localGbUsed)} / {fmtGb(total.localGbCapacity)}
-          </span>
-        </li>
+        <UsageCard label="vCPU used" used={total.vcpusUsed} total={total.vcpusCapacity} format={fmtInt} />
+        <UsageCard label="RAM used" used={total.memoryMbUsed} total={total.memoryMbCapacity} format={fmtMb} />
+        <UsageCard label="disk used" used={total.localGbUsed} total={total.localGbCapacity} format={fmtGb} />
         <li>
           <Link href="/hosts?state=problem">
             <strong>{fmtInt(problems.total)}</strong> hosts out of rotation
@@ -182,29 +158,21 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <h2 id="problems-h">Hosts disabled or down ({fmtInt(problems.total)})</h2>
           {problems.rows.length ? (
             <>
-              <table className="data-table">
-                <caption className="visually-hidden">Hosts disabled or down, with the reason</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Host</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Reason</th>
+              <DataTable
+                caption={<>Hosts disabled or down, with the reason</>}
+                captionClassName="visually-hidden"
+                columns={["Host", "State", "Reason"]}
+              >
+                {problems.rows.map((h) => (
+                  <tr key={h.name}>
+                    <RecordRowHeader kind="hosts" id={h.name} />
+                    <td>
+                      <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
+                    </td>
+                    <td>{h.reason ?? <span className="muted">no reason given</span>}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {problems.rows.map((h) => (
-                    <tr key={h.name}>
-                      <th scope="row">
-                        <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                      </th>
-                      <td>
-                        <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
-                      </td>
-                      <td>{h.reason ?? <span className="muted">no reason given</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
               {problems.total > problems.rows.length ? (
                 <p>
                   <Link href="/hosts?state=problem">All {fmtInt(problems.total)} hosts out of rotation →</Link>
@@ -218,38 +186,31 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <section aria-labelledby="runs-h">
           <h2 id="runs-h">Latest scheduling runs</h2>
           {runs.length ? (
-            <table className="data-table">
-              <caption className="visually-hidden">Latest scheduling runs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Flavor × n</th>
-                  <th scope="col">Result</th>
+            <DataTable
+              caption={<>Latest scheduling runs</>}
+              captionClassName="visually-hidden"
+              columns={["Run", "When", "Flavor × n", "Result"]}
+            >
+              {runs.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">
+                    <Link href={`/runs/${r.id}`}>#{r.id}</Link>
+                  </th>
+                  <td className="small">{fmtDate(r.createdAt)}</td>
+                  <td>
+                    {r.flavorName} × {r.numInstances}
+                    {r.profileName ? <div className="muted small">profile {r.profileName}</div> : null}
+                  </td>
+                  <td>
+                    {r.error ? (
+                      <span className="state state-down">{r.error}</span>
+                    ) : (
+                      <span>{r.chosenHosts.length ? r.chosenHosts.join(", ") : "—"}</span>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {runs.map((r) => (
-                  <tr key={r.id}>
-                    <th scope="row">
-                      <Link href={`/runs/${r.id}`}>#{r.id}</Link>
-                    </th>
-                    <td className="small">{fmtDate(r.createdAt)}</td>
-                    <td>
-                      {r.flavorName} × {r.numInstances}
-                      {r.profileName ? <div className="muted small">profile {r.profileName}</div> : null}
-                    </td>
-                    <td>
-                      {r.error ? (
-                        <span className="state state-down">{r.error}</span>
-                      ) : (
-                        <span>{r.chosenHosts.length ? r.chosenHosts.join(", ") : "—"}</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           ) : (
             <p className="muted">
               No scheduling runs yet. <Link href="/schedule">Schedule a request</Link> to see one here.
@@ -258,5 +219,27 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </section>
       </div>
     </section>
+  );
+}
+
+/** A summary card: the share used, then used / total in the resource's unit. */
+function UsageCard({
+  label,
+  used,
+  total,
+  format,
+}: {
+  label: string;
+  used: number;
+  total: number;
+  format: (n: number) => string;
+}) {
+  return (
+    <li>
+      <strong>{pct(used, total)}</strong> {label}
+      <span className="muted small">
+        {format(used)} / {format(total)}
+      </span>
+    </li>
   );
 }

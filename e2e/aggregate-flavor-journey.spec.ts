@@ -3,7 +3,7 @@
 // and finds all of it persisted — each step asserted in the page and in the DB.
 import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, form, uid } from "./ui-helpers";
+import { acceptNextDialog, createAggregate, form, uid } from "./ui-helpers";
 
 test("aggregate metadata ssd=true + two hosts + flavor extra spec, persisted across reloads", async ({ page }) => {
   const id = uid();
@@ -24,12 +24,8 @@ test("aggregate metadata ssd=true + two hosts + flavor extra spec, persisted acr
   expect(hosts).toHaveLength(2);
 
   // 1. a new aggregate
-  await page.goto("/aggregates");
-  const create = form(page, "Create aggregate");
-  await create.getByLabel("Name", { exact: true }).fill(aggName);
-  await create.getByRole("button", { name: "Create aggregate" }).click();
+  await createAggregate(page, aggName);
   await expect(page).toHaveURL(new RegExp(`/aggregates/${aggName}`));
-  await expect(page.getByRole("heading", { level: 1, name: aggName })).toBeVisible();
 
   // 2. metadata ssd=true, with the reader shown live while typing
   const addMeta = form(page, "Add metadata");

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, expectFieldError, form, uid } from "./ui-helpers";
+import { acceptNextDialog, addPair, createAggregate, expectFieldError, form, pairForm, uid } from "./ui-helpers";
 
 const aggCount = () => queryAll<{ n: number }>(`SELECT COUNT(*) AS n FROM "Aggregate"`)[0].n;
 const metadataOf = (name: string) =>
@@ -8,14 +8,6 @@ const metadataOf = (name: string) =>
     `SELECT m.key AS key, m.value AS value FROM "AggregateMetadata" m JOIN "Aggregate" a ON a.id = m.aggregateId WHERE a.name = ? ORDER BY m.key`,
     name,
   );
-
-async function createAggregate(page: Page, name: string) {
-  await page.goto("/aggregates");
-  const f = form(page, "Create aggregate");
-  await f.getByLabel("Name", { exact: true }).fill(name);
-  await f.getByRole("button", { name: "Create aggregate" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-}
 
 test.describe("Aggregates", () => {
   test("lists the aggregates with their zone, host count and metadata readers", async ({ page }) => {
@@ -51,10 +43,7 @@ test.describe("Aggregates", () => {
   test("metadata: bad values are rejected with the rule of the filter or weigher that reads them", async ({ page }) => {
     const name = `e2e-meta-${uid()}`;
     await createAggregate(page, name);
-    const add = form(page, "Add metadata");
-    const key = add.getByLabel("New key");
-    const value = add.getByLabel("New value");
-    const submit = add.getByRole("button", { name: "Add", exact: true });
+    const { add, key, value, submit } = pairForm(page, "Add metadata");
 
     // a multiplier must be a Python float
     await key.fill("ram_weight_multiplier");
@@ -81,14 +70,8 @@ test.describe("Aggregates", () => {
     expect(metadataOf(name)).toEqual([]);
 
     // Python float syntax is accepted ("1e3", "-.5"), and free keys too
-    await key.fill("ram_weight_multiplier");
-    await value.fill("-.5");
-    await submit.click();
-    await expect(page.getByLabel("Value of ram_weight_multiplier")).toHaveValue("-.5");
-    await key.fill("rack");
-    await value.fill("r12");
-    await submit.click();
-    await expect(page.getByLabel("Value of rack")).toHaveValue("r12");
+    await addPair(add, "ram_weight_multiplier", "-.5");
+    await addPair(add, "rack", "r12");
     expect(metadataOf(name)).toEqual([
       { key: "rack", value: "r12" },
       { key: "ram_weight_multiplier", value: "-.5" },
@@ -105,10 +88,7 @@ test.describe("Aggregates", () => {
   test("metadata is changed and removed in place", async ({ page }) => {
     const name = `e2e-edit-${uid()}`;
     await createAggregate(page, name);
-    const add = form(page, "Add metadata");
-    await add.getByLabel("New key").fill("cpu_weight_multiplier");
-    await add.getByLabel("New value").fill("2.0");
-    await add.getByRole("button", { name: "Add", exact: true }).click();
+    await addPair(form(page, "Add metadata"), "cpu_weight_multiplier", "2.0");
     const row = form(page, "Edit cpu_weight_multiplier");
     await expect(row.getByLabel("Value of cpu_weight_multiplier")).toHaveValue("2.0");
     await expect(row.getByText("CPUWeigher").first()).toBeVisible();

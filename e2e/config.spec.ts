@@ -20,7 +20,8 @@ function profileRow(page: Page, name: string): Locator {
     .filter({ has: page.getByRole("link", { name: `Edit profile ${name}`, exact: true }) });
 }
 
-async function createProfile(page: Page, name: string, copyFrom: string) {
+/** Creates a profile copied from another and returns its editor. */
+async function createProfile(page: Page, name: string, copyFrom: string): Promise<Locator> {
   await page.goto("/config");
   const f = form(page, "Create profile");
   await f.getByLabel("Name", { exact: true }).fill(name);
@@ -28,6 +29,7 @@ async function createProfile(page: Page, name: string, copyFrom: string) {
   await f.getByRole("button", { name: "Create profile" }).click();
   await expect(page).toHaveURL(new RegExp(`profile=${name}`));
   await expect(page.getByRole("heading", { level: 2, name: new RegExp(`Profile ${name}`) })).toBeVisible();
+  return form(page, `Edit profile ${name}`);
 }
 
 test.describe("Scheduler configuration", () => {
@@ -46,8 +48,7 @@ test.describe("Scheduler configuration", () => {
 
   test("reorder filters with the buttons, the keyboard and drag and drop; save; reload", async ({ page }) => {
     const name = `e2e-order-${uid()}`;
-    await createProfile(page, name, "default");
-    const editor = form(page, `Edit profile ${name}`);
+    const editor = await createProfile(page, name, "default");
     const list = editor.getByRole("list", { name: "Enabled filters, in order" });
     const start = await order(list);
     expect(start.length).toBeGreaterThan(3);
@@ -92,9 +93,8 @@ test.describe("Scheduler configuration", () => {
     page,
   }) => {
     const name = `e2e-bad-${uid()}`;
-    await createProfile(page, name, "default");
+    const editor = await createProfile(page, name, "default");
     const before = configOf(name);
-    const editor = form(page, `Edit profile ${name}`);
     await editor.getByLabel("soft_affinity_weight_multiplier", { exact: true }).fill("-1.0");
     await editor.getByLabel("host_subset_size").fill("0");
     await editor.getByLabel("ram_weight_multiplier").fill("high");
@@ -127,8 +127,7 @@ test.describe("Scheduler configuration", () => {
     page,
   }) => {
     const name = `e2e-w-${uid()}`;
-    await createProfile(page, name, "placement");
-    const editor = form(page, `Edit profile ${name}`);
+    const editor = await createProfile(page, name, "placement");
     await expect(editor.getByLabel("placement", { exact: true })).toHaveValue("true");
     await editor.getByRole("radio", { name: /these weighers, in order/ }).check();
     const weighers = editor.getByRole("list", { name: "Enabled weighers, in order" });
@@ -150,9 +149,8 @@ test.describe("Scheduler configuration", () => {
     page,
   }) => {
     const name = `e2e-pl-${uid()}`;
-    await createProfile(page, name, "default");
+    const editor = await createProfile(page, name, "default");
     const before = configOf(name);
-    const editor = form(page, `Edit profile ${name}`);
     await expect(editor.getByLabel("max_placement_results")).toHaveAccessibleDescription(/Nova default: 1000/);
 
     // max_placement_results 0 and an alias with a bad product id: refused, nothing written

@@ -4,7 +4,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { storageStateFile } from "./auth";
 import { queryAll } from "./db";
-import { form, uid } from "./ui-helpers";
+import { createAggregate, firstHostToEnable, form, uid } from "./ui-helpers";
 
 async function scheduleSmall(page: Page): Promise<void> {
   await page.goto("/schedule");
@@ -15,11 +15,7 @@ async function scheduleSmall(page: Page): Promise<void> {
 
 async function newAggregate(page: Page): Promise<string> {
   const name = `e2e-hour-${uid()}`;
-  await page.goto("/aggregates");
-  const f = form(page, "Create aggregate");
-  await f.getByLabel("Name", { exact: true }).fill(name);
-  await f.getByRole("button", { name: "Create aggregate" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await createAggregate(page, name);
   return name;
 }
 
@@ -46,22 +42,8 @@ test("1. build_failure_weight_multiplier: the winner holds upwards from its flip
 test("2. what-if Apply asks first; cancelling changes nothing, confirming reports and offers the re-run", async ({
   page,
 }) => {
-  const candidates = queryAll<{ name: string }>(
-    `SELECT name FROM "ComputeHost" WHERE serviceDisabled = 1 AND serviceUp = 1 AND forcedDown = 0 ORDER BY name`,
-  ).map((r) => r.name);
   await scheduleSmall(page);
-  const finder = page.getByRole("form", { name: "What would let a host pass" });
-  let host = "";
-  for (const name of candidates) {
-    await finder.getByLabel("Rejected host").fill(name);
-    await finder.getByRole("button", { name: "Find changes" }).click();
-    const region = page.getByRole("region", { name: `Changes for ${name}` });
-    await expect(region).toBeVisible({ timeout: 20_000 });
-    if (await region.getByRole("button", { name: `Apply: enable the compute service on ${name}` }).count()) {
-      host = name;
-      break;
-    }
-  }
+  const host = await firstHostToEnable(page);
   expect(host).not.toBe("");
   const apply = page.getByRole("button", { name: `Apply: enable the compute service on ${host}` });
   const disabled = () =>

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, expectFieldError, form, uid } from "./ui-helpers";
+import { acceptNextDialog, addPair, expectFieldError, form, pairForm, uid } from "./ui-helpers";
 
 const flavorCount = () => queryAll<{ n: number }>(`SELECT COUNT(*) AS n FROM "Flavor"`)[0].n;
 const specsOf = (name: string) =>
@@ -55,10 +55,7 @@ test.describe("Flavors", () => {
   test("the extra-spec editor explains values live and rejects malformed ones", async ({ page }) => {
     const name = `e2e.specs.${uid()}`;
     await createFlavor(page, name);
-    const add = form(page, "Add extra spec");
-    const key = add.getByLabel("New key");
-    const value = add.getByLabel("New value");
-    const submit = add.getByRole("button", { name: "Add", exact: true });
+    const { add, key, value, submit } = pairForm(page, "Add extra spec");
 
     // live meaning of the operator syntax
     await key.fill("capabilities:hypervisor_type");
@@ -93,14 +90,8 @@ test.describe("Flavors", () => {
     expect(specsOf(name)).toEqual([]);
 
     // good ones are added
-    await key.fill("trait:HW_CPU_X86_AVX2");
-    await value.fill("required");
-    await submit.click();
-    await expect(page.getByLabel("Value of trait:HW_CPU_X86_AVX2")).toHaveValue("required");
-    await key.fill("capabilities:hypervisor_type");
-    await value.fill("s== QEMU");
-    await submit.click();
-    await expect(page.getByLabel("Value of capabilities:hypervisor_type")).toHaveValue("s== QEMU");
+    await addPair(add, "trait:HW_CPU_X86_AVX2", "required");
+    await addPair(add, "capabilities:hypervisor_type", "s== QEMU");
     expect(specsOf(name)).toEqual([
       { key: "capabilities:hypervisor_type", value: "s== QEMU" },
       { key: "trait:HW_CPU_X86_AVX2", value: "required" },

@@ -4,6 +4,7 @@
 // flavor no host can take ends in NoValidHost with Nova's summary.
 import { expect, type Page, test } from "@playwright/test";
 import { queryAll } from "./db";
+import { firstHostToEnable } from "./ui-helpers";
 
 /** An m1.small instance on an enabled, up host, in no server group, named. */
 function smallInstance(offset: number) {
@@ -48,21 +49,7 @@ test.describe("Instance moves", () => {
     expect(host).not.toBe(inst.host);
 
     // what would let a host the move left out take it: each proposal verified by scheduling the move again
-    const disabled = queryAll<{ name: string }>(
-      `SELECT name FROM "ComputeHost" WHERE serviceDisabled = 1 AND serviceUp = 1 AND forcedDown = 0 ORDER BY name`,
-    ).map((r) => r.name);
-    const whatIf = page.getByRole("form", { name: "What would let a host pass" });
-    let proposed = "";
-    for (const name of disabled) {
-      await whatIf.getByLabel("Rejected host").fill(name);
-      await whatIf.getByRole("button", { name: "Find changes" }).click();
-      const region = page.getByRole("region", { name: `Changes for ${name}` });
-      await expect(region).toBeVisible({ timeout: 20_000 });
-      if (await region.getByRole("button", { name: `Apply: enable the compute service on ${name}` }).count()) {
-        proposed = name;
-        break;
-      }
-    }
+    const proposed = await firstHostToEnable(page);
     expect(proposed, "a disabled host the move could use once enabled").not.toBe("");
 
     await page.getByRole("button", { name: "Commit move" }).click();

@@ -1,7 +1,7 @@
 // A multi-instance boot into a server group: the request's own instances are
 // members of the group, as nova-api adds them before it asks the scheduler.
 import { expect, type Page, test } from "@playwright/test";
-import { form, uid } from "./ui-helpers";
+import { submitServerGroup, uid } from "./ui-helpers";
 
 async function bootIntoGroup(page: Page, group: RegExp, count: number): Promise<string[]> {
   await page.goto("/schedule");
@@ -38,12 +38,7 @@ test.describe("Multi-instance boots into a server group", () => {
 
   test("2 × m1.large into a group with max_server_per_host 2: instance 1's host stays open", async ({ page }) => {
     const name = `e2e-pair-${uid()}`;
-    await page.goto("/server-groups");
-    const create = form(page, "Create server group");
-    await create.getByLabel("Name", { exact: true }).fill(name);
-    await create.getByLabel("Policy").selectOption("anti-affinity");
-    await create.getByLabel("Rule max_server_per_host").fill("2");
-    await create.getByRole("button", { name: "Create server group" }).click();
+    const create = await submitServerGroup(page, name, "anti-affinity", "2");
     await expect(create.getByText("Server group created.")).toBeVisible();
 
     const hosts = await bootIntoGroup(page, new RegExp(`^${name} — anti-affinity`), 2);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { queryAll } from "./db";
-import { acceptNextDialog, expectFieldError, form, uid } from "./ui-helpers";
+import { acceptNextDialog, expectFieldError, form, submitServerGroup, uid } from "./ui-helpers";
 
 const groupNamed = (name: string) =>
   queryAll<{ uuid: string; policy: string; rules: string; projectId: string | null }>(
@@ -27,12 +27,7 @@ test.describe("Server groups", () => {
 
   test("create (rules only for anti-affinity), edit and delete", async ({ page }) => {
     const name = `e2e-sg-${uid()}`;
-    await page.goto("/server-groups");
-    const create = form(page, "Create server group");
-    await create.getByLabel("Name", { exact: true }).fill(name);
-    await create.getByLabel("Policy").selectOption("affinity");
-    await create.getByLabel("Rule max_server_per_host").fill("2");
-    await create.getByRole("button", { name: "Create server group" }).click();
+    const create = await submitServerGroup(page, name, "affinity", "2");
     await expectFieldError(
       create.getByLabel("Rule max_server_per_host"),
       /only the anti-affinity policy has this rule/,

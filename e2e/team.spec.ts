@@ -3,7 +3,7 @@
 import { type Browser, expect, type Page, request as pwRequest, test } from "@playwright/test";
 import { E2E_USERS, signIn, storageStateFile } from "./auth";
 import { execute, queryAll } from "./db";
-import { form, uid } from "./ui-helpers";
+import { createAggregate, form, uid } from "./ui-helpers";
 
 const signedOut = { cookies: [], origins: [] };
 
@@ -22,11 +22,7 @@ const auditCount = (aggregate: string) =>
 /** A new aggregate with metadata gpu=true, made by the signed-in admin. */
 async function aggregateWithGpu(page: Page): Promise<string> {
   const name = `e2e-team-${uid()}`;
-  await page.goto("/aggregates");
-  const f = form(page, "Create aggregate");
-  await f.getByLabel("Name", { exact: true }).fill(name);
-  await f.getByRole("button", { name: "Create aggregate" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await createAggregate(page, name);
   const add = form(page, "Add metadata");
   await add.getByLabel("New key").fill("gpu");
   await add.getByLabel("New value").fill("true");

@@ -1,3 +1,5 @@
+import { FilterSelect } from "@/components/ui/filter-bar";
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager, queryString } from "@/components/ui/pager";
@@ -56,28 +58,15 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         not changes and are listed under <Link href="/runs">Runs</Link>.
       </p>
       <form method="get" action="/audit" aria-label="Filter the audit trail" className="filters">
-        <div className="field">
-          <label htmlFor="audit-user">User</label>
-          <select id="audit-user" name="user" defaultValue={raw.user}>
-            <option value="">anyone</option>
-            {users.map((u) => (
-              <option key={u} value={u}>
-                {u}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-entity">Entity</label>
-          <select id="audit-entity" name="entity" defaultValue={raw.entity}>
-            <option value="">any</option>
-            {[...ENTITY_KINDS, "user", "cloud"].map((k) => (
-              <option key={k} value={k}>
-                {k.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="audit-user" name="user" label="User" defaultValue={raw.user} any="anyone" options={users} />
+        <FilterSelect
+          id="audit-entity"
+          name="entity"
+          label="Entity"
+          defaultValue={raw.entity}
+          any="any"
+          options={[...ENTITY_KINDS, "user", "cloud"].map((k) => ({ value: k, label: k.replace("_", " ") }))}
+        />
         <div className="field">
           <label htmlFor="audit-key">Name or uuid</label>
           <input id="audit-key" name="key" defaultValue={raw.key} />
@@ -106,54 +95,45 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <p className="empty">No changes match.</p>
       ) : (
         <div className="table-scroll">
-          <table className="data-table audit-table" aria-label="Changes">
-            <thead>
-              <tr>
-                <th scope="col">When (UTC)</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">What</th>
-                <th scope="col">Field</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => {
-                const diff = changes(e.before, e.after);
-                const rows = diff.length
-                  ? diff
-                  : [{ field: "", before: e.before ? "…" : "—", after: e.after ? "…" : "—" }];
-                const href = e.after ? entityHref(e.entity, e.entityKey) : null;
-                return rows.map((d, i) => (
-                  <tr key={`${e.id}-${d.field}`}>
-                    {i === 0 ? (
-                      <>
-                        <td rowSpan={rows.length}>
-                          <time dateTime={e.at.toISOString()}>{e.at.toISOString().slice(0, 19).replace("T", " ")}</time>
-                        </td>
-                        <td rowSpan={rows.length}>
-                          {e.userName} <span className="role-badge">{e.role}</span>
-                        </td>
-                        <td rowSpan={rows.length}>
-                          <code>{e.action}</code>
-                          {!e.before ? " (created)" : !e.after ? " (deleted)" : ""}
-                        </td>
-                        <td rowSpan={rows.length}>
-                          {e.entity.replace("_", " ")} {href ? <Link href={href}>{e.entityKey}</Link> : e.entityKey}
-                        </td>
-                      </>
-                    ) : null}
-                    <td>
-                      <code>{d.field}</code>
-                    </td>
-                    <td className="audit-value">{d.before}</td>
-                    <td className="audit-value">{d.after}</td>
-                  </tr>
-                ));
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            label="Changes"
+            className="audit-table"
+            columns={["When (UTC)", "Who", "Action", "What", "Field", "Before", "After"]}
+          >
+            {entries.map((e) => {
+              const diff = changes(e.before, e.after);
+              const rows = diff.length
+                ? diff
+                : [{ field: "", before: e.before ? "…" : "—", after: e.after ? "…" : "—" }];
+              const href = e.after ? entityHref(e.entity, e.entityKey) : null;
+              return rows.map((d, i) => (
+                <tr key={`${e.id}-${d.field}`}>
+                  {i === 0 ? (
+                    <>
+                      <td rowSpan={rows.length}>
+                        <time dateTime={e.at.toISOString()}>{e.at.toISOString().slice(0, 19).replace("T", " ")}</time>
+                      </td>
+                      <td rowSpan={rows.length}>
+                        {e.userName} <span className="role-badge">{e.role}</span>
+                      </td>
+                      <td rowSpan={rows.length}>
+                        <code>{e.action}</code>
+                        {!e.before ? " (created)" : !e.after ? " (deleted)" : ""}
+                      </td>
+                      <td rowSpan={rows.length}>
+                        {e.entity.replace("_", " ")} {href ? <Link href={href}>{e.entityKey}</Link> : e.entityKey}
+                      </td>
+                    </>
+                  ) : null}
+                  <td>
+                    <code>{d.field}</code>
+                  </td>
+                  <td className="audit-value">{d.before}</td>
+                  <td className="audit-value">{d.after}</td>
+                </tr>
+              ));
+            })}
+          </DataTable>
         </div>
       )}
       <Pager basePath="/audit" params={raw} page={page} pages={pages} label="Audit pages" />

@@ -13,7 +13,7 @@ import { ExportNovaConfLink, ImportNovaConfForm } from "@/components/config/nova
 import { NewPanel } from "@/components/ui/edit-panel";
 import { fmtDate } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable } from "@/components/ui/table";
 import { listProfiles } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 import {
@@ -61,47 +61,37 @@ export default async function ConfigPage({ searchParams }: { searchParams: Promi
       {sp.created && selected ? <Notice tone="ok">Profile {selected.name} created.</Notice> : null}
       <div className="grid-2 wide-right">
         <div>
-          <table className="data-table profile-table">
-            <caption>Profiles ({profiles.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">State</th>
-                <HiddenColumnHeader>Actions</HiddenColumnHeader>
+          <DataTable
+            className="profile-table"
+            caption={<>Profiles ({profiles.length})</>}
+            columns={["Name", "State", { label: "Actions", hidden: true }]}
+          >
+            {profiles.map((p) => (
+              <tr
+                key={p.id}
+                aria-current={selected?.id === p.id ? "true" : undefined}
+                className={selected?.id === p.id ? "selected" : undefined}
+              >
+                <th scope="row">
+                  <Link href={`/config?profile=${encodeURIComponent(p.name)}`} aria-label={`Edit profile ${p.name}`}>
+                    {p.name}
+                  </Link>
+                  {p.description ? <div className="muted small">{p.description}</div> : null}
+                </th>
+                <td>
+                  {p.active ? <span className="state state-up">active</span> : <span className="muted">inactive</span>}
+                </td>
+                <td className="actions">
+                  {!p.active ? (
+                    <div className="stack-actions">
+                      <ActivateProfileButton id={p.id} version={p.version} name={p.name} />
+                      <DeleteProfileButton id={p.id} version={p.version} name={p.name} />
+                    </div>
+                  ) : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {profiles.map((p) => (
-                <tr
-                  key={p.id}
-                  aria-current={selected?.id === p.id ? "true" : undefined}
-                  className={selected?.id === p.id ? "selected" : undefined}
-                >
-                  <th scope="row">
-                    <Link href={`/config?profile=${encodeURIComponent(p.name)}`} aria-label={`Edit profile ${p.name}`}>
-                      {p.name}
-                    </Link>
-                    {p.description ? <div className="muted small">{p.description}</div> : null}
-                  </th>
-                  <td>
-                    {p.active ? (
-                      <span className="state state-up">active</span>
-                    ) : (
-                      <span className="muted">inactive</span>
-                    )}
-                  </td>
-                  <td className="actions">
-                    {!p.active ? (
-                      <div className="stack-actions">
-                        <ActivateProfileButton id={p.id} version={p.version} name={p.name} />
-                        <DeleteProfileButton id={p.id} version={p.version} name={p.name} />
-                      </div>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           <NewPanel id="new-profile" title="New profile">
             <CreateProfileForm profiles={profiles.map((p) => p.name)} />
           </NewPanel>

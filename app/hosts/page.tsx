@@ -1,7 +1,8 @@
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DensityFrame, DensityToggle } from "@/components/ui/density";
-import { FilterBar, SearchField } from "@/components/ui/filter-bar";
+import { FilterBar, FilterSelect, SearchField } from "@/components/ui/filter-bar";
 import { fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
 import { MiniBar } from "@/components/ui/usage-bar";
 import { Pager, queryString } from "@/components/ui/pager";
@@ -84,38 +85,22 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
           defaultValue={q}
           placeholder="name, hypervisor hostname or IP"
         />
-        <div className="field">
-          <label htmlFor="host-state">State</label>
-          <select id="host-state" name="state" defaultValue={state ?? ""}>
-            <option value="">any</option>
-            {(Object.keys(HOST_STATES) as HostStateFilter[]).map((s) => (
-              <option key={s} value={s}>
-                {STATE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="host-cell">Cell</label>
-          <select id="host-cell" name="cell" defaultValue={cell ?? ""}>
-            <option value="">any</option>
-            {cells.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="host-size">Per page</label>
-          <select id="host-size" name="size" defaultValue={String(size)}>
-            {HOST_PAGE_SIZES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="host-state"
+          name="state"
+          label="State"
+          defaultValue={state ?? ""}
+          any="any"
+          options={(Object.keys(HOST_STATES) as HostStateFilter[]).map((s) => ({ value: s, label: STATE_LABELS[s] }))}
+        />
+        <FilterSelect id="host-cell" name="cell" label="Cell" defaultValue={cell ?? ""} any="any" options={cells} />
+        <FilterSelect
+          id="host-size"
+          name="size"
+          label="Per page"
+          defaultValue={String(size)}
+          options={HOST_PAGE_SIZES.map(String)}
+        />
         {sort !== "position" ? <input type="hidden" name="sort" value={sort} /> : null}
         {dir === "desc" ? <input type="hidden" name="dir" value="desc" /> : null}
       </FilterBar>
@@ -129,62 +114,56 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
       {result.total > 0 ? (
         <DensityFrame>
           <div className="table-scroll">
-            <table className="data-table" aria-label="Compute hosts">
-              <thead>
-                <tr>
-                  {COLUMNS.map((c) => (
-                    <th
-                      key={c.sort}
-                      scope="col"
-                      className={c.num ? "num" : undefined}
-                      aria-sort={sort === c.sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
-                    >
-                      <Link href={sortHref(c.sort)} className="sort-link" scroll={false}>
-                        {c.label}
-                        <span aria-hidden="true" className="sort-mark">
-                          {sort === c.sort ? (dir === "asc" ? "▲" : "▼") : "↕"}
-                        </span>
-                      </Link>
-                    </th>
-                  ))}
-                  <th scope="col">Zone</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.rows.map((h) => (
-                  <tr key={h.id}>
-                    <th scope="row">
-                      <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                    </th>
-                    <td>{h.cell}</td>
-                    <td className="num">{fmtInt(h.vcpus)}</td>
-                    <td className="num">
-                      <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} /{" "}
-                      {fmtInt(h.vcpusCapacity)} <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
-                    </td>
-                    <td className="num">{fmtMb(h.memoryMb)}</td>
-                    <td className="num">
-                      <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} />{" "}
-                      {pct(h.memoryMbUsed, h.memoryMbCapacity)}
-                    </td>
-                    <td className="num">{fmtGb(h.localGb)}</td>
-                    <td className="num">
-                      <MiniBar used={h.localGbUsed} total={h.localGbCapacity} /> {pct(h.localGbUsed, h.localGbCapacity)}
-                    </td>
-                    <td className="num">{fmtInt(h.numInstances)}</td>
-                    <td>
-                      <span
-                        className={`state state-${h.state.replace(/\s+/g, "-")}`}
-                        title={h.disabledReason ?? undefined}
-                      >
-                        {h.state}
+            <DataTable
+              label="Compute hosts"
+              columns={[
+                ...COLUMNS.map((c) => ({
+                  num: c.num,
+                  sort:
+                    sort === c.sort ? (dir === "asc" ? ("ascending" as const) : ("descending" as const)) : undefined,
+                  label: (
+                    <Link href={sortHref(c.sort)} className="sort-link" scroll={false}>
+                      {c.label}
+                      <span aria-hidden="true" className="sort-mark">
+                        {sort === c.sort ? (dir === "asc" ? "▲" : "▼") : "↕"}
                       </span>
-                    </td>
-                    <td>{h.availabilityZone}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </Link>
+                  ),
+                })),
+                "Zone",
+              ]}
+            >
+              {result.rows.map((h) => (
+                <tr key={h.id}>
+                  <RecordRowHeader kind="hosts" id={h.name} />
+                  <td>{h.cell}</td>
+                  <td className="num">{fmtInt(h.vcpus)}</td>
+                  <td className="num">
+                    <MiniBar used={h.vcpusUsed} total={h.vcpusCapacity} /> {fmtInt(h.vcpusUsed)} /{" "}
+                    {fmtInt(h.vcpusCapacity)} <span className="muted">({pct(h.vcpusUsed, h.vcpusCapacity)})</span>
+                  </td>
+                  <td className="num">{fmtMb(h.memoryMb)}</td>
+                  <td className="num">
+                    <MiniBar used={h.memoryMbUsed} total={h.memoryMbCapacity} />{" "}
+                    {pct(h.memoryMbUsed, h.memoryMbCapacity)}
+                  </td>
+                  <td className="num">{fmtGb(h.localGb)}</td>
+                  <td className="num">
+                    <MiniBar used={h.localGbUsed} total={h.localGbCapacity} /> {pct(h.localGbUsed, h.localGbCapacity)}
+                  </td>
+                  <td className="num">{fmtInt(h.numInstances)}</td>
+                  <td>
+                    <span
+                      className={`state state-${h.state.replace(/\s+/g, "-")}`}
+                      title={h.disabledReason ?? undefined}
+                    >
+                      {h.state}
+                    </span>
+                  </td>
+                  <td>{h.availabilityZone}</td>
+                </tr>
+              ))}
+            </DataTable>
           </div>
         </DensityFrame>
       ) : (

@@ -1,3 +1,6 @@
+import { PageFrame } from "@/components/ui/page-frame";
+import type { SearchParams } from "@/lib/api/params";
+import { readPageParams } from "@/lib/api/page-params";
 import type { Metadata } from "next";
 import { HistoryLink } from "@/components/audit/history-link";
 import { removeImageProperty, saveImageProperty } from "@/lib/images/actions";
@@ -6,12 +9,10 @@ import { DeleteImageForm, ImageForm } from "@/components/images/image-forms";
 import { KeyValueChips } from "@/components/ui/chips";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
 import { Notice } from "@/components/ui/notice";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable } from "@/components/ui/table";
 import { fmtInt } from "@/components/ui/format";
 import { listImages } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
-import type { SearchParams } from "@/lib/api/params";
-import { readPageParams } from "@/lib/api/page-params";
 
 export const metadata: Metadata = { title: "Images" };
 export const dynamic = "force-dynamic";
@@ -22,44 +23,36 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
   const images = await listImages(prisma);
   const editing = editUuid ? (images.find((im) => im.uuid === editUuid) ?? null) : null;
   return (
-    <section>
-      <h1>Images</h1>
-      <p className="lead">
-        Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
-        hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
-      </p>
-      {sp.deleted ? <Notice tone="ok">Image {sp.deleted} deleted.</Notice> : null}
-      <table className="data-table">
-        <caption>Images ({images.length})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">ID</th>
-            <th scope="col">Properties</th>
-            <th scope="col" className="num">
-              Instances
-            </th>
-            <HiddenColumnHeader>Actions</HiddenColumnHeader>
+    <PageFrame
+      title="Images"
+      lead={
+        <>
+          Glance images as the scheduler sees them: an id, a name and properties (hw_architecture, img_hv_type,
+          hw_vm_mode, img_hv_requested_version… read by ImagePropertiesFilter and AggregateImagePropertiesIsolation).
+        </>
+      }
+      notice={sp.deleted ? <>Image {sp.deleted} deleted.</> : null}
+    >
+      <DataTable
+        caption={<>Images ({images.length})</>}
+        columns={["Name", "ID", "Properties", { label: "Instances", num: true }, { label: "Actions", hidden: true }]}
+      >
+        {images.map((im) => (
+          <tr key={im.id} aria-current={editing?.id === im.id ? "true" : undefined}>
+            <th scope="row">{im.name ?? <span className="muted">(no name)</span>}</th>
+            <td>
+              <code className="small">{im.uuid}</code>
+            </td>
+            <td>
+              <KeyValueChips chips={im.properties} />
+            </td>
+            <td className="num">{fmtInt(im.instanceCount)}</td>
+            <td>
+              <EditLink list="/images" uuid={im.uuid} name={im.name ?? im.uuid} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {images.map((im) => (
-            <tr key={im.id} aria-current={editing?.id === im.id ? "true" : undefined}>
-              <th scope="row">{im.name ?? <span className="muted">(no name)</span>}</th>
-              <td>
-                <code className="small">{im.uuid}</code>
-              </td>
-              <td>
-                <KeyValueChips chips={im.properties} />
-              </td>
-              <td className="num">{fmtInt(im.instanceCount)}</td>
-              <td>
-                <EditLink list="/images" uuid={im.uuid} name={im.name ?? im.uuid} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
 
       {editing ? (
         <EditPanel title={`Edit image ${editing.name ?? editing.uuid}`} closeHref="/images">
@@ -90,6 +83,6 @@ export default async function ImagesPage({ searchParams }: { searchParams: Promi
       <NewPanel id="new-image" title="New image">
         <ImageForm />
       </NewPanel>
-    </section>
+    </PageFrame>
   );
 }

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { DeleteInstanceForm, InstanceForm } from "@/components/instances/instance-form";
 import { EditLink, EditPanel, NewPanel } from "@/components/ui/edit-panel";
 import { Notice } from "@/components/ui/notice";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import { FilterBar, SearchField } from "@/components/ui/filter-bar";
 import { fmtInt } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
@@ -74,54 +74,53 @@ export default async function InstancesPage({ searchParams }: { searchParams: Pr
         {list.pages > 1 ? ` · page ${list.page} of ${list.pages}` : ""}
       </p>
       {list.rows.length ? (
-        <table className="data-table nowrap-table">
-          <caption className="visually-hidden">Instances</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">UUID</th>
-              <th scope="col">Host</th>
-              <th scope="col">Flavor</th>
-              <th scope="col">Image</th>
-              <th scope="col">Project</th>
-              <th scope="col">Server group</th>
-              <HiddenColumnHeader>Actions</HiddenColumnHeader>
+        <DataTable
+          className="nowrap-table"
+          caption={<>Instances</>}
+          captionClassName="visually-hidden"
+          columns={[
+            "Name",
+            "UUID",
+            "Host",
+            "Flavor",
+            "Image",
+            "Project",
+            "Server group",
+            { label: "Actions", hidden: true },
+          ]}
+        >
+          {list.rows.map((i) => (
+            <tr key={i.id}>
+              <RecordRowHeader kind="instances" id={i.uuid}>
+                {i.name ?? i.uuid}
+              </RecordRowHeader>
+              <td>
+                <code className="small">{i.uuid}</code>
+              </td>
+              <td>
+                {i.host ? (
+                  <Link href={`/hosts/${encodeURIComponent(i.host)}`}>{i.host}</Link>
+                ) : (
+                  <span className="muted">none</span>
+                )}
+              </td>
+              <td>{i.flavor ?? "—"}</td>
+              <td>{i.image ?? "—"}</td>
+              <td>
+                <code className="small">{i.projectId ?? "—"}</code>
+              </td>
+              <td>{i.serverGroup ?? "—"}</td>
+              <td>
+                <EditLink
+                  list="/instances"
+                  uuid={i.uuid}
+                  name={i.name ?? i.uuid}
+                  params={{ ...(q ? { q } : {}), ...(host ? { host } : {}) }}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((i) => (
-              <tr key={i.id}>
-                <th scope="row">
-                  <Link href={`/instances/${encodeURIComponent(i.uuid)}`}>{i.name ?? i.uuid}</Link>
-                </th>
-                <td>
-                  <code className="small">{i.uuid}</code>
-                </td>
-                <td>
-                  {i.host ? (
-                    <Link href={`/hosts/${encodeURIComponent(i.host)}`}>{i.host}</Link>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </td>
-                <td>{i.flavor ?? "—"}</td>
-                <td>{i.image ?? "—"}</td>
-                <td>
-                  <code className="small">{i.projectId ?? "—"}</code>
-                </td>
-                <td>{i.serverGroup ?? "—"}</td>
-                <td>
-                  <EditLink
-                    list="/instances"
-                    uuid={i.uuid}
-                    name={i.name ?? i.uuid}
-                    params={{ ...(q ? { q } : {}), ...(host ? { host } : {}) }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : (
         <p className="empty">No instance matches.</p>
       )}

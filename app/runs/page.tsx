@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { prisma } from "@/lib/db";
@@ -58,75 +59,68 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             <span className="sc-help">Pick run A and run B in the table.</span>
           </form>
           <div className="sc-table-wrap">
-            <table className="data-table sc-table" aria-label="Scheduling runs">
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Flavor</th>
-                  <th scope="col" className="num">
-                    Instances
+            <DataTable
+              label="Scheduling runs"
+              className="sc-table"
+              columns={[
+                "Run",
+                "When",
+                "Flavor",
+                { label: "Instances", num: true },
+                "Profile",
+                "Result",
+                { label: "Hosts", num: true },
+                { label: "Engine", num: true },
+                "A",
+                "B",
+                "Actions",
+              ]}
+            >
+              {runs.map((r, i) => (
+                <tr key={r.id}>
+                  <th scope="row">
+                    <Link href={`/runs/${r.id}`}>#{r.id}</Link>
                   </th>
-                  <th scope="col">Profile</th>
-                  <th scope="col">Result</th>
-                  <th scope="col" className="num">
-                    Hosts
-                  </th>
-                  <th scope="col" className="num">
-                    Engine
-                  </th>
-                  <th scope="col">A</th>
-                  <th scope="col">B</th>
-                  <th scope="col">Actions</th>
+                  <td className="sc-nowrap">{when(r.createdAt)}</td>
+                  <td>{r.flavorName}</td>
+                  <td className="num">{r.numInstances}</td>
+                  <td>{r.profileName ?? <span className="sc-muted">none</span>}</td>
+                  <td>
+                    {r.error ? (
+                      <span className="sc-bad">{errorTitle(r.error)}</span>
+                    ) : (
+                      <span className="sc-host">{chosenText(r.chosenHosts)}</span>
+                    )}
+                    {r.committedAt ? (
+                      <>
+                        {" "}
+                        <span className="sc-badge sc-ok">committed</span>
+                      </>
+                    ) : null}
+                  </td>
+                  <td className="num">{fmtCount(r.hostCount)}</td>
+                  <td className="num sc-nowrap">{fmtMs(r.engineMs)}</td>
+                  {COMPARE_SIDES.map(({ side, row }) => (
+                    <td key={side}>
+                      <input
+                        type="radio"
+                        name={side.toLowerCase()}
+                        value={r.id}
+                        form="compare-form"
+                        defaultChecked={i === row}
+                        aria-label={`Run #${r.id} as ${side}`}
+                      />
+                    </td>
+                  ))}
+                  <td className="sc-nowrap">
+                    <RerunButton runId={r.id} label="Re-run" />{" "}
+                    <Link href={`/schedule?from=${r.id}`} aria-label={`Edit the request of run #${r.id}`}>
+                      Edit
+                    </Link>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {runs.map((r, i) => (
-                  <tr key={r.id}>
-                    <th scope="row">
-                      <Link href={`/runs/${r.id}`}>#{r.id}</Link>
-                    </th>
-                    <td className="sc-nowrap">{when(r.createdAt)}</td>
-                    <td>{r.flavorName}</td>
-                    <td className="num">{r.numInstances}</td>
-                    <td>{r.profileName ?? <span className="sc-muted">none</span>}</td>
-                    <td>
-                      {r.error ? (
-                        <span className="sc-bad">{errorTitle(r.error)}</span>
-                      ) : (
-                        <span className="sc-host">{chosenText(r.chosenHosts)}</span>
-                      )}
-                      {r.committedAt ? (
-                        <>
-                          {" "}
-                          <span className="sc-badge sc-ok">committed</span>
-                        </>
-                      ) : null}
-                    </td>
-                    <td className="num">{fmtCount(r.hostCount)}</td>
-                    <td className="num sc-nowrap">{fmtMs(r.engineMs)}</td>
-                    {COMPARE_SIDES.map(({ side, row }) => (
-                      <td key={side}>
-                        <input
-                          type="radio"
-                          name={side.toLowerCase()}
-                          value={r.id}
-                          form="compare-form"
-                          defaultChecked={i === row}
-                          aria-label={`Run #${r.id} as ${side}`}
-                        />
-                      </td>
-                    ))}
-                    <td className="sc-nowrap">
-                      <RerunButton runId={r.id} label="Re-run" />{" "}
-                      <Link href={`/schedule?from=${r.id}`} aria-label={`Edit the request of run #${r.id}`}>
-                        Edit
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           {nextBefore && (
             <p>

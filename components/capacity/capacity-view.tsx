@@ -1,5 +1,6 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 /**
  * The /capacity page: a flavor mix (one flavor, or several with
  * proportions), a limit and a profile; Fill streams the engine's progress
@@ -332,30 +333,21 @@ function CapacityResult({
           </ResponsiveContainer>
         </div>
       </figure>
-      <table className="data-table compact-table" aria-label="Boots per availability zone">
-        <thead>
-          <tr>
-            <th scope="col">Availability zone</th>
+      <DataTable
+        label="Boots per availability zone"
+        className="compact-table"
+        columns={["Availability zone", ...flavors, "Total"]}
+      >
+        {s.perAz.map((a) => (
+          <tr key={a.az}>
+            <th scope="row">{a.az}</th>
             {flavors.map((f) => (
-              <th scope="col" key={f}>
-                {f}
-              </th>
+              <td key={f}>{nf.format(a.byFlavor[f] ?? 0)}</td>
             ))}
-            <th scope="col">Total</th>
+            <td>{nf.format(a.total)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {s.perAz.map((a) => (
-            <tr key={a.az}>
-              <th scope="row">{a.az}</th>
-              {flavors.map((f) => (
-                <td key={f}>{nf.format(a.byFlavor[f] ?? 0)}</td>
-              ))}
-              <td>{nf.format(a.total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
 
       <section aria-labelledby="cap-stop-h" className="cap-stop">
         <h3 id="cap-stop-h">Why the fill stopped</h3>
@@ -368,30 +360,24 @@ function CapacityResult({
             </p>
             {s.stopped.summary ? <p className="sc-diagnosis-summary">{s.stopped.summary}</p> : null}
             {s.stopped.funnel.length ? (
-              <table className="data-table compact-table" aria-label="Funnel of the failing boot">
-                <thead>
-                  <tr>
-                    <th scope="col">Stage</th>
-                    <th scope="col">In</th>
-                    <th scope="col">Out</th>
-                    <th scope="col">Why hosts fell out</th>
+              <DataTable
+                label="Funnel of the failing boot"
+                className="compact-table"
+                columns={["Stage", "In", "Out", "Why hosts fell out"]}
+              >
+                {s.stopped.funnel.map((f) => (
+                  <tr key={f.filter}>
+                    <th scope="row">{f.filter}</th>
+                    <td>{nf.format(f.in)}</td>
+                    <td>{nf.format(f.out)}</td>
+                    <td>
+                      {f.reasons
+                        .map((r) => `${r.reason}: ${nf.format(r.hosts)} host${r.hosts === 1 ? "" : "s"}`)
+                        .join("; ")}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {s.stopped.funnel.map((f) => (
-                    <tr key={f.filter}>
-                      <th scope="row">{f.filter}</th>
-                      <td>{nf.format(f.in)}</td>
-                      <td>{nf.format(f.out)}</td>
-                      <td>
-                        {f.reasons
-                          .map((r) => `${r.reason}: ${nf.format(r.hosts)} host${r.hosts === 1 ? "" : "s"}`)
-                          .join("; ")}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             ) : null}
           </>
         ) : (
@@ -516,45 +502,32 @@ function AbTable({ outcomes }: { outcomes: [WorkloadOutcome, WorkloadOutcome] })
     ["Free vCPUs / RAM after", (o) => `${nf.format(o.freeVcpus)} / ${fmtMb(o.freeRamMb)}`],
   ];
   return (
-    <table className="data-table compact-table" aria-label="A/B comparison">
-      <thead>
-        <tr>
-          <th scope="col">Measure</th>
-          <th scope="col">A: {outcomes[0].label}</th>
-          <th scope="col">B: {outcomes[1].label}</th>
+    <DataTable
+      label="A/B comparison"
+      className="compact-table"
+      columns={["Measure", <>A: {outcomes[0].label}</>, <>B: {outcomes[1].label}</>]}
+    >
+      {rows.map(([name, f]) => (
+        <tr key={name}>
+          <th scope="row">{name}</th>
+          <td>{f(outcomes[0])}</td>
+          <td>{f(outcomes[1])}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map(([name, f]) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            <td>{f(outcomes[0])}</td>
-            <td>{f(outcomes[1])}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
 /** Boots counted per cell, aggregate or host: one row each. */
 function BootsTable({ label, what, rows }: { label: string; what: string; rows: Array<[string, number]> }) {
   return (
-    <table className="data-table compact-table" aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">{what}</th>
-          <th scope="col">Boots</th>
+    <DataTable label={label} className="compact-table" columns={[what, "Boots"]}>
+      {rows.map(([name, count]) => (
+        <tr key={name}>
+          <th scope="row">{name}</th>
+          <td>{nf.format(count)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map(([name, count]) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            <td>{nf.format(count)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 /**
  * What became of each option of an imported nova.conf: kept (into which
  * profile key), ignored (why) or unknown. Shown on /import and /config.
@@ -6,35 +7,26 @@ import type { OptionReport } from "@/lib/openstack/nova-conf";
 
 export function NovaConfReport({ report, caption }: { report: OptionReport[]; caption?: string }) {
   return (
-    <table className="data-table compact-table">
-      <caption>{caption ?? "nova.conf, option by option"}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Option</th>
-          <th scope="col" className="num">
-            Line
+    <DataTable
+      className="compact-table"
+      caption={caption ?? "nova.conf, option by option"}
+      columns={["Option", { label: "Line", num: true }, "Taken", "Into / why"]}
+    >
+      {report.map((r) => (
+        <tr key={`${r.line}-${r.option}`}>
+          <th scope="row">
+            <code>{r.option}</code>
           </th>
-          <th scope="col">Taken</th>
-          <th scope="col">Into / why</th>
+          <td className="num">{r.line || "—"}</td>
+          <td>
+            <span className={r.status === "kept" ? "tag ok" : r.status === "unknown" ? "tag bad" : "tag"}>
+              {r.status}
+            </span>
+          </td>
+          <td className="small">{r.detail}</td>
         </tr>
-      </thead>
-      <tbody>
-        {report.map((r) => (
-          <tr key={`${r.line}-${r.option}`}>
-            <th scope="row">
-              <code>{r.option}</code>
-            </th>
-            <td className="num">{r.line || "—"}</td>
-            <td>
-              <span className={r.status === "kept" ? "tag ok" : r.status === "unknown" ? "tag bad" : "tag"}>
-                {r.status}
-              </span>
-            </td>
-            <td className="small">{r.detail}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 

@@ -33,7 +33,7 @@ import {
 import { PCI_DEVICE_TYPES, PCI_NUMA_POLICIES } from "@/lib/scenario/schema";
 import type { OptionDoc } from "@/lib/scheduler/config";
 import { releaseProvenance } from "@/lib/scheduler/releases";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable } from "@/components/ui/table";
 import { OrderedList, type Known } from "./ordered-list";
 
 export interface ProfileData {
@@ -255,40 +255,31 @@ function PciAliasEditor({ form, initial }: { form: ServerForm; initial: AliasRow
   const errors = form.errors("pci_alias") ?? [];
   return (
     <>
-      <table className="data-table compact-table">
-        <caption>PCI aliases ({rows.length})</caption>
-        <thead>
-          <tr>
+      <DataTable
+        caption={<>PCI aliases ({rows.length})</>}
+        className="compact-table"
+        columns={[...ALIAS_COLUMNS.map((c) => c.header), { label: "Remove", hidden: true }]}
+      >
+        {rows.map((r, i) => (
+          <tr key={r.key}>
             {ALIAS_COLUMNS.map((c) => (
-              <th key={c.field} scope="col">
-                {c.header}
-              </th>
-            ))}
-            <HiddenColumnHeader>Remove</HiddenColumnHeader>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={r.key}>
-              {ALIAS_COLUMNS.map((c) => (
-                <td key={c.field}>
-                  <AliasCell column={c} row={i + 1} value={r[c.field]} onChange={(v) => edit(r.key, c.field, v)} />
-                </td>
-              ))}
-              <td>
-                <button
-                  type="button"
-                  className="btn small"
-                  aria-label={`Remove alias ${i + 1}${r.name ? ` (${r.name})` : ""}`}
-                  onClick={() => setRows(rows.filter((x) => x.key !== r.key))}
-                >
-                  Remove
-                </button>
+              <td key={c.field}>
+                <AliasCell column={c} row={i + 1} value={r[c.field]} onChange={(v) => edit(r.key, c.field, v)} />
               </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+            ))}
+            <td>
+              <button
+                type="button"
+                className="btn small"
+                aria-label={`Remove alias ${i + 1}${r.name ? ` (${r.name})` : ""}`}
+                onClick={() => setRows(rows.filter((x) => x.key !== r.key))}
+              >
+                Remove
+              </button>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <button
         type="button"
         className="btn small"

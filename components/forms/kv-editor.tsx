@@ -1,5 +1,6 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 /**
  * In-place key/value editor: aggregate metadata, flavor extra specs, image
  * properties. Each row is its own small form (change key or value → Save,
@@ -390,37 +391,33 @@ export function KvEditor({
             Values of aggregate_instance_extra_specs:, capabilities: and unscoped keys may start with an operator (no
             operator: exact string equality):
           </p>
-          <table className="data-table compact-table operators">
-            <caption className="visually-hidden">Extra spec operators</caption>
-            <thead>
-              <tr>
-                <th scope="col">Operator</th>
-                <th scope="col">Example and meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {EXTRA_SPEC_OPERATORS.map((op) => {
-                const example =
-                  op === "<or>"
-                    ? "<or> kvm <or> qemu"
-                    : op === "<all-in>"
-                      ? "<all-in> avx aes"
-                      : op.startsWith("s") || op === "<in>"
-                        ? `${op} QEMU`
-                        : `${op} 4`;
-                return (
-                  <tr key={op}>
-                    <th scope="row">
-                      <code>{op}</code>
-                    </th>
-                    <td>
-                      <code>{example}</code> — {stripExample(describeRequirement(example).meaning, example)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            className="compact-table operators"
+            caption={<>Extra spec operators</>}
+            captionClassName="visually-hidden"
+            columns={["Operator", "Example and meaning"]}
+          >
+            {EXTRA_SPEC_OPERATORS.map((op) => {
+              const example =
+                op === "<or>"
+                  ? "<or> kvm <or> qemu"
+                  : op === "<all-in>"
+                    ? "<all-in> avx aes"
+                    : op.startsWith("s") || op === "<in>"
+                      ? `${op} QEMU`
+                      : `${op} 4`;
+              return (
+                <tr key={op}>
+                  <th scope="row">
+                    <code>{op}</code>
+                  </th>
+                  <td>
+                    <code>{example}</code> — {stripExample(describeRequirement(example).meaning, example)}
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
         </RememberedDetails>
       ) : null}
       {entries.length ? (

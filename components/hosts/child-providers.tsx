@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 /**
  * The resource providers under a compute node (vGPU types per physical GPU,
  * SR-IOV physical functions, ...) with their inventories, usages and traits,
@@ -13,57 +14,49 @@ export function ChildProviders({ node, providers }: { node: string; providers: C
       {providers.length === 0 ? (
         <p className="muted">None: every resource of this host is on its compute node&apos;s own provider ({node}).</p>
       ) : (
-        <table className="data-table compact-table">
-          <caption>
-            Resource providers under {node}: a request may take its unnumbered resources from any of them
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">Parent</th>
-              <th scope="col">Resource class</th>
-              <th scope="col" className="num">
-                Total
-              </th>
-              <th scope="col" className="num">
-                Used
-              </th>
-              <th scope="col">Details</th>
-              <th scope="col">Traits</th>
-            </tr>
-          </thead>
-          <tbody>
-            {providers.flatMap((p) => {
-              const inventories = Object.entries(p.inventories ?? {});
-              const rows = inventories.length ? inventories : [[null, null] as const];
-              return rows.map(([rc, inv], k) => (
-                <tr key={`${p.name}-${rc ?? "none"}`}>
-                  {k === 0 ? (
-                    <>
-                      <th scope="row" rowSpan={rows.length}>
-                        {p.name}
-                      </th>
-                      <td rowSpan={rows.length}>{p.parent ?? `${node} (compute node)`}</td>
-                    </>
-                  ) : null}
-                  <td>{rc ?? "no inventory"}</td>
-                  <td className="num">{inv ? fmtInt(inv.total) : "—"}</td>
-                  <td className="num">{rc ? fmtInt(p.usages?.[rc] ?? inv?.used ?? 0) : "—"}</td>
-                  <td className="small">
-                    {inv
-                      ? `reserved ${inv.reserved ?? 0}, ratio ${inv.allocation_ratio ?? 1}, units ${inv.min_unit ?? 1}–${inv.max_unit ?? inv.total} step ${inv.step_size ?? 1}`
-                      : ""}
+        <DataTable
+          className="compact-table"
+          caption={<>Resource providers under {node}: a request may take its unnumbered resources from any of them</>}
+          columns={[
+            "Provider",
+            "Parent",
+            "Resource class",
+            { label: "Total", num: true },
+            { label: "Used", num: true },
+            "Details",
+            "Traits",
+          ]}
+        >
+          {providers.flatMap((p) => {
+            const inventories = Object.entries(p.inventories ?? {});
+            const rows = inventories.length ? inventories : [[null, null] as const];
+            return rows.map(([rc, inv], k) => (
+              <tr key={`${p.name}-${rc ?? "none"}`}>
+                {k === 0 ? (
+                  <>
+                    <th scope="row" rowSpan={rows.length}>
+                      {p.name}
+                    </th>
+                    <td rowSpan={rows.length}>{p.parent ?? `${node} (compute node)`}</td>
+                  </>
+                ) : null}
+                <td>{rc ?? "no inventory"}</td>
+                <td className="num">{inv ? fmtInt(inv.total) : "—"}</td>
+                <td className="num">{rc ? fmtInt(p.usages?.[rc] ?? inv?.used ?? 0) : "—"}</td>
+                <td className="small">
+                  {inv
+                    ? `reserved ${inv.reserved ?? 0}, ratio ${inv.allocation_ratio ?? 1}, units ${inv.min_unit ?? 1}–${inv.max_unit ?? inv.total} step ${inv.step_size ?? 1}`
+                    : ""}
+                </td>
+                {k === 0 ? (
+                  <td rowSpan={rows.length} className="small">
+                    {(p.traits ?? []).join(", ") || "—"}
                   </td>
-                  {k === 0 ? (
-                    <td rowSpan={rows.length} className="small">
-                      {(p.traits ?? []).join(", ") || "—"}
-                    </td>
-                  ) : null}
-                </tr>
-              ));
-            })}
-          </tbody>
-        </table>
+                ) : null}
+              </tr>
+            ));
+          })}
+        </DataTable>
       )}
     </section>
   );

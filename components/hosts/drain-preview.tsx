@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import Link from "next/link";
 import { fmtInt } from "@/components/ui/format";
 import type { DrainStep, DrainSummary } from "@/lib/maintenance/drain";
@@ -20,39 +21,24 @@ export function DrainPreview({ host, steps, summary }: { host: string; steps: Dr
         . The host's service is disabled first; each instance is live-migrated, or cold-migrated where live migration
         fails, and each move counts before the next.
       </p>
-      <table className="data-table">
-        <caption>Drain of {host}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Instance</th>
-            <th scope="col">Move</th>
-            <th scope="col">Destination</th>
-            <th scope="col">Why not</th>
+      <DataTable caption={<>Drain of {host}</>} columns={["Instance", "Move", "Destination", "Why not"]}>
+        {steps.map((s) => (
+          <tr key={s.instance}>
+            <th scope="row">
+              <code className="small">{s.instance}</code>
+            </th>
+            <td>{s.operation ?? "stranded"}</td>
+            <td>
+              {s.destination ? <Link href={`/hosts/${encodeURIComponent(s.destination)}`}>{s.destination}</Link> : "—"}
+            </td>
+            <td>
+              {s.stranded ? `${s.stranded.error}: ${s.stranded.reason}` : ""}
+              {s.live_migration_failed ? ` (live migration failed: ${s.live_migration_failed})` : ""}
+              {s.not_checked ? ` ${s.not_checked}` : ""}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {steps.map((s) => (
-            <tr key={s.instance}>
-              <th scope="row">
-                <code className="small">{s.instance}</code>
-              </th>
-              <td>{s.operation ?? "stranded"}</td>
-              <td>
-                {s.destination ? (
-                  <Link href={`/hosts/${encodeURIComponent(s.destination)}`}>{s.destination}</Link>
-                ) : (
-                  "—"
-                )}
-              </td>
-              <td>
-                {s.stranded ? `${s.stranded.error}: ${s.stranded.reason}` : ""}
-                {s.live_migration_failed ? ` (live migration failed: ${s.live_migration_failed})` : ""}
-                {s.not_checked ? ` ${s.not_checked}` : ""}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import { fmtInt, fmtMb } from "@/components/ui/format";
 import { UsageBar } from "@/components/ui/usage-bar";
 import type { HostHardware } from "@/lib/cloud/host-hardware";
@@ -18,38 +19,29 @@ function Cpu({ c }: { c: CpuView }) {
 
 function Devices({ devices, caption }: { devices: DevicePoolView[]; caption: string }) {
   return (
-    <table className="data-table compact-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Device</th>
-          <th scope="col">Type</th>
-          <th scope="col" className="num">
-            Free
+    <DataTable
+      className="compact-table"
+      caption={caption}
+      columns={["Device", "Type", { label: "Free", num: true }, "Tags"]}
+    >
+      {devices.map((d) => (
+        <tr key={`${d.vendorId}:${d.productId}:${JSON.stringify(d.tags)}`}>
+          <th scope="row">
+            <code>
+              {d.vendorId}:{d.productId}
+            </code>
           </th>
-          <th scope="col">Tags</th>
+          <td>{d.deviceType ?? "—"}</td>
+          <td className="num">{fmtInt(d.count)}</td>
+          <td className="small">
+            {Object.entries(d.tags)
+              .filter(([k]) => k !== "dev_type")
+              .map(([k, v]) => `${k}=${v}`)
+              .join(", ") || "—"}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {devices.map((d) => (
-          <tr key={`${d.vendorId}:${d.productId}:${JSON.stringify(d.tags)}`}>
-            <th scope="row">
-              <code>
-                {d.vendorId}:{d.productId}
-              </code>
-            </th>
-            <td>{d.deviceType ?? "—"}</td>
-            <td className="num">{fmtInt(d.count)}</td>
-            <td className="small">
-              {Object.entries(d.tags)
-                .filter(([k]) => k !== "dev_type")
-                .map(([k, v]) => `${k}=${v}`)
-                .join(", ") || "—"}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -89,37 +81,27 @@ function Cell({ cell, host }: { cell: CellView; host: string }) {
           </li>
         ))}
       </ul>
-      <table className="data-table compact-table">
-        <caption>Memory pages of NUMA cell {cell.id}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Page size</th>
-            <th scope="col" className="num">
-              Total
-            </th>
-            <th scope="col" className="num">
-              Used
-            </th>
-            <th scope="col" className="num">
-              Reserved
-            </th>
-            <th scope="col" className="num">
-              Free
-            </th>
+      <DataTable
+        className="compact-table"
+        caption={<>Memory pages of NUMA cell {cell.id}</>}
+        columns={[
+          "Page size",
+          { label: "Total", num: true },
+          { label: "Used", num: true },
+          { label: "Reserved", num: true },
+          { label: "Free", num: true },
+        ]}
+      >
+        {cell.pages.map((p) => (
+          <tr key={p.sizeKb}>
+            <th scope="row">{p.size}</th>
+            <td className="num">{fmtInt(p.total)}</td>
+            <td className="num">{fmtInt(p.used)}</td>
+            <td className="num">{fmtInt(p.reserved)}</td>
+            <td className="num">{fmtInt(p.free)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {cell.pages.map((p) => (
-            <tr key={p.sizeKb}>
-              <th scope="row">{p.size}</th>
-              <td className="num">{fmtInt(p.total)}</td>
-              <td className="num">{fmtInt(p.used)}</td>
-              <td className="num">{fmtInt(p.reserved)}</td>
-              <td className="num">{fmtInt(p.free)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {cell.devices.length ? (
         <Devices devices={cell.devices} caption={`PCI devices on NUMA cell ${cell.id}`} />
       ) : (
@@ -160,42 +142,31 @@ export function NumaCells({ host, hw }: { host: string; hw: HostHardware }) {
         <Devices devices={numa.unaffinedDevices} caption="PCI devices with no NUMA node" />
       ) : null}
       {hw.pcpus > 0 || hw.inventories.length ? (
-        <table className="data-table compact-table">
-          <caption>Extra Placement inventories</caption>
-          <thead>
+        <DataTable
+          className="compact-table"
+          caption={<>Extra Placement inventories</>}
+          columns={["Resource class", { label: "Total", num: true }, { label: "Used", num: true }, "Details"]}
+        >
+          {hw.pcpus > 0 ? (
             <tr>
-              <th scope="col">Resource class</th>
-              <th scope="col" className="num">
-                Total
-              </th>
-              <th scope="col" className="num">
-                Used
-              </th>
-              <th scope="col">Details</th>
+              <th scope="row">PCPU</th>
+              <td className="num">{fmtInt(hw.pcpus)}</td>
+              <td className="num">{fmtInt(hw.pcpusUsed)}</td>
+              <td className="small">dedicated CPUs (cpu_dedicated_set)</td>
             </tr>
-          </thead>
-          <tbody>
-            {hw.pcpus > 0 ? (
-              <tr>
-                <th scope="row">PCPU</th>
-                <td className="num">{fmtInt(hw.pcpus)}</td>
-                <td className="num">{fmtInt(hw.pcpusUsed)}</td>
-                <td className="small">dedicated CPUs (cpu_dedicated_set)</td>
-              </tr>
-            ) : null}
-            {hw.inventories.map(({ resourceClass, inventory: i }) => (
-              <tr key={resourceClass}>
-                <th scope="row">{resourceClass}</th>
-                <td className="num">{fmtInt(i.total)}</td>
-                <td className="num">{fmtInt(i.used ?? 0)}</td>
-                <td className="small">
-                  reserved {i.reserved ?? 0}, ratio {i.allocation_ratio ?? 1}, units {i.min_unit ?? 1}–
-                  {i.max_unit ?? i.total} step {i.step_size ?? 1}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ) : null}
+          {hw.inventories.map(({ resourceClass, inventory: i }) => (
+            <tr key={resourceClass}>
+              <th scope="row">{resourceClass}</th>
+              <td className="num">{fmtInt(i.total)}</td>
+              <td className="num">{fmtInt(i.used ?? 0)}</td>
+              <td className="small">
+                reserved {i.reserved ?? 0}, ratio {i.allocation_ratio ?? 1}, units {i.min_unit ?? 1}–
+                {i.max_unit ?? i.total} step {i.step_size ?? 1}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 /**
  * Upload an OpenStack bundle (.tar.gz from scripts/collect-openstack.sh):
  * send it with upload progress, show what would change, and replace the
@@ -242,29 +243,17 @@ function PreviewView({
         {p.counts.images} images, {p.counts.serverGroups} server groups and {p.counts.instances} instances. Importing it
         replaces the whole cloud.
       </p>
-      <table className="data-table">
-        <caption>Changes by kind</caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">Added</th>
-            <th scope="col">Changed</th>
-            <th scope="col">Removed</th>
-            <th scope="col">Unchanged</th>
+      <DataTable caption={<>Changes by kind</>} columns={["Kind", "Added", "Changed", "Removed", "Unchanged"]}>
+        {p.changes.map((c) => (
+          <tr key={c.kind}>
+            <th scope="row">{c.kind}</th>
+            <td>{c.added}</td>
+            <td>{c.changed}</td>
+            <td>{c.removed}</td>
+            <td>{c.unchanged}</td>
           </tr>
-        </thead>
-        <tbody>
-          {p.changes.map((c) => (
-            <tr key={c.kind}>
-              <th scope="row">{c.kind}</th>
-              <td>{c.added}</td>
-              <td>{c.changed}</td>
-              <td>{c.removed}</td>
-              <td>{c.unchanged}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <details>
         <summary>Which records</summary>
         {p.changes.map((c) => (

@@ -1,5 +1,6 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 import { errorTitle } from "@/lib/runs/error-words";
 import Link from "next/link";
 import { memo, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
@@ -19,45 +20,38 @@ import { RejectedTable, WhyNotSearch } from "./why-not";
 function FunnelTable({ summary }: { summary: InstanceSummary }) {
   return (
     <div className="sc-table-wrap">
-      <table className="data-table sc-table" aria-label={`Funnel, instance ${summary.index + 1}`}>
-        <thead>
-          <tr>
-            <th scope="col">Stage</th>
-            <th scope="col" className="num">
-              In
-            </th>
-            <th scope="col" className="num">
-              Out
-            </th>
-            <th scope="col" className="num">
-              Removed
-            </th>
-            <th scope="col">Most common reasons</th>
+      <DataTable
+        label={`Funnel, instance ${summary.index + 1}`}
+        className="sc-table"
+        columns={[
+          "Stage",
+          { label: "In", num: true },
+          { label: "Out", num: true },
+          { label: "Removed", num: true },
+          "Most common reasons",
+        ]}
+      >
+        {summary.funnel.map((f, i) => (
+          <tr key={i} className={f.out === 0 ? "sc-row-bad" : undefined}>
+            <th scope="row">{fmtStage(f.filter)}</th>
+            <td className="num">{fmtCount(f.in)}</td>
+            <td className="num">{fmtCount(f.out)}</td>
+            <td className="num">{fmtCount(f.removed)}</td>
+            <td className="sc-reason">
+              {f.reasons.map((r) => `${r.reason} × ${fmtCount(r.count)}`).join("; ")}
+              {f.otherReasons > 0 ? `${f.reasons.length ? "; " : ""}other reasons × ${fmtCount(f.otherReasons)}` : ""}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {summary.funnel.map((f, i) => (
-            <tr key={i} className={f.out === 0 ? "sc-row-bad" : undefined}>
-              <th scope="row">{fmtStage(f.filter)}</th>
-              <td className="num">{fmtCount(f.in)}</td>
-              <td className="num">{fmtCount(f.out)}</td>
-              <td className="num">{fmtCount(f.removed)}</td>
-              <td className="sc-reason">
-                {f.reasons.map((r) => `${r.reason} × ${fmtCount(r.count)}`).join("; ")}
-                {f.otherReasons > 0 ? `${f.reasons.length ? "; " : ""}other reasons × ${fmtCount(f.otherReasons)}` : ""}
-              </td>
-            </tr>
-          ))}
-          {summary.funnel.length === 0 && (
-            <tr>
-              <td colSpan={5} className="sc-muted">
-                No filter ran at this instance
-                {summary.index > 0 ? " (filters that run once per request only run for the first instance)" : ""}.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+        ))}
+        {summary.funnel.length === 0 && (
+          <tr>
+            <td colSpan={5} className="sc-muted">
+              No filter ran at this instance
+              {summary.index > 0 ? " (filters that run once per request only run for the first instance)" : ""}.
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </div>
   );
 }
@@ -221,35 +215,32 @@ function FitDetails({ fit, many }: { fit: SelectionFit; many: boolean }) {
       {fit.numa === null ? (
         <p className="sc-muted">No NUMA fit on {fit.host}: the host reports no NUMA topology or none fitted.</p>
       ) : fit.numa ? (
-        <table className="data-table compact-table numa-fit" aria-label={`NUMA fit of ${who}`}>
-          <thead>
-            <tr>
-              <th scope="col">Guest cell</th>
-              <th scope="col">Host cell</th>
-              <th scope="col">Shared vCPUs</th>
-              <th scope="col">Pinned vCPU → host CPU</th>
-              <th scope="col">Page size</th>
-              <th scope="col" className="num">
-                Memory
-              </th>
+        <DataTable
+          label={`NUMA fit of ${who}`}
+          className="compact-table numa-fit"
+          columns={[
+            "Guest cell",
+            "Host cell",
+            "Shared vCPUs",
+            "Pinned vCPU → host CPU",
+            "Page size",
+            { label: "Memory", num: true },
+          ]}
+        >
+          {fit.numa.map((c) => (
+            <tr key={c.guestCell}>
+              <th scope="row">{c.guestCell}</th>
+              <td>{c.hostCell}</td>
+              <td>{c.sharedVcpus.length ? c.sharedVcpus.join(", ") : "—"}</td>
+              <td>
+                {c.pinning.length ? c.pinning.map((p) => `${p.vcpu}→${p.pcpu}`).join(", ") : "—"}
+                {c.emulatorCpus ? ` (emulator threads: CPU ${c.emulatorCpus.join(", ")})` : ""}
+              </td>
+              <td>{c.pageSize ?? "not asked"}</td>
+              <td className="num">{c.memoryMb} MiB</td>
             </tr>
-          </thead>
-          <tbody>
-            {fit.numa.map((c) => (
-              <tr key={c.guestCell}>
-                <th scope="row">{c.guestCell}</th>
-                <td>{c.hostCell}</td>
-                <td>{c.sharedVcpus.length ? c.sharedVcpus.join(", ") : "—"}</td>
-                <td>
-                  {c.pinning.length ? c.pinning.map((p) => `${p.vcpu}→${p.pcpu}`).join(", ") : "—"}
-                  {c.emulatorCpus ? ` (emulator threads: CPU ${c.emulatorCpus.join(", ")})` : ""}
-                </td>
-                <td>{c.pageSize ?? "not asked"}</td>
-                <td className="num">{c.memoryMb} MiB</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       {fit.pci?.length ? (
         <ul className="plain small" aria-label={`PCI devices taken by ${who}`}>

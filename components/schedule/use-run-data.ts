@@ -20,36 +20,23 @@ export function useInstanceDetail(runId: number, index: number, initial: Instanc
   });
 }
 
-export function useWeighedPage(
-  runId: number,
-  index: number,
-  offset: number,
-  limit: number,
-  q: string,
-  initial?: Page<WeighedRow>,
-) {
-  const first = offset === 0 && !q && initial && initial.limit === limit;
-  return useQuery({
-    queryKey: ["run", runId, "weighed", index, offset, limit, q],
-    queryFn: () => getJson<Page<WeighedRow>>(hostsUrl(runId, { view: "weighed", index, offset, limit, q })),
-    initialData: first ? initial : undefined,
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-  });
-}
+/** The rows of each paged host list of a run. */
+type HostRows = { weighed: WeighedRow; rejected: RejectedRow };
 
-export function useRejectedPage(
+/** One page of a run's weighed or rejected hosts for one instance; the server-rendered page seeds the first. */
+export function useHostPage<V extends keyof HostRows>(
+  view: V,
   runId: number,
   index: number,
   offset: number,
   limit: number,
   q: string,
-  initial?: Page<RejectedRow>,
+  initial?: Page<HostRows[V]>,
 ) {
   const first = offset === 0 && !q && initial && initial.limit === limit;
   return useQuery({
-    queryKey: ["run", runId, "rejected", index, offset, limit, q],
-    queryFn: () => getJson<Page<RejectedRow>>(hostsUrl(runId, { view: "rejected", index, offset, limit, q })),
+    queryKey: ["run", runId, view, index, offset, limit, q],
+    queryFn: () => getJson<Page<HostRows[V]>>(hostsUrl(runId, { view, index, offset, limit, q })),
     initialData: first ? initial : undefined,
     placeholderData: keepPreviousData,
     staleTime: Infinity,

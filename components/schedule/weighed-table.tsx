@@ -1,11 +1,12 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 import { useId, useState } from "react";
 import { fmtCount, fmtMultiplier, fmtNormalized, fmtRaw, fmtSource, fmtWeight, shortWeigher } from "@/lib/runs/format";
 import type { MultiplierUse, Page, WeighedRow } from "@/lib/runs/view";
 import { PAGE_SIZE } from "@/lib/runs/view";
 import { useDebounced } from "@/components/ui/use-debounced";
-import { useWeighedPage } from "./use-run-data";
+import { useHostPage } from "./use-run-data";
 import { roleLabel } from "./weights-chart";
 
 export function Pager({
@@ -53,30 +54,20 @@ export function MultipliersTable({ uses, index }: { uses: MultiplierUse[]; index
   if (!uses.length) return null;
   return (
     <div className="sc-table-wrap">
-      <table className="data-table sc-table" aria-label={`Weigher multipliers, instance ${index + 1}`}>
-        <thead>
-          <tr>
-            <th scope="col">Weigher</th>
-            <th scope="col" className="num">
-              Multiplier
-            </th>
-            <th scope="col">Source</th>
-            <th scope="col" className="num">
-              Hosts
-            </th>
+      <DataTable
+        label={`Weigher multipliers, instance ${index + 1}`}
+        className="sc-table"
+        columns={["Weigher", { label: "Multiplier", num: true }, "Source", { label: "Hosts", num: true }]}
+      >
+        {uses.map((u, i) => (
+          <tr key={i}>
+            <th scope="row">{u.weigher}</th>
+            <td className="num">{fmtMultiplier(u.multiplier)}</td>
+            <td>{fmtSource(u.source)}</td>
+            <td className="num">{fmtCount(u.hosts)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {uses.map((u, i) => (
-            <tr key={i}>
-              <th scope="row">{u.weigher}</th>
-              <td className="num">{fmtMultiplier(u.multiplier)}</td>
-              <td>{fmtSource(u.source)}</td>
-              <td className="num">{fmtCount(u.hosts)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </div>
   );
 }
@@ -99,7 +90,7 @@ export function WeighedTable({
   const [offset, setOffset] = useState(0);
   const [filter, setFilter] = useState("");
   const q = useDebounced(filter, 200);
-  const { data, isFetching, error } = useWeighedPage(runId, index, offset, PAGE_SIZE, q, initial);
+  const { data, isFetching, error } = useHostPage("weighed", runId, index, offset, PAGE_SIZE, q, initial);
   const page = data ?? initial;
   const id = useId();
   const cols = drawn.length ? drawn : names;
@@ -122,78 +113,66 @@ export function WeighedTable({
       </div>
       {error ? <p className="sc-bad">Could not load the page: {(error as Error).message}</p> : null}
       <div className="sc-table-wrap">
-        <table
-          className="data-table sc-table"
-          aria-label={`Weighed hosts, instance ${index + 1}`}
-          aria-busy={isFetching}
+        <DataTable
+          label={`Weighed hosts, instance ${index + 1}`}
+          className="sc-table"
+          busy={isFetching}
+          columns={[
+            { label: "Rank", num: true },
+            "Host",
+            "Role",
+            { label: "Weight", num: true },
+            ...cols.map((n) => ({ label: shortWeigher(n), num: true, title: n })),
+          ]}
         >
-          <thead>
-            <tr>
-              <th scope="col" className="num">
-                Rank
+          {page.rows.map((r) => (
+            <tr
+              key={r.host}
+              className={r.role === "chosen" ? "sc-row-chosen" : r.role === "alternate" ? "sc-row-alt" : undefined}
+            >
+              <td className="num">{r.rank}</td>
+              <th scope="row" className="sc-host">
+                {r.host}
               </th>
-              <th scope="col">Host</th>
-              <th scope="col">Role</th>
-              <th scope="col" className="num">
-                Weight
-              </th>
-              {cols.map((n) => (
-                <th scope="col" className="num" key={n} title={n}>
-                  {shortWeigher(n)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {page.rows.map((r) => (
-              <tr
-                key={r.host}
-                className={r.role === "chosen" ? "sc-row-chosen" : r.role === "alternate" ? "sc-row-alt" : undefined}
-              >
-                <td className="num">{r.rank}</td>
-                <th scope="row" className="sc-host">
-                  {r.host}
-                </th>
-                <td>
-                  {r.role ? (
-                    <span className={r.role === "chosen" ? "sc-chosen-tag" : "sc-alt-tag"}>{roleLabel(r)}</span>
-                  ) : null}
-                </td>
-                <td className="num">{fmtWeight(r.weight)}</td>
-                {cols.map((n) => {
-                  const b = r.weighers[n];
-                  if (!b)
-                    return (
-                      <td key={n} className="num">
-                        —
-                      </td>
-                    );
+              <td>
+                {r.role ? (
+                  <span className={r.role === "chosen" ? "sc-chosen-tag" : "sc-alt-tag"}>{roleLabel(r)}</span>
+                ) : null}
+              </td>
+              <td className="num">{fmtWeight(r.weight)}</td>
+              {cols.map((n) => {
+                const b = r.weighers[n];
+                if (!b)
                   return (
-                    <td
-                      key={n}
-                      className="num"
-                      title={`${n}: raw ${fmtRaw(b.raw)}, normalized ${fmtNormalized(b.normalized)} × multiplier ${fmtMultiplier(b.multiplier)} (${fmtSource(b.source)}) = ${fmtWeight(b.score)}`}
-                    >
-                      {fmtWeight(b.score)}
-                      {b.source !== "config" ? (
-                        <span className="sc-src">
-                          ×{fmtMultiplier(b.multiplier)} {fmtSource(b.source)}
-                        </span>
-                      ) : null}
+                    <td key={n} className="num">
+                      —
                     </td>
                   );
-                })}
-              </tr>
-            ))}
-            {page.rows.length === 0 && (
-              <tr>
-                <td colSpan={4 + cols.length} className="sc-muted">
-                  {q ? `No surviving host matches "${q}".` : "No host survived the filters."}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+                return (
+                  <td
+                    key={n}
+                    className="num"
+                    title={`${n}: raw ${fmtRaw(b.raw)}, normalized ${fmtNormalized(b.normalized)} × multiplier ${fmtMultiplier(b.multiplier)} (${fmtSource(b.source)}) = ${fmtWeight(b.score)}`}
+                  >
+                    {fmtWeight(b.score)}
+                    {b.source !== "config" ? (
+                      <span className="sc-src">
+                        ×{fmtMultiplier(b.multiplier)} {fmtSource(b.source)}
+                      </span>
+                    ) : null}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+          {page.rows.length === 0 && (
+            <tr>
+              <td colSpan={4 + cols.length} className="sc-muted">
+                {q ? `No surviving host matches "${q}".` : "No host survived the filters."}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       </div>
       <Pager page={page} label="Hosts" onOffset={setOffset} busy={isFetching} />
     </div>

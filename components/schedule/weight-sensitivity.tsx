@@ -1,5 +1,8 @@
 "use client";
 
+import { FormError } from "@/components/ui/notice";
+
+import { DataTable } from "@/components/ui/table";
 /**
  * Beside the weights chart: for each configured multiplier, the range in
  * which the chosen host stays the winner (against the runner-up, and
@@ -74,55 +77,47 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
         values do not depend on multipliers, so each host&apos;s weight is a line in the multiplier; hosts whose
         multiplier an aggregate overrides do not move.
       </p>
-      <table className="sc-table" aria-label="Weight sensitivity">
-        <thead>
-          <tr>
-            <th scope="col">Multiplier</th>
-            <th scope="col">Now</th>
-            <th scope="col">Beats {data.runnerUp} within</th>
-            <th scope="col">Beats every survivor within</th>
-            <th scope="col">Flips to</th>
+      <DataTable
+        label="Weight sensitivity"
+        unstyled
+        className="sc-table"
+        columns={["Multiplier", "Now", <>Beats {data.runnerUp} within</>, "Beats every survivor within", "Flips to"]}
+      >
+        {data.weighers.map((w) => (
+          <tr key={w.key}>
+            <th scope="row">
+              {w.key}
+              {w.overridden ? <span className="sc-muted"> ({w.overridden} hosts overridden by aggregates)</span> : null}
+            </th>
+            <td>{fmt(w.value)}</td>
+            <td>{range(w, w.runnerUp)}</td>
+            <td>{range(w, w.all)}</td>
+            <td>
+              {w.unknown ? (
+                <span className="sc-muted">{w.unknown}</span>
+              ) : flipButtons(w).length ? (
+                flipButtons(w).map((b) => (
+                  <button
+                    key={b.label}
+                    type="button"
+                    className="sc-link-btn"
+                    onClick={() => {
+                      setKey(w.key);
+                      setValue(String(b.v));
+                      tryIt(w.key, String(b.v));
+                    }}
+                    aria-label={`Try ${w.key} = ${b.v} (${b.label})`}
+                  >
+                    {b.label}
+                  </button>
+                ))
+              ) : (
+                "never"
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {data.weighers.map((w) => (
-            <tr key={w.key}>
-              <th scope="row">
-                {w.key}
-                {w.overridden ? (
-                  <span className="sc-muted"> ({w.overridden} hosts overridden by aggregates)</span>
-                ) : null}
-              </th>
-              <td>{fmt(w.value)}</td>
-              <td>{range(w, w.runnerUp)}</td>
-              <td>{range(w, w.all)}</td>
-              <td>
-                {w.unknown ? (
-                  <span className="sc-muted">{w.unknown}</span>
-                ) : flipButtons(w).length ? (
-                  flipButtons(w).map((b) => (
-                    <button
-                      key={b.label}
-                      type="button"
-                      className="sc-link-btn"
-                      onClick={() => {
-                        setKey(w.key);
-                        setValue(String(b.v));
-                        tryIt(w.key, String(b.v));
-                      }}
-                      aria-label={`Try ${w.key} = ${b.v} (${b.label})`}
-                    >
-                      {b.label}
-                    </button>
-                  ))
-                ) : (
-                  "never"
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       <form className="sc-form" onSubmit={onSubmit} aria-label="Try a multiplier">
         <label>
           Multiplier
@@ -142,11 +137,7 @@ export function WeightSensitivity({ runId, index }: { runId: number; index: numb
           Re-run with this value
         </button>
       </form>
-      {error ? (
-        <p className="sc-bad" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       {outcome ? (
         <p role="status" aria-label="Re-run with the multiplier">
           With {outcome.key} = {fmt(outcome.value)}:{" "}

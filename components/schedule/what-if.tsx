@@ -1,5 +1,7 @@
 "use client";
 
+import { FormError } from "@/components/ui/notice";
+
 /**
  * What would let a rejected host pass: the run's snapshot tried with small
  * changes (enable the service, add the host to an aggregate, set aggregate
@@ -158,11 +160,7 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
           Find changes
         </button>
       </form>
-      {error ? (
-        <p className="sc-bad" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       {view ? (
         <div role="region" aria-label={`Changes for ${view.host}`}>
           {!view.rejection ? (

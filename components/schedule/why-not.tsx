@@ -1,11 +1,12 @@
 "use client";
 
+import { DataTable } from "@/components/ui/table";
 import { useId, useState, type ReactNode } from "react";
 import { fmtCount, fmtStage, fmtWeight } from "@/lib/runs/format";
 import type { FateStep, HostFate, Page, RejectedRow } from "@/lib/runs/view";
 import { PAGE_SIZE } from "@/lib/runs/view";
 import { useDebounced } from "@/components/ui/use-debounced";
-import { useFates, useRejectedPage } from "./use-run-data";
+import { useFates, useHostPage } from "./use-run-data";
 import { Pager } from "./weighed-table";
 
 function stepText(s: FateStep, instances: number): ReactNode {
@@ -113,36 +114,28 @@ export function WhyNotSearch({ runId, instances }: { runId: number; instances: n
 /** Every host that fell out at one instance, with the stage and the reason (paged). */
 export function RejectedTable({ runId, index, initial }: { runId: number; index: number; initial: Page<RejectedRow> }) {
   const [offset, setOffset] = useState(0);
-  const { data, isFetching } = useRejectedPage(runId, index, offset, PAGE_SIZE, "", initial);
+  const { data, isFetching } = useHostPage("rejected", runId, index, offset, PAGE_SIZE, "", initial);
   const page = data ?? initial;
   if (page.total === 0) return <p className="sc-muted">No host was removed at this instance.</p>;
   return (
     <div>
       <div className="sc-table-wrap">
-        <table
-          className="data-table sc-table"
-          aria-label={`Hosts removed, instance ${index + 1}`}
-          aria-busy={isFetching}
+        <DataTable
+          label={`Hosts removed, instance ${index + 1}`}
+          busy={isFetching}
+          className="sc-table"
+          columns={["Host", "Removed by", "Reason"]}
         >
-          <thead>
-            <tr>
-              <th scope="col">Host</th>
-              <th scope="col">Removed by</th>
-              <th scope="col">Reason</th>
+          {page.rows.map((r) => (
+            <tr key={`${r.step}:${r.host}`}>
+              <th scope="row" className="sc-host">
+                {r.host}
+              </th>
+              <td className="sc-nowrap">{fmtStage(r.filter)}</td>
+              <td className="sc-reason">{r.reason}</td>
             </tr>
-          </thead>
-          <tbody>
-            {page.rows.map((r) => (
-              <tr key={`${r.step}:${r.host}`}>
-                <th scope="row" className="sc-host">
-                  {r.host}
-                </th>
-                <td className="sc-nowrap">{fmtStage(r.filter)}</td>
-                <td className="sc-reason">{r.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       <Pager page={page} label="Removed hosts" onOffset={setOffset} busy={isFetching} />
     </div>

@@ -58,3 +58,37 @@ export function SearchField({
     </div>
   );
 }
+
+/** A labelled drop-down of a FilterBar; `any`, when given, is the first option and means no filter. */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  defaultValue,
+  any,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  defaultValue: string;
+  any?: string;
+  options: readonly (string | { value: string; label: ReactNode })[];
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={defaultValue}>
+        {any !== undefined ? <option value="">{any}</option> : null}
+        {options.map((o) => {
+          const { value, label: text } = typeof o === "string" ? { value: o, label: o } : o;
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </div>
+  );
+}

@@ -11,3 +11,12 @@ export function Notice({ tone, children }: { tone: "ok" | "bad"; children: React
     </p>
   );
 }
+
+/** A form's refusal in words, read at once; nothing when there is none. */
+export function FormError({ error }: { error: ReactNode }) {
+  return error ? (
+    <p className="sc-bad" role="alert">
+      {error}
+    </p>
+  ) : null;
+}

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { removeAggregateMetadata, saveAggregateMetadata } from "@/lib/aggregates/actions";
 import {
@@ -15,7 +14,7 @@ import { fmtInt, decodeParam } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
 import { RecordHead } from "@/components/ui/record-head";
-import { HiddenColumnHeader } from "@/components/ui/table";
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import { getAggregate } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
 import type { SearchParams } from "@/lib/api/params";
@@ -100,36 +99,28 @@ export default async function AggregatePage({
               />
             </FilterBar>
             {agg.hosts.length ? (
-              <table className="data-table">
-                <caption>
-                  Hosts in {agg.name}
-                  {hq ? ` matching “${hq}” (${fmtInt(agg.hostPage.matching)})` : ""}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Host</th>
-                    <th scope="col">Cell</th>
-                    <th scope="col">State</th>
-                    <HiddenColumnHeader>Actions</HiddenColumnHeader>
+              <DataTable
+                caption={
+                  <>
+                    Hosts in {agg.name}
+                    {hq ? ` matching “${hq}” (${fmtInt(agg.hostPage.matching)})` : ""}
+                  </>
+                }
+                columns={["Host", "Cell", "State", { label: "Actions", hidden: true }]}
+              >
+                {agg.hosts.map((h) => (
+                  <tr key={h.id}>
+                    <RecordRowHeader kind="hosts" id={h.name} />
+                    <td>{h.cell}</td>
+                    <td>
+                      <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
+                    </td>
+                    <td>
+                      <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} version={agg.version} />
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {agg.hosts.map((h) => (
-                    <tr key={h.id}>
-                      <th scope="row">
-                        <Link href={`/hosts/${encodeURIComponent(h.name)}`}>{h.name}</Link>
-                      </th>
-                      <td>{h.cell}</td>
-                      <td>
-                        <span className={`state state-${h.state.replace(/\s+/g, "-")}`}>{h.state}</span>
-                      </td>
-                      <td>
-                        <RemoveHostButton id={agg.id} aggregateName={agg.name} host={h.name} version={agg.version} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             ) : (
               <p className="empty">
                 {hq ? "No host of this aggregate matches." : "No hosts yet: add some with the search on the right."}

@@ -1,3 +1,4 @@
+import { DataTable, RecordRowHeader } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -118,31 +119,20 @@ export default async function HostPage({
       <section aria-labelledby="agg-h">
         <h2 id="agg-h">Aggregates ({h.aggregates.length})</h2>
         {h.aggregates.length ? (
-          <table className="data-table">
-            <caption>Aggregates of {h.name} and the metadata the scheduler reads from them</caption>
-            <thead>
-              <tr>
-                <th scope="col">Aggregate</th>
-                <th scope="col">Zone</th>
-                <th scope="col">Metadata</th>
+          <DataTable
+            caption={<>Aggregates of {h.name} and the metadata the scheduler reads from them</>}
+            columns={["Aggregate", "Zone", "Metadata"]}
+          >
+            {h.aggregateDetails.map((a) => (
+              <tr key={a.name}>
+                <RecordRowHeader kind="aggregates" id={a.name} />
+                <td>{a.availabilityZone ?? "—"}</td>
+                <td>
+                  <KeyValueChips chips={a.metadata.map((m) => ({ ...m, title: describeMetadataKey(m.key).reader }))} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {h.aggregateDetails.map((a) => (
-                <tr key={a.name}>
-                  <th scope="row">
-                    <Link href={`/aggregates/${encodeURIComponent(a.name)}`}>{a.name}</Link>
-                  </th>
-                  <td>{a.availabilityZone ?? "—"}</td>
-                  <td>
-                    <KeyValueChips
-                      chips={a.metadata.map((m) => ({ ...m, title: describeMetadataKey(m.key).reader }))}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         ) : (
           <p className="empty">In no aggregate (zone: the default availability zone).</p>
         )}
@@ -164,26 +154,20 @@ export default async function HostPage({
           )}
           <h2 id="metrics-h">Metrics ({h.metrics.length})</h2>
           {h.metrics.length ? (
-            <table className="data-table compact-table" aria-labelledby="metrics-h">
-              <thead>
-                <tr>
-                  <th scope="col">Metric</th>
-                  <th scope="col" className="num">
-                    Value
+            <DataTable
+              labelledBy="metrics-h"
+              className="compact-table"
+              columns={["Metric", { label: "Value", num: true }]}
+            >
+              {h.metrics.map((m) => (
+                <tr key={m.name}>
+                  <th scope="row">
+                    <code>{m.name}</code>
                   </th>
+                  <td className="num">{m.value}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {h.metrics.map((m) => (
-                  <tr key={m.name}>
-                    <th scope="row">
-                      <code>{m.name}</code>
-                    </th>
-                    <td className="num">{m.value}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           ) : (
             <p className="muted">No monitor metrics.</p>
           )}
@@ -215,39 +199,31 @@ export default async function HostPage({
       <section aria-labelledby="inst-h">
         <h2 id="inst-h">Instances ({fmtInt(h.instanceCount)})</h2>
         {h.instances.length ? (
-          <table className="data-table">
-            <caption>
-              Instances on {h.name}
-              {h.instanceCount > h.instances.length ? ` (first ${h.instances.length})` : ""} ·{" "}
-              <Link href={`/instances?host=${encodeURIComponent(h.name)}`}>manage</Link>
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">UUID</th>
-                <th scope="col">Flavor</th>
-                <th scope="col">Image</th>
-                <th scope="col">Project</th>
-                <th scope="col">Server group</th>
+          <DataTable
+            caption={
+              <>
+                Instances on {h.name}
+                {h.instanceCount > h.instances.length ? ` (first ${h.instances.length})` : ""} ·{" "}
+                <Link href={`/instances?host=${encodeURIComponent(h.name)}`}>manage</Link>
+              </>
+            }
+            columns={["Name", "UUID", "Flavor", "Image", "Project", "Server group"]}
+          >
+            {h.instances.map((i) => (
+              <tr key={i.uuid}>
+                <th scope="row">{i.name ?? "—"}</th>
+                <td>
+                  <code className="small">{i.uuid}</code>
+                </td>
+                <td>{i.flavor ? <Link href={`/flavors/${encodeURIComponent(i.flavor)}`}>{i.flavor}</Link> : "—"}</td>
+                <td>{i.image ?? "—"}</td>
+                <td>
+                  <code className="small">{i.projectId ?? "—"}</code>
+                </td>
+                <td>{i.serverGroup ? `${i.serverGroup} (${i.serverGroupPolicy})` : "—"}</td>
               </tr>
-            </thead>
-            <tbody>
-              {h.instances.map((i) => (
-                <tr key={i.uuid}>
-                  <th scope="row">{i.name ?? "—"}</th>
-                  <td>
-                    <code className="small">{i.uuid}</code>
-                  </td>
-                  <td>{i.flavor ? <Link href={`/flavors/${encodeURIComponent(i.flavor)}`}>{i.flavor}</Link> : "—"}</td>
-                  <td>{i.image ?? "—"}</td>
-                  <td>
-                    <code className="small">{i.projectId ?? "—"}</code>
-                  </td>
-                  <td>{i.serverGroup ? `${i.serverGroup} (${i.serverGroupPolicy})` : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         ) : (
           <p className="muted">No instance records on this host.</p>
         )}

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/ui/table";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { prisma } from "@/lib/db";
@@ -78,48 +79,38 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
     <section className="sc-panel" aria-label={multi ? `Instance ${n}` : "Differences"}>
       {multi && <h2 style={{ marginTop: 0 }}>Instance {n}</h2>}
       <h3 style={{ marginTop: multi ? undefined : 0 }}>Chosen host and alternates</h3>
-      <table className="data-table sc-table" aria-label={`Placement${suffix}`}>
-        <thead>
-          <tr>
-            <th scope="col" />
-            <th scope="col">Run A</th>
-            <th scope="col">Run B</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row">Chosen</th>
-            <td>
-              <Hosts list={c.chosenA ? [c.chosenA] : []} />
-            </td>
-            <td>
-              <Hosts list={c.chosenB ? [c.chosenB] : []} />
-            </td>
-            <td>{c.chosenChanged ? <b className="sc-bad">changed</b> : <span className="sc-muted">same</span>}</td>
-          </tr>
-          <tr>
-            <th scope="row">Alternates</th>
-            <td>
-              <Hosts list={c.alternatesA} />
-            </td>
-            <td>
-              <Hosts list={c.alternatesB} />
-            </td>
-            <td>
-              {!c.alternatesChanged ? (
-                <span className="sc-muted">same</span>
-              ) : (
-                <>
-                  {c.alternatesAdded.length > 0 && <div>added {c.alternatesAdded.join(", ")}</div>}
-                  {c.alternatesRemoved.length > 0 && <div>dropped {c.alternatesRemoved.join(", ")}</div>}
-                  {!c.alternatesAdded.length && !c.alternatesRemoved.length && <div>reordered</div>}
-                </>
-              )}
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <DataTable label={`Placement${suffix}`} className="sc-table" columns={["", "Run A", "Run B", "Change"]}>
+        <tr>
+          <th scope="row">Chosen</th>
+          <td>
+            <Hosts list={c.chosenA ? [c.chosenA] : []} />
+          </td>
+          <td>
+            <Hosts list={c.chosenB ? [c.chosenB] : []} />
+          </td>
+          <td>{c.chosenChanged ? <b className="sc-bad">changed</b> : <span className="sc-muted">same</span>}</td>
+        </tr>
+        <tr>
+          <th scope="row">Alternates</th>
+          <td>
+            <Hosts list={c.alternatesA} />
+          </td>
+          <td>
+            <Hosts list={c.alternatesB} />
+          </td>
+          <td>
+            {!c.alternatesChanged ? (
+              <span className="sc-muted">same</span>
+            ) : (
+              <>
+                {c.alternatesAdded.length > 0 && <div>added {c.alternatesAdded.join(", ")}</div>}
+                {c.alternatesRemoved.length > 0 && <div>dropped {c.alternatesRemoved.join(", ")}</div>}
+                {!c.alternatesAdded.length && !c.alternatesRemoved.length && <div>reordered</div>}
+              </>
+            )}
+          </td>
+        </tr>
+      </DataTable>
 
       <h3>Weighers that moved</h3>
       {c.weigherChanges.length === 0 ? (
@@ -152,44 +143,33 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
             weighed list; {fmtCount(c.sameRank)} kept their rank. Best placed first.
           </p>
           <div className="sc-table-wrap">
-            <table className="data-table sc-table" aria-label={`Hosts that moved in rank${suffix}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Host</th>
-                  <th scope="col" className="num">
-                    Rank A
+            <DataTable
+              label={`Hosts that moved in rank${suffix}`}
+              className="sc-table"
+              columns={[
+                "Host",
+                { label: "Rank A", num: true },
+                { label: "Rank B", num: true },
+                { label: "Moved", num: true },
+                { label: "Weight A", num: true },
+                { label: "Weight B", num: true },
+              ]}
+            >
+              {c.rankChanges.slice(0, SHOW).map((r) => (
+                <tr key={r.host}>
+                  <th scope="row" className="sc-host">
+                    {r.host}
                   </th>
-                  <th scope="col" className="num">
-                    Rank B
-                  </th>
-                  <th scope="col" className="num">
-                    Moved
-                  </th>
-                  <th scope="col" className="num">
-                    Weight A
-                  </th>
-                  <th scope="col" className="num">
-                    Weight B
-                  </th>
+                  <td className="num">{r.rankA ?? "—"}</td>
+                  <td className="num">{r.rankB ?? "—"}</td>
+                  <td className="num">
+                    <Moved moved={r.moved} />
+                  </td>
+                  <td className="num">{r.weightA === null ? "—" : fmtWeight(r.weightA)}</td>
+                  <td className="num">{r.weightB === null ? "—" : fmtWeight(r.weightB)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {c.rankChanges.slice(0, SHOW).map((r) => (
-                  <tr key={r.host}>
-                    <th scope="row" className="sc-host">
-                      {r.host}
-                    </th>
-                    <td className="num">{r.rankA ?? "—"}</td>
-                    <td className="num">{r.rankB ?? "—"}</td>
-                    <td className="num">
-                      <Moved moved={r.moved} />
-                    </td>
-                    <td className="num">{r.weightA === null ? "—" : fmtWeight(r.weightA)}</td>
-                    <td className="num">{r.weightB === null ? "—" : fmtWeight(r.weightB)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           {c.rankChanges.length > SHOW && (
             <p className="sc-help">… and {fmtCount(c.rankChanges.length - SHOW)} more.</p>
@@ -227,26 +207,17 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
             ))}
           </ul>
           <div className="sc-table-wrap">
-            <table className="data-table sc-table" aria-label={`Verdict changes${suffix}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Host</th>
-                  <th scope="col">Run A</th>
-                  <th scope="col">Run B</th>
+            <DataTable label={`Verdict changes${suffix}`} className="sc-table" columns={["Host", "Run A", "Run B"]}>
+              {c.verdictChanges.slice(0, SHOW).map((v) => (
+                <tr key={v.host}>
+                  <th scope="row" className="sc-host">
+                    {v.host}
+                  </th>
+                  <td className="sc-reason">{verdictText(v.a)}</td>
+                  <td className="sc-reason">{verdictText(v.b)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {c.verdictChanges.slice(0, SHOW).map((v) => (
-                  <tr key={v.host}>
-                    <th scope="row" className="sc-host">
-                      {v.host}
-                    </th>
-                    <td className="sc-reason">{verdictText(v.a)}</td>
-                    <td className="sc-reason">{verdictText(v.b)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
           {c.verdictChanges.length > SHOW && (
             <p className="sc-help">… and {fmtCount(c.verdictChanges.length - SHOW)} more.</p>
@@ -255,28 +226,19 @@ function InstanceDiff({ c, multi }: { c: InstanceComparison; multi: boolean }) {
       )}
 
       <h3>Funnel</h3>
-      <table className="data-table sc-table" aria-label={`Funnel of both runs${suffix}`}>
-        <thead>
-          <tr>
-            <th scope="col">Stage</th>
-            <th scope="col" className="num">
-              Hosts left in A
-            </th>
-            <th scope="col" className="num">
-              Hosts left in B
-            </th>
+      <DataTable
+        label={`Funnel of both runs${suffix}`}
+        className="sc-table"
+        columns={["Stage", { label: "Hosts left in A", num: true }, { label: "Hosts left in B", num: true }]}
+      >
+        {c.funnel.map((f) => (
+          <tr key={f.filter}>
+            <th scope="row">{fmtStage(f.filter)}</th>
+            <td className="num">{f.outA === null ? "—" : fmtCount(f.outA)}</td>
+            <td className="num">{f.outB === null ? "—" : fmtCount(f.outB)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {c.funnel.map((f) => (
-            <tr key={f.filter}>
-              <th scope="row">{fmtStage(f.filter)}</th>
-              <td className="num">{f.outA === null ? "—" : fmtCount(f.outA)}</td>
-              <td className="num">{f.outB === null ? "—" : fmtCount(f.outB)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </section>
   );
 }
