@@ -31,11 +31,6 @@ export function wholeNumber(raw: unknown, min = 0, max = MAX_DB_INT): number | n
 /** A record id (>= 1) of a path segment, query parameter or form field, or null. */
 export const recordIdOf = (raw: unknown): number | null => wholeNumber(raw, 1);
 
-/** The message naming what is wrong with a number field. */
-export function wholeNumberRule(field: string, min = 0, max = MAX_DB_INT): string {
-  return `${field}: must be a whole number from ${min} to ${max}`;
-}
-
 /**
  * Where `text` (JSON) nests deeper than `maxDepth`, as the path of the first
  * value past the limit ("hypervisors[0].cpu_info.a.a…"), or null. One pass,

@@ -24,11 +24,6 @@ export interface Target {
 
 type Data = Record<string, unknown>;
 
-/** The entity kind an action changes, or null for trial runs and whole-cloud imports. */
-export function kindOf(action: string): EntityKind | null {
-  return actionSpec(action).entity;
-}
-
 /**
  * The entities the action touches that exist before it (the primary one
  * first). A run's commit and an instance's move touch hosts only their own
