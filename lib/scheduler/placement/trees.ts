@@ -254,6 +254,8 @@ export function treeCandidates(
   // Placement's own order is a set's; the reference pins it to provider creation order. A tree's
   // providers are created together, so requests of different trees compare by their trees' order.
   const all: Array<{ areq: AllocationRequest; key: Tuple[] }> = [];
+  const listed = rr.limit ?? Number.POSITIVE_INFINITY;
+  let beyond = 0;
   for (const root of cloud.providers) {
     let answer = kept ? kept[root.index] : undefined;
     const version = kept ? treeVersion(root) : 0;
@@ -264,11 +266,15 @@ export function treeCandidates(
     }
     reasons[root.index] = answer.why;
     for (let k = 0; k < answer.fit.length; k++) if (answer.fit[k]) groupHasFit[k] = true;
-    for (const r of answer.requests) all.push(r);
+    // Past the limit a request is only counted: a tree's one request on its root is built once kept.
+    if (answer.alone) {
+      if (all.length < listed) all.push((answer.request ??= aloneRequest(root, ctx.order[0], ctx.aloneKey!)));
+      else beyond++;
+    } else for (const r of answer.requests) all.push(r);
   }
-  const matched = all.length;
+  const matched = all.length + beyond;
   const limit = rr.limit;
-  const returnedRequests = limit !== null && limit < matched ? all.slice(0, limit) : all;
+  const returnedRequests = limit !== null && limit < all.length ? all.slice(0, limit) : all;
   const inKept = new Uint8Array(cloud.providers.length);
   for (const { areq } of returnedRequests) inKept[areq.root.index] = 1;
   const returned: Provider[] = [];
@@ -330,7 +336,13 @@ export interface TreeAnswer {
   fit: boolean[];
   /** The tree's usage when answered (treeVersion). */
   version: number;
+  /** A compute node without children that holds the one unnumbered group: its one request, built once kept. */
+  alone?: true;
+  request?: { areq: AllocationRequest; key: Tuple[] };
 }
+
+const FIT_ALONE = [true];
+const NO_REQUESTS: TreeAnswer["requests"] = [];
 
 /** Changes when any provider of the tree changes its usage (versions only grow). */
 function treeVersion(root: Provider): number {
@@ -343,7 +355,7 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   const { rr, order, numbered, multiGroupRcs, copyShared } = ctx;
   // A tree of one provider that holds the one group: its one request, as the walk below would build it.
   if (ctx.fitsAlone && root.children.length === 0 && ctx.fitsAlone(root))
-    return aloneAnswer(root, order[0], ctx.aloneKey!);
+    return { why: null, requests: NO_REQUESTS, fit: FIT_ALONE, version: 0, alone: true };
   const fit = order.map(() => false);
   const notAnchor = ctx.anchor(root);
   if (notAnchor) return { why: notAnchor, requests: [], fit, version: 0 };
@@ -444,12 +456,15 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   return { why: null, requests, fit, version: 0 };
 }
 
-/** treeAnswer's answer for a compute node without children that holds the one unnumbered group. */
-function aloneAnswer(root: Provider, g: RequestGroup, order: Array<[string, number]>): TreeAnswer {
+/** The one request of a compute node without children that holds the one unnumbered group, as the walk builds it. */
+function aloneRequest(
+  root: Provider,
+  g: RequestGroup,
+  order: Array<[string, number]>,
+): { areq: AllocationRequest; key: Tuple[] } {
   const amounts = new Map(g.resources);
   const key: Tuple[] = order.map(([rc, amount]) => [root.seq, rc, amount]);
-  const areq: AllocationRequest = { root, allocations: new Map([[root, amounts]]) };
-  return { why: null, requests: [{ areq, key }], fit: [true], version: 0 };
+  return { areq: { root, allocations: new Map([[root, amounts]]) }, key };
 }
 
 /** PUT /allocations/{consumer} of a whole allocation request: every provider's classes must still fit. */
