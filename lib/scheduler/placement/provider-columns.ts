@@ -8,11 +8,13 @@
  * reason is always Placement's own words. Usage is read again from the
  * provider whenever its usageVersion has moved (a claim, a restore).
  *
- * The shapes below are candidates.ts's and providers.ts's, restated so that
- * this file imports neither (they import it).
+ * A query's shape is candidates.ts's, restated so that this file imports
+ * neither it nor providers.ts (they import it); providers.ts takes its
+ * Inventory from here.
  */
 
-interface ColumnInventory {
+/** A resource provider's inventory of one class, as Placement keeps it. */
+export interface Inventory {
   total: number;
   reserved: number;
   minUnit: number;
@@ -23,7 +25,7 @@ interface ColumnInventory {
 
 export interface ColumnProvider {
   readonly index: number;
-  readonly inventories: Map<string, ColumnInventory>;
+  readonly inventories: Map<string, Inventory>;
   readonly used: Map<string, number>;
   readonly usageVersion: number;
   readonly traits: ReadonlySet<string>;

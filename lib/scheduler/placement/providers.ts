@@ -10,17 +10,10 @@ import type { AggregateView, HostState } from "../host-state";
 import { stableUuid } from "../nova-uuid";
 import type { Scenario, ScenarioChildProvider, ScenarioHost, ScenarioInventory } from "../scenario";
 import { KeptAnswers } from "./kept-answers";
-import { ProviderColumns } from "./provider-columns";
+import { type Inventory, ProviderColumns } from "./provider-columns";
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from "./standard-names";
 
-export interface Inventory {
-  total: number;
-  reserved: number;
-  minUnit: number;
-  maxUnit: number;
-  stepSize: number;
-  allocationRatio: number;
-}
+export type { Inventory };
 
 /**
  * A resource provider: a compute node (Provider) or a provider nested under
