@@ -28,6 +28,7 @@ import { errorTitle } from "@/lib/runs/error-words";
 import { fmtMb } from "@/components/ui/format";
 import { fieldErrorsOf, postJson, postJsonLines } from "@/components/data/api";
 import { useMutation } from "@tanstack/react-query";
+import { controlAria } from "@/components/forms/form-kit";
 
 type Row = { flavor: string; share: string };
 type Errors = Record<string, string[]>;
@@ -139,7 +140,7 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
                   name={`mix.${i}.flavor`}
                   value={r.flavor}
                   onChange={(e) => setRow(i, { flavor: e.target.value })}
-                  aria-invalid={errors[`mix.${i}.flavor`] ? true : undefined}
+                  {...controlAria(errors[`mix.${i}.flavor`])}
                 >
                   {options.flavors.map((f) => (
                     <option key={f.name} value={f.name}>
@@ -156,7 +157,7 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
                   inputMode="decimal"
                   value={r.share}
                   onChange={(e) => setRow(i, { share: e.target.value })}
-                  aria-invalid={errors[`mix.${i}.share`] ? true : undefined}
+                  {...controlAria(errors[`mix.${i}.share`])}
                   size={6}
                 />
               </label>
@@ -213,8 +214,7 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
               inputMode="numeric"
               value={limit}
               onChange={(e) => setLimit(e.target.value)}
-              aria-invalid={errors.limit ? true : undefined}
-              aria-describedby={errors.limit ? "limit-error" : undefined}
+              {...controlAria(errors.limit, "limit-error")}
               size={9}
             />
           </label>

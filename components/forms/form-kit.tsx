@@ -290,6 +290,17 @@ function FieldShell({
   );
 }
 
+/**
+ * aria-invalid and aria-describedby of a control a client-side form wires
+ * itself: its help text, and its error message while one is shown.
+ */
+export function controlAria(error: unknown, errorId?: string, helpId?: string) {
+  return {
+    "aria-invalid": error ? (true as const) : undefined,
+    "aria-describedby": [helpId, error ? errorId : undefined].filter(Boolean).join(" ") || undefined,
+  };
+}
+
 function describedBy(ids: ReturnType<typeof useFieldIds>, hint: unknown, live: unknown, messages: string[]) {
   return (
     [hint ? ids.hintId : null, live ? ids.liveId : null, messages.length ? ids.errId : null]

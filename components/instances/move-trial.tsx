@@ -9,6 +9,7 @@ import { commitMoveAction } from "@/lib/instances/actions";
 import type { MoveOutcome } from "@/lib/instances/move";
 import { type ScheduleOutcome, trialMoveAction } from "@/lib/runs/actions";
 import { CommitAction } from "@/components/ui/commit-action";
+import { controlAria } from "@/components/forms/form-kit";
 
 const OPERATIONS: Array<{ value: PageMoveOperation; label: string }> = [
   { value: "resize", label: "Resize (to a new flavor)" },
@@ -165,8 +166,7 @@ export function MoveTrial({
                 name="flavor"
                 value={flavor}
                 onChange={(e) => setFlavor(e.target.value)}
-                aria-invalid={errors.flavor ? true : undefined}
-                aria-describedby={errors.flavor ? "move-flavor-error" : undefined}
+                {...controlAria(errors.flavor, "move-flavor-error")}
               >
                 {flavors.map((f) => (
                   <option key={f.name} value={f.name}>
@@ -186,8 +186,7 @@ export function MoveTrial({
                 value={target}
                 onChange={(e) => setTarget(e.target.value)}
                 autoComplete="off"
-                aria-invalid={errors.target_host ? true : undefined}
-                aria-describedby={`move-target-help${errors.target_host ? " move-target_host-error" : ""}`}
+                {...controlAria(errors.target_host, "move-target_host-error", "move-target-help")}
               />
               <p className="sc-help" id="move-target-help">
                 Optional: empty lets Nova&apos;s scheduler choose; a host named here is still checked by the filters.
