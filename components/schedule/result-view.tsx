@@ -276,6 +276,13 @@ function PlacementPanel({ meta, placement }: { meta: RunMeta; placement: Placeme
         <dt>Never considered (max_placement_results)</dt>
         <dd>{fmtCount(placement.cutByLimit)}</dd>
       </dl>
+      {placement.orderDependent ? (
+        <p className="small" role="note">
+          Not simulated exactly: real Placement may answer this query differently from one run to the next. Where
+          request groups take from the same provider, it adds their amounts into objects that several candidate
+          combinations share, in the order of a Python set; this is one of its answers.
+        </p>
+      ) : null}
       {placement.query !== null ? (
         <>
           <h4 style={{ margin: "0.5rem 0 0" }}>GET /allocation_candidates</h4>

@@ -25,6 +25,7 @@ export interface PciTakenResult {
 export interface PlacementResult {
   query: string | null;
   fallback_query?: string | null;
+  order_dependent?: true;
   matched?: number;
   candidates?: number;
   claims?: { index: number; tried: string[]; claimed: string | null }[];
@@ -65,6 +66,8 @@ export interface PlacementView {
   /** the query's parameters, decoded, for reading */
   params: { key: string; value: string }[];
   fallbackQuery: string | null;
+  /** Real Placement may answer this query differently between runs (result.ts order_dependent). */
+  orderDependent: boolean;
   matched: number | null;
   candidates: number | null;
   limit: number | null;
@@ -181,6 +184,7 @@ export function placementView(result: {
     query: p.query,
     params,
     fallbackQuery: p.fallback_query ?? null,
+    orderDependent: p.order_dependent === true,
     matched,
     candidates,
     limit,

@@ -407,6 +407,7 @@ function placementCandidates(s: Scheduler, run: ScheduleRun, scenario: Scenario,
   if (outcome.fallbackQuery !== undefined) placement.fallbackQuery = outcome.fallbackQuery;
   const firstRequest = outcome.firstRequest;
   if (outcome.requests) placement.requests = outcome.requests;
+  if (outcome.orderDependent) placement.orderDependent = true;
   run.placement = placement;
   if (outcome.failedBeforeQuery) {
     run.error = noValidHost(outcome.failedBeforeQuery);

@@ -79,6 +79,12 @@ export interface PlacementResult {
   }>;
   /** With child providers: every allocation request Nova got (both queries, in order). */
   allocation_requests?: Array<Record<string, Record<string, number>>>;
+  /**
+   * Real Placement may answer this query differently between runs: it adds
+   * amounts into objects several combinations share, in a Python set's hash
+   * order; this is one of its answers.
+   */
+  order_dependent?: true;
   /** Nova's request filters and what each added to the query. */
   request_filters: Array<{ name: string; effect: string | null }>;
 }
@@ -274,6 +280,7 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
       request_filters: p.requestFilters,
     };
     if (p.fallbackQuery !== undefined) result.placement.fallback_query = p.fallbackQuery;
+    if (p.orderDependent) result.placement.order_dependent = true;
     if (p.requests && !brief) result.placement.allocation_requests = p.requests.map(byName);
   }
   if (run.move) {

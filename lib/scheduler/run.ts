@@ -65,6 +65,8 @@ export interface PlacementRun {
   requestFilters: PlacementOutcome["requestFilters"];
   /** With child providers: every allocation request Placement returned, both queries in order. */
   requests?: AllocationRequest[];
+  /** Real Placement may answer differently between runs (the order it consolidates shared amounts in). */
+  orderDependent?: boolean;
 }
 
 export interface ScheduleRun {

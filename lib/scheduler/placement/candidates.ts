@@ -33,6 +33,8 @@ export interface CandidateQuery {
   requests: AllocationRequest[] | null;
   /** With trees: allocation requests matched before `limit`. */
   matchedRequests?: number;
+  /** With trees: real Placement may answer this query differently between runs (trees.ts treeAnswer). */
+  orderDependent?: boolean;
 }
 
 /** 12345 → "12,345"; fractions to two places (Intl is slow in the host loop). */
@@ -378,6 +380,7 @@ function fromTrees(
     reasons: t.reasons,
     requests: t.requests,
     matchedRequests: t.matched,
+    orderDependent: t.orderDependent,
   };
 }
 

@@ -47,6 +47,8 @@ export interface PlacementOutcome {
   reasons: (PlacementReason | null)[];
   requestFilters: RequestFilterTrace[];
   providers: Provider[];
+  /** Real Placement may answer a query differently between runs (trees.ts treeAnswer): said on the result. */
+  orderDependent?: boolean;
 }
 
 /**
@@ -174,6 +176,7 @@ export function askPlacement(
   }
   const returned = new Uint8Array(cloud.providers.length);
   for (const q of queries) {
+    if (q.orderDependent) out.orderDependent = true;
     if (q.requests) {
       if (!q.refused) out.matched += q.matchedRequests ?? 0;
       out.candidates += q.requests.length;

@@ -3,6 +3,8 @@
  * Nova's own ResourceRequest.to_querystring printed for the same request
  * through ../shared/nova-reference/placement_reference.py.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { schedule } from "../engine";
 import { toResult } from "../result";
@@ -476,5 +478,25 @@ describe("several nodes on one service host (Ironic)", () => {
       ["ironic-1", "bm-1"],
       ["ironic-1", "bm-1"],
     ]);
+  });
+});
+
+describe("a query whose answer real Placement does not fix", () => {
+  // From placement-gen.py --nested (seed 9911): group_policy=isolate, the unnumbered group and two numbered
+  // ones taking SR-IOV VFs from one node's physical functions. Nova's reference, run three times on it,
+  // returned 3, 5 and 3 allocation requests, different ones each time.
+  const text = readFileSync(path.join(__dirname, "testdata/isolate-shared-amounts.scenario.json"), "utf8");
+
+  it("says on the result that real Placement may answer it differently", () => {
+    const result = toResult(schedule(JSON.parse(text) as Scenario));
+    expect(result.placement?.order_dependent).toBe(true);
+  });
+
+  it("says nothing of the kind when each group takes from its own provider", () => {
+    const sc = JSON.parse(text) as Scenario;
+    sc.request.flavor.extra_specs = { "resources1:SRIOV_NET_VF": "2", "trait1:CUSTOM_PHYSNET_MGMT": "required" };
+    const result = toResult(schedule(sc));
+    expect(result.placement?.query).toContain("resources1=SRIOV_NET_VF");
+    expect(result.placement?.order_dependent).toBeUndefined();
   });
 });

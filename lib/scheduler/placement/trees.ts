@@ -52,6 +52,8 @@ export interface TreeQuery {
   returned: Provider[];
   /** Why each other tree has none, by host index (null: returned). */
   reasons: (PlacementReason | null)[];
+  /** Some tree's answer depends on an order real Placement does not fix (treeAnswer). */
+  orderDependent: boolean;
 }
 
 function fits(p: ResourceProvider, rc: string, amount: number): boolean {
@@ -256,6 +258,7 @@ export function treeCandidates(
   const all: Array<{ areq: AllocationRequest; key: Tuple[] }> = [];
   const listed = rr.limit ?? Number.POSITIVE_INFINITY;
   let beyond = 0;
+  let orderDependent = false;
   for (const root of cloud.providers) {
     let answer = kept ? kept[root.index] : undefined;
     const version = kept ? treeVersion(root) : 0;
@@ -265,6 +268,7 @@ export function treeCandidates(
       if (kept) kept[root.index] = answer;
     }
     reasons[root.index] = answer.why;
+    if (answer.orderDependent) orderDependent = true;
     for (let k = 0; k < answer.fit.length; k++) if (answer.fit[k]) groupHasFit[k] = true;
     // Past the limit a request is only counted: a tree's one request on its root is built once kept.
     if (answer.alone) {
@@ -287,7 +291,7 @@ export function treeCandidates(
     if (inKept[p.index]) returned.push(p);
     else if (!reasons[p.index]) reasons[p.index] = beyondLimit;
   }
-  return { requests: returnedRequests.map((k) => k.areq), matched, returned, reasons, groupHasFit };
+  return { requests: returnedRequests.map((k) => k.areq), matched, returned, reasons, groupHasFit, orderDependent };
 }
 
 /** What every tree's answer to one query needs. */
@@ -339,6 +343,8 @@ export interface TreeAnswer {
   /** A compute node without children that holds the one unnumbered group: its one request, built once kept. */
   alone?: true;
   request?: { areq: AllocationRequest; key: Tuple[] };
+  /** Its answer depends on the order Placement takes combinations in (see treeAnswer): real runs differ. */
+  orderDependent?: boolean;
 }
 
 const FIT_ALONE = [true];
@@ -376,6 +382,10 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
   }
   if (why) return { why, requests: [], fit, version: 0 };
   const kept: Arr[][] = [];
+  // Placement adds an amount into an object other combinations share: what they hold then depends on
+  // the order the combinations are taken in, a Python set's hash order (it differs between runs).
+  let sharedAdded = false;
+  let combinations = 0;
   let isolateFailed = false;
   let shortFailed: PlacementReason | null = null;
   const pick: GroupFit[] = new Array(order.length);
@@ -396,16 +406,21 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
       }
     }
     // _consolidate_allocation_requests
+    combinations++;
     const reps = new Map<ResourceProvider, Map<string, Arr>>();
     const res: Arr[] = [];
+    const copies = new Set<Arr>();
     for (const f of pick)
       for (const arr of f.res) {
         let byRc = reps.get(arr.p);
         if (!byRc) reps.set(arr.p, (byRc = new Map()));
         const rep = byRc.get(arr.rc);
-        if (rep) rep.amount += arr.amount;
-        else {
+        if (rep) {
+          rep.amount += arr.amount;
+          if (!copies.has(rep)) sharedAdded = true;
+        } else {
           const first = copyShared && multiGroupRcs.has(arr.rc) ? { ...arr } : arr;
+          if (first !== arr) copies.add(first);
           byRc.set(arr.rc, first);
           res.push(first);
         }
@@ -425,6 +440,7 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
     kept.push(res);
   };
   walk(0);
+  const orderDependent = sharedAdded && combinations > 1;
   if (!kept.length)
     return {
       why:
@@ -438,6 +454,7 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
       requests: [],
       fit,
       version: 0,
+      ...(orderDependent ? { orderDependent } : {}),
     };
   // What Placement returns: the objects' amounts once every combination of the tree was consolidated.
   const requests = kept.map((res) => {
@@ -453,7 +470,7 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
     return { areq: { root, allocations }, key };
   });
   requests.sort((a, b) => compareTuples(a.key, b.key));
-  return { why: null, requests, fit, version: 0 };
+  return { why: null, requests, fit, version: 0, ...(orderDependent ? { orderDependent } : {}) };
 }
 
 /** The one request of a compute node without children that holds the one unnumbered group, as the walk builds it. */
