@@ -27,11 +27,16 @@ const first = (v: Values) => v?.[0];
 /**
  * A whole number within [min, max]: every value given must be one (an empty
  * value is an absent one, as a form's empty field sends it); the first is
- * read, `fallback` when absent.
+ * read, `fallback` when absent, or refused when `required`.
  */
-function wholeNumberParam<F extends number | null>(min: number, max: number, fallback: F): ParamField<number | F> {
+function wholeNumberParam<F extends number | null>(
+  min: number,
+  max: number,
+  fallback: F,
+  required = false,
+): ParamField<number | F> {
   return values
-    .refine((v) => (v ?? []).every((s) => s === "" || wholeNumber(s, min, max) !== null), {
+    .refine((v) => (!required || !!first(v)) && (v ?? []).every((s) => s === "" || wholeNumber(s, min, max) !== null), {
       error: `must be a whole number from ${min} to ${max}`,
     })
     .transform((v) => {
@@ -51,12 +56,7 @@ export const param = {
   /** A record id (a run, a cursor): 1 up to a database Int; null when absent. */
   recordId: (): ParamField<number | null> => wholeNumberParam(1, MAX_DB_INT, null),
   /** A record id a path names (/runs/ID): 1 up to a database Int, never absent. */
-  pathId: (): ParamField<number> =>
-    values
-      .refine((v) => wholeNumber(first(v), 1, MAX_DB_INT) !== null, {
-        error: `must be a whole number from 1 to ${MAX_DB_INT}`,
-      })
-      .transform((v) => wholeNumber(first(v), 1, MAX_DB_INT) as number),
+  pathId: (): ParamField<number> => wholeNumberParam(1, MAX_DB_INT, null, true) as ParamField<number>,
   /** A page number: 1 up to a database Int; 1 when absent. */
   page: (): ParamField<number> => wholeNumberParam(1, MAX_DB_INT, 1),
   /** One of `choices`, anything else reads as `fallback` (an old bookmark still opens the page). */

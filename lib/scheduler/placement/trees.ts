@@ -409,7 +409,6 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
     combinations++;
     const reps = new Map<ResourceProvider, Map<string, Arr>>();
     const res: Arr[] = [];
-    const copies = new Set<Arr>();
     for (const f of pick)
       for (const arr of f.res) {
         let byRc = reps.get(arr.p);
@@ -417,10 +416,10 @@ export function treeAnswer(root: Provider, ctx: TreeContext): TreeAnswer {
         const rep = byRc.get(arr.rc);
         if (rep) {
           rep.amount += arr.amount;
-          if (!copies.has(rep)) sharedAdded = true;
+          // only a class several groups ask for is added to, and with copyShared its object is this combination's copy
+          if (!copyShared) sharedAdded = true;
         } else {
           const first = copyShared && multiGroupRcs.has(arr.rc) ? { ...arr } : arr;
-          if (first !== arr) copies.add(first);
           byRc.set(arr.rc, first);
           res.push(first);
         }
