@@ -308,10 +308,9 @@ export function allocationCandidates(
   }
   const matched: Provider[] = [];
   if (cloud.answers) {
-    const columns = cloud.columns;
-    const plan = columns?.plan(q);
-    const reasonOf = plan
-      ? (p: Provider) => (columns!.fits(p, q, plan) ? null : compiledReason(p, q))
+    const fits = columnFits(cloud, q);
+    const reasonOf = fits
+      ? (p: Provider) => (fits(p) ? null : compiledReason(p, q))
       : (p: Provider) => compiledReason(p, q);
     reasons = cloud.answers.reasons(JSON.stringify(q), cloud.providers, reasonOf);
     for (let i = 0; i < reasons.length; i++) if (!reasons[i]) matched.push(cloud.providers[i]);
@@ -336,6 +335,13 @@ export function allocationCandidates(
   return { refused: null, matched, returned, amounts: mergedAmounts(rr), reasons, requests: null };
 }
 
+/** On a kept cloud, whether a compute node alone holds the query, read from its columns (provider-columns.ts). */
+function columnFits(cloud: PlacementCloud, q: CompiledRequest): ((p: Provider) => boolean) | null {
+  const columns = cloud.columns;
+  const plan = columns?.plan(q);
+  return plan ? (p) => columns!.fits(p, q, plan) : null;
+}
+
 /** The query over trees (trees.ts): allocation requests per tree, and the 400s met on the way. */
 function fromTrees(
   rr: ResourceRequest,
@@ -344,9 +350,7 @@ function fromTrees(
   labels: AggregateLabel[],
 ): CandidateQuery {
   const parse = parseRefusal(rr);
-  const columns = cloud.columns;
-  const plan = columns?.plan(q);
-  const fitsAlone = plan ? (p: Provider) => columns!.fits(p, q, plan) : null;
+  const fitsAlone = columnFits(cloud, q);
   const t = parse
     ? null
     : treeCandidates(
