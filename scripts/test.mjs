@@ -8,6 +8,9 @@
 //      tests (e2e/*.spec.ts) against `next start` on a free port, and one
 //      journey (e2e/postgresql.spec.ts) against a second `next start` serving
 //      a PostgreSQL database on the throwaway cluster
+//   5. the real OpenStack of ../shared/real-cloud, started (as root) where it
+//      is not running, beside steps 2-3, for the tests that sync from it, boot
+//      on it and read its logs; stopped at the end if this run started it
 // Prints "N passed, M failed[, K skipped]" last; exits non-zero on any failure.
 // Env: CHROMIUM_PATH (browser), SKIP_E2E=1 (unit/integration only).
 import fs from "node:fs";
@@ -16,6 +19,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, UserError, bin, childEnv, exists, fail, log, postgresLabel } from "./lib/env.mjs";
 import { createPostgresDatabase, ensurePostgres, startPostgres } from "./lib/postgres.mjs";
+import { ensureRealCloud, realCloudEnv } from "./lib/real-cloud.mjs";
 import { ensureBuild, ensureDependencies, ensurePrismaClient, freePort, migrate, seedIfEmpty } from "./lib/setup.mjs";
 
 const APT_HINT = "apt-get update && apt-get install -y --no-install-recommends chromium";
@@ -106,7 +110,14 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-test-"));
   const totals = { passed: 0, failed: 0, skipped: 0 };
   let postgres = null;
+  let realCloud = null;
   const failedSteps = [];
+  // the real cloud starts (about a minute) while Biome and tsc run
+  const realCloudStart = ensureRealCloud(tmp).then((rc) => {
+    realCloud = rc;
+    return rc;
+  });
+  realCloudStart.catch(() => {});
 
   try {
     // ---- lint + format (Biome) and types ------------------------------------
@@ -123,6 +134,7 @@ async function main() {
     }
 
     // ---- vitest -----------------------------------------------------------
+    await realCloudStart;
     const vitestJson = path.join(tmp, "vitest.json");
     // a throwaway PostgreSQL cluster (free port, removed in `finally`)
     log("starting a throwaway PostgreSQL cluster for the integration tests");
@@ -131,6 +143,7 @@ async function main() {
       DATABASE_URL: `file:${path.join(tmp, "unit.db")}`,
       TEST_POSTGRES_URL: postgres.url,
       CI: process.env.CI ?? "",
+      ...realCloudEnv(),
     });
     const vitestCode = step(
       "vitest run (unit, integration, conformance)",
@@ -178,6 +191,7 @@ async function main() {
           CHROMIUM_PATH: chromium,
           PLAYWRIGHT_JSON_OUTPUT_FILE: pwJson,
           PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+          ...realCloudEnv(),
         }),
       );
       const p = readJson(pwJson);
@@ -200,6 +214,8 @@ async function main() {
     process.stderr.write(`error: ${msg}\n`);
   } finally {
     postgres?.stop();
+    await realCloudStart.catch(() => {});
+    realCloud?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
