@@ -8,6 +8,7 @@
  * database (the flavor and image objects). The numeric and hint rules reuse
  * lib/scenario/schema.ts (posInt, RequestSchema's scheduler_hints).
  */
+import { KNOWLEDGE } from "@/lib/scheduler/knowledge";
 import { readUserJson } from "@/lib/api/input-limits";
 import { z } from "zod";
 import { zodFieldErrors } from "@/lib/actions/field-errors";
@@ -142,14 +143,13 @@ export const SCHEDULE_FIELDS = [
 ] as const;
 export type ScheduleField = (typeof SCHEDULE_FIELDS)[number];
 
-/** Which filter reads each hint (a hint is ignored when its filter is not enabled). */
-export const HINT_FILTERS: Partial<Record<ScheduleField, string>> = {
-  same_host: "SameHostFilter",
-  different_host: "DifferentHostFilter",
-  query: "JsonFilter",
-  build_near_host_ip: "SimpleCIDRAffinityFilter",
-  cidr: "SimpleCIDRAffinityFilter",
-};
+/** Which filter reads each hint field, from the descriptors (a hint is ignored when its filter is not enabled). */
+export const HINT_FILTERS: Partial<Record<ScheduleField, string>> = Object.fromEntries(
+  SCHEDULE_FIELDS.flatMap((f) => {
+    const readers = KNOWLEDGE.hintReaders.get(f);
+    return readers ? [[f, readers[0]]] : [];
+  }),
+);
 
 /** The request minus the flavor and image objects (the server fills those in from the database). */
 export type RequestParts = Omit<ScenarioRequest, "flavor" | "image">;
