@@ -6,7 +6,7 @@
  * `apply` (with that sha256, so the cloud replaced is the one previewed)
  * writes through the mutation wrapper, in one transaction.
  */
-import { type ErrorBody, errorBody, summarize } from "@/lib/api/errors";
+import { type ErrorBody, errorBody, summarize } from "@/lib/core/errors";
 import "server-only";
 import { mutate } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db/client";

@@ -1,6 +1,6 @@
 "use server";
 
-import { MAX_DB_INT } from "@/lib/api/input-limits";
+import { MAX_DB_INT } from "@/lib/core/input-limits";
 import { after } from "next/server";
 import { z } from "zod";
 import { mutate, type ActionResult } from "@/lib/actions/mutation";

@@ -9,9 +9,9 @@
  * lib/scenario/schema.ts (posInt, RequestSchema's scheduler_hints).
  */
 import { KNOWLEDGE } from "@/lib/scheduler/knowledge";
-import { readUserJson } from "@/lib/api/input-limits";
+import { readUserJson } from "@/lib/core/input-limits";
 import { z } from "zod";
-import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { type FieldErrors, zodFieldErrors } from "@/lib/core/errors";
 import { RequestSchema, posInt } from "@/lib/scenario/schema";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 
@@ -181,7 +181,7 @@ export function checkRequest(request: ScenarioRequest): string[] {
 /** Field errors of a form value (client side), keyed like mutate()'s. */
 export function validateScheduleForm(
   input: unknown,
-): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: Record<string, string[]> } {
+): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: FieldErrors } {
   const r = ScheduleFormSchema.safeParse(input);
   if (r.success) return { ok: true, data: r.data };
   return { ok: false, fieldErrors: zodFieldErrors(r.error.issues) };

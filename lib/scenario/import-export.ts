@@ -16,7 +16,7 @@ import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
 import type { Flavor, FlavorExtraSpec } from "@/lib/generated/prisma/client";
 import { dialectOf, sqlFor } from "@/lib/db/dialect";
-import { flavorSizes } from "@/lib/flavors/sizes";
+import { flavorSizes } from "@/lib/core/flavor-sizes";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import {

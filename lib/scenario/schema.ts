@@ -20,7 +20,7 @@
  */
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { PLACEMENT_OPTION_DOCS } from "../catalog/placement-options";
-import { readUserJson } from "@/lib/api/input-limits";
+import { readUserJson } from "@/lib/core/input-limits";
 import { z } from "zod";
 import { isFilterName, isWeigherName, PREFILTER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
