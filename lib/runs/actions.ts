@@ -13,8 +13,8 @@ import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
 import { storeRunDetailsLater } from "@/lib/runs/store";
 import { buildRunView, type RunMeta, type RunView } from "@/lib/runs/view";
 import { MoveTrialSchema, type MoveTrialInput } from "@/lib/cloud/form-schemas";
-import { moveOfRun, prepareMoveRun } from "@/lib/instances/move";
-import { scheduledFlavor } from "@/lib/instances/move-request";
+import { moveOfRun, prepareMoveRun } from "@/lib/runs/move-run";
+import { scheduledFlavor } from "@/lib/runs/move-request";
 
 export interface ScheduleOutcome {
   meta: RunMeta;

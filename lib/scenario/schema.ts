@@ -577,7 +577,7 @@ export const ConfigSchema = z.looseObject(
     image_properties_default_architecture: str().nullable().optional(),
     /** [DEFAULT] allow_resize_to_same_host (moves). */
     allow_resize_to_same_host: bool().optional(),
-    /** Former Schedscope option; migrated by migrateProfileConfig (lib/profiles/config.ts). */
+    /** Former Schedscope option; migrated by migrateProfileConfig (lib/scenario/profile-config.ts). */
     placement_prefilters: nonEmptyStringList("a list of prefilter names").optional(),
     // NUMA and PCI
     pci_alias: z

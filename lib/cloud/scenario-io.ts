@@ -28,10 +28,10 @@ import {
   type ScenarioFlavorInput,
   type ScenarioImageInput,
   validateCloud,
-} from "./schema";
-import { migrateProfileConfig } from "../profiles/config";
-import { bumpCloudRevision } from "../cloud/revision";
-import { loadSnapshot, type CloudScenario } from "../cloud/snapshot";
+} from "@/lib/scenario/schema";
+import { migrateProfileConfig } from "@/lib/scenario/profile-config";
+import { bumpCloudRevision } from "./revision";
+import { loadSnapshot, type CloudScenario } from "./snapshot";
 
 export const DEFAULT_IMPORT_PROFILE = "imported";
 
