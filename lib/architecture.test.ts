@@ -1,9 +1,10 @@
 /**
  * The layout's rules, read from the import statements of every source file:
- * no import cycle (type imports count: a reader follows them too), the
- * scheduler imports nothing outside itself, components and lib/ never
- * import from app/, lib/ keeps its code in folders, and pages read their
- * search parameters through one parser.
+ * no import cycle (type imports count: a reader follows them too), lib/'s
+ * folders on declared floors, each importing only folders below it (the
+ * scheduler imports nothing outside itself), components and lib/ never
+ * import from app/, lib/ keeps its code in folders, one FieldErrors, and
+ * pages read their search parameters through one parser.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -91,6 +92,69 @@ function cycles(graph: Map<string, { files: string[] }>): string[][] {
 const graph = importGraph();
 const isTest = (f: string) => /\.test\.tsx?$/.test(f) || f === "lib/scheduler/testing.ts";
 
+/**
+ * lib/'s folders, ground floor first: a folder imports only folders on
+ * floors below its own (folders sharing a floor do not import each other).
+ * Tests, and the command-line entry points (`*cli.ts`, run by npm scripts
+ * as app/ is run by Next.js), stand above every floor.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ["scheduler", "generated"],
+  ["core"],
+  ["db"],
+  ["catalog"],
+  ["scenario"],
+  ["cloud"],
+  ["auth"],
+  ["audit"],
+  ["actions"],
+  ["api"],
+  [
+    "aggregates",
+    "flavors",
+    "hosts",
+    "images",
+    "server-groups",
+    "profiles",
+    "capacity",
+    "maintenance",
+    "openstack",
+    "demo",
+  ],
+  ["runs"],
+  ["instances"],
+  ["whatif"],
+  ["testing"],
+];
+
+const floorOf = (folder: string) => FLOORS.findIndex((f) => f.includes(folder));
+/** The lib/ folder of a file, or null for a file at lib/'s top (those stand on the ground floor). */
+const libFolder = (f: string) => (/^lib\/([^/]+)\//.exec(f) ?? [])[1] ?? null;
+const isEntryPoint = (f: string) => /(^|\/|-)cli\.ts$/.test(f);
+
+/** The imports of lib/'s files that reach a folder on their own floor or above. */
+function upwardImports(g: ReadonlyMap<string, { files: readonly string[] }>): string[] {
+  return [...g].flatMap(([f, { files }]) => {
+    const from = libFolder(f);
+    if (!from || isTest(f) || isEntryPoint(f)) return [];
+    return files
+      .filter((t) => {
+        const to = libFolder(t);
+        return to !== null && to !== from && floorOf(to) >= floorOf(from);
+      })
+      .map((t) => `${f} -> ${t}`);
+  });
+}
+
+/** The files among `texts` that declare a type or interface named `name`. */
+function declarationsOf(name: string, texts: Iterable<[file: string, text: string]>): string[] {
+  const decl = new RegExp(`^\\s*(export\\s+)?(type|interface)\\s+${name}\\b`, "m");
+  return [...texts].filter(([, text]) => decl.test(text)).map(([f]) => f);
+}
+
+const sourceTexts = (): Iterable<[string, string]> =>
+  [...graph.keys()].map((f) => [f, fs.readFileSync(path.join(ROOT, f), "utf8")]);
+
 const LAYERS: Array<{ rule: string; from: (f: string) => boolean; refused: (target: string) => boolean }> = [
   {
     rule: "the scheduler's modules import only the scheduler",
@@ -122,6 +186,39 @@ const LAYERS: Array<{ rule: string; from: (f: string) => boolean; refused: (targ
 describe("the layout", () => {
   it("has no import cycle", () => {
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it("puts every folder of lib/ on a floor", () => {
+    const folders = fs
+      .readdirSync(path.join(ROOT, "lib"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.filter((f) => floorOf(f) < 0)).toEqual([]);
+  });
+
+  it("has each folder of lib/ import only folders on floors below its own", () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it.each([
+    ["a folder importing one above it", "lib/db/client.ts", "lib/runs/schedule.ts"],
+    ["a folder importing one on its own floor", "lib/flavors/rules.ts", "lib/images/rules.ts"],
+    ["the ground floor importing a feature", "lib/core/errors.ts", "lib/actions/mutation.ts"],
+  ])("refuses %s", (_what, from, to) => {
+    expect(upwardImports(new Map([[from, { files: [to] }]]))).toEqual([`${from} -> ${to}`]);
+  });
+
+  it("declares FieldErrors once (lib/core/errors.ts)", () => {
+    expect(declarationsOf("FieldErrors", sourceTexts())).toEqual(["lib/core/errors.ts"]);
+  });
+
+  it("sees a second declaration of FieldErrors", () => {
+    const texts: [string, string][] = [
+      ["lib/core/errors.ts", "export type FieldErrors = Record<string, string[]>;"],
+      ["lib/capacity/schemas.ts", "/** Field → messages */\n  type FieldErrors = Record<string, string[]>;"],
+      ["lib/runs/view.ts", "import type { FieldErrors } from '@/lib/core/errors';"],
+    ];
+    expect(declarationsOf("FieldErrors", texts)).toEqual(["lib/core/errors.ts", "lib/capacity/schemas.ts"]);
   });
 
   it.each(LAYERS)("$rule", ({ from, refused }) => {

@@ -6,7 +6,7 @@
  * the server checks the role of every write itself (lib/actions/mutation.ts).
  */
 import { createContext, type ReactNode, useContext } from "react";
-import { atLeast, type Role } from "@/lib/auth/roles";
+import { atLeast, type Role } from "@/lib/core/roles";
 
 const RoleContext = createContext<Role | null>(null);
 

@@ -29,9 +29,10 @@ import { fmtMb } from "@/components/ui/format";
 import { fieldErrorsOf, postJson, postJsonLines } from "@/components/data/api";
 import { useMutation } from "@tanstack/react-query";
 import { controlAria } from "@/components/forms/form-kit";
+import type { FieldErrors } from "@/lib/core/errors";
 
 type Row = { flavor: string; share: string };
-type Errors = Record<string, string[]>;
+type Errors = FieldErrors;
 
 const COLORS = ["#1f5fbf", "#e07b39", "#3a9d5d", "#9b59b6", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d"];
 const nf = new Intl.NumberFormat("en-US");

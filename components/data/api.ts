@@ -1,10 +1,10 @@
 /**
  * How client components talk to the route handlers: JSON in, JSON out, and
- * a refusal (the one error shape, lib/api/errors.ts) thrown as an
+ * a refusal (the one error shape, lib/core/errors.ts) thrown as an
  * ApiRequestError carrying its message and field errors. Used inside React
  * Query's query and mutation functions, never on its own.
  */
-import { errorMessage, type FieldErrors } from "@/lib/api/errors";
+import { errorMessage, type FieldErrors } from "@/lib/core/errors";
 
 export class ApiRequestError extends Error {
   constructor(

@@ -22,7 +22,7 @@ import {
 } from "react";
 import { useReadOnlyForViewer, useRoleAllows } from "@/components/auth/role-context";
 import type { ActionResult } from "@/lib/actions/mutation";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/core/roles";
 
 export type FormAction = (prev: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -181,7 +181,7 @@ export function SubmitButton({
   name?: string;
   value?: string;
   disabled?: boolean;
-  /** the least role whose write this button sends (lib/auth/roles.ts); others see it disabled, saying so */
+  /** the least role whose write this button sends (lib/core/roles.ts); others see it disabled, saying so */
   needs?: Role;
   "aria-label"?: string;
   title?: string;
@@ -496,7 +496,7 @@ export function ConfirmSubmit({
   className?: string;
   name?: string;
   value?: string;
-  /** the least role allowed to delete (lib/auth/roles.ts); others see it disabled, saying so */
+  /** the least role allowed to delete (lib/core/roles.ts); others see it disabled, saying so */
   needs?: Role;
   "aria-label"?: string;
 }) {

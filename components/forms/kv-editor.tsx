@@ -26,6 +26,7 @@ import {
 } from "@/lib/catalog/extra-specs";
 import { RememberedDetails } from "@/components/ui/density";
 import { IMAGE_META_FIELDS } from "@/lib/scheduler/image-meta-fields";
+import { KNOWLEDGE } from "@/lib/scheduler/knowledge";
 import { Field, FormStatus, SubmitButton, useServerForm, type FormAction, type ServerForm } from "./form-kit";
 
 export type KvKind = "aggregate" | "flavor" | "image";
@@ -128,10 +129,11 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
       valueError = "value: with JSON checked, must be valid JSON";
     }
   }
+  const filters = KNOWLEDGE.imagePropertyReaders.get(k);
   const readers = !field
     ? "not a Nova image property"
-    : IMAGE_PROPERTIES_FILTER_KEYS.includes(k)
-      ? "ImagePropertiesFilter"
+    : filters
+      ? filters.join(" + ")
       : k === "traits_required"
         ? "traits prefilter"
         : "AggregateImagePropertiesIsolation";
@@ -149,9 +151,6 @@ function describe(kind: KvKind, key: string, value: string, json = false): Descr
 function stripExample(meaning: string, example: string): string {
   return meaning.startsWith(`${example}: `) ? meaning.slice(example.length + 2) : meaning;
 }
-
-/** Image properties ImagePropertiesFilter reads. */
-const IMAGE_PROPERTIES_FILTER_KEYS = ["hw_architecture", "img_hv_type", "hw_vm_mode", "img_hv_requested_version"];
 
 type Hidden = Record<string, string | number>;
 

@@ -10,6 +10,7 @@ import type { MoveOutcome } from "@/lib/instances/move";
 import { type ScheduleOutcome, trialMoveAction } from "@/lib/runs/actions";
 import { CommitAction } from "@/components/ui/commit-action";
 import { controlAria } from "@/components/forms/form-kit";
+import type { FieldErrors } from "@/lib/core/errors";
 
 const OPERATIONS: Array<{ value: PageMoveOperation; label: string }> = [
   { value: "resize", label: "Resize (to a new flavor)" },
@@ -18,7 +19,7 @@ const OPERATIONS: Array<{ value: PageMoveOperation; label: string }> = [
   { value: "evacuate", label: "Evacuate (its host is down)" },
 ];
 
-type Errors = Record<string, string[]>;
+type Errors = FieldErrors;
 
 interface Trialled {
   operation: PageMoveOperation;

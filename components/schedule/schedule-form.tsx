@@ -9,8 +9,9 @@ import { HINT_FILTERS, MAX_INSTANCES, validateScheduleForm, type ScheduleField }
 import { ResultView } from "./result-view";
 import { errorTitle } from "@/lib/runs/error-words";
 import { fmtMb } from "@/components/ui/format";
+import type { FieldErrors } from "@/lib/core/errors";
 
-type Errors = Record<string, string[]>;
+type Errors = FieldErrors;
 
 const HINT_FIELDS = ["same_host", "different_host", "query", "build_near_host_ip", "cidr"] as const;
 

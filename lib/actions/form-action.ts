@@ -10,7 +10,7 @@ import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { Tx } from "@/lib/db/client";
 import { type ActionResult, existing, formToObject, mutate } from "./mutation";
-import type { ActionName } from "./registry";
+import type { ActionName } from "@/lib/core/action-registry";
 
 type FormInput = Record<string, unknown>;
 

@@ -6,19 +6,19 @@
  * nothing is written.
  *
  * Authorization happens here, first: the signed-in user (or the runAs()
- * actor of a script) must hold the action's role (lib/auth/roles.ts) before
+ * actor of a script) must hold the action's role (lib/core/roles.ts) before
  * the input is even parsed. Inside the transaction the audit trail and the
  * version check run around the write (lib/audit/trail.ts): a form opened at
  * an older version is refused with who changed it and when.
  */
 import "server-only";
 import type { Tx } from "@/lib/db/client";
-import { ACTIONS, type ActionName } from "./registry";
+import { ACTIONS, type ActionName } from "@/lib/core/action-registry";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
-import { zodFieldErrors } from "./field-errors";
+import { type FieldErrors, zodFieldErrors } from "@/lib/core/errors";
 import { type Actor, currentActor, refusalFor } from "@/lib/auth/session";
 import {
   type Conflict,
@@ -31,8 +31,6 @@ import {
   targetsOf,
   VersionConflict,
 } from "@/lib/audit/trail";
-
-export type FieldErrors = Record<string, string[]>;
 
 export type ActionResult<T = unknown> =
   | { ok: true; data: T; message?: string }

@@ -7,7 +7,7 @@
  * Next.js, no Prisma.
  */
 import { z } from "zod";
-import { MAX_DB_INT, wholeNumber } from "./input-limits";
+import { MAX_DB_INT, wholeNumber } from "@/lib/core/input-limits";
 
 /** Next's searchParams record, a URLSearchParams, or a route's params. */
 export type RawParams = URLSearchParams | Readonly<Record<string, string | string[] | undefined>>;

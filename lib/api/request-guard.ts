@@ -6,7 +6,7 @@
  * JSON, depth, references), so an attacker's request is a 4xx naming what
  * was wrong, never a 500. Pure functions of the Request: no Next.js, no Prisma.
  */
-import { MAX_JSON_DEPTH, jsonTooDeep } from "./input-limits";
+import { MAX_JSON_DEPTH, jsonTooDeep } from "@/lib/core/input-limits";
 import { pageParamsRefusal } from "./page-params";
 
 /** The server actions' body limit (Next.js's default `serverActions.bodySizeLimit`). */

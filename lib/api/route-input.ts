@@ -2,8 +2,8 @@
  * What the route handlers (app/api/...) read from a request, and the answers
  * they give when it is wrong, worded once so every route says it alike.
  */
-import { apiError, type FieldErrors, summarize } from "./errors";
-import { readUserJson } from "./input-limits";
+import { apiError, type FieldErrors, summarize } from "@/lib/core/errors";
+import { readUserJson } from "@/lib/core/input-limits";
 import { type ParamsOf, type ParamsShape, param, parseParams, type RawParams } from "./params";
 
 /** More instances than one request may ask for. */

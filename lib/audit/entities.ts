@@ -3,20 +3,9 @@
  * one plain JSON-able value per entity (OpenStack's field names), its key
  * (name or uuid) and its version. Read inside the mutation's transaction.
  */
+import type { EntityKind } from "@/lib/core/action-registry";
 import type { Tx } from "@/lib/db/client";
-import { flavorSizes } from "@/lib/flavors/sizes";
-
-export const ENTITY_KINDS = [
-  "aggregate",
-  "flavor",
-  "image",
-  "server_group",
-  "instance",
-  "host",
-  "profile",
-  "run",
-] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+import { flavorSizes } from "@/lib/core/flavor-sizes";
 
 /** How to find one entity: its row id, or its unique name / uuid. */
 export type EntityRef = { id: number } | { name: string } | { uuid: string };

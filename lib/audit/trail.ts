@@ -11,11 +11,12 @@
  * Trial runs (schedule.run, run.rerun) are stored but change no entity of
  * the cloud: they get no audit entry.
  */
-import { actionSpec } from "@/lib/actions/registry";
+import { actionSpec } from "@/lib/core/action-registry";
 import type { Tx } from "@/lib/db/client";
-import { wholeNumber } from "@/lib/api/input-limits";
+import { wholeNumber } from "@/lib/core/input-limits";
 import type { Actor } from "@/lib/auth/session";
-import { bumpVersion, type EntityKind, type EntityRef, type EntityState, loadEntity } from "./entities";
+import type { EntityKind } from "@/lib/core/action-registry";
+import { bumpVersion, type EntityRef, type EntityState, loadEntity } from "./entities";
 
 export interface Target {
   kind: EntityKind;

@@ -5,8 +5,9 @@ import { redirect } from "next/navigation";
 import { safeNext } from "@/lib/auth/next-path";
 import { signInWithPassword, signOut } from "@/lib/auth/sign-in";
 import { prisma } from "@/lib/db";
+import type { FieldErrors } from "@/lib/core/errors";
 
-export type SignInState = { message: string; fieldErrors?: Record<string, string[]>; name?: string } | null;
+export type SignInState = { message: string; fieldErrors?: FieldErrors; name?: string } | null;
 
 export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
   const name = form.get("name");

@@ -7,9 +7,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import "server-only";
 import { getAuth } from "@/lib/auth/auth";
-import { mayPerform, roleForAction } from "@/lib/actions/registry";
-import { apiError } from "@/lib/api/errors";
-import { atLeast, isRole, type Role } from "@/lib/auth/roles";
+import { mayPerform, roleForAction } from "@/lib/core/action-registry";
+import { apiError } from "@/lib/core/errors";
+import { atLeast, isRole, type Role } from "@/lib/core/roles";
 import { prisma } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 

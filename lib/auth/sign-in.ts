@@ -7,6 +7,7 @@
  */
 import type { PrismaClient } from "@/lib/db/client";
 import { getAuth } from "@/lib/auth/auth";
+import type { FieldErrors } from "@/lib/core/errors";
 
 export const WRONG_CREDENTIALS = "Wrong name or password.";
 
@@ -20,7 +21,7 @@ export const FAILURE_DELAY_MS = 400;
 
 export type SignInResult =
   | { ok: true; userName: string; setCookie: string | null }
-  | { ok: false; message: string; fieldErrors?: Record<string, string[]> };
+  | { ok: false; message: string; fieldErrors?: FieldErrors };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -119,7 +120,7 @@ export async function signInWithPassword(
   const now = opts.now ?? (() => new Date());
   const name = typeof input.name === "string" ? input.name.trim() : "";
   const password = typeof input.password === "string" ? input.password : "";
-  const fieldErrors: Record<string, string[]> = {};
+  const fieldErrors: FieldErrors = {};
   if (!name) fieldErrors.name = ["name: is required"];
   if (!password) fieldErrors.password = ["password: is required"];
   if (Object.keys(fieldErrors).length) return { ok: false, message: "Enter your name and password.", fieldErrors };

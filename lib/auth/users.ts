@@ -4,7 +4,7 @@
  * by better-auth (scrypt) and never stored, printed or logged in clear.
  */
 import { getAuth } from "@/lib/auth/auth";
-import { type Role, roleProblem } from "@/lib/auth/roles";
+import { type Role, roleProblem } from "@/lib/core/roles";
 import type { PrismaClient } from "@/lib/db/client";
 
 export class UserInputError extends Error {}

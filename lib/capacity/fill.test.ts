@@ -3,7 +3,7 @@
  * refused with the field and the rule, before any fill runs.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { importCloud } from "@/lib/scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { allFlavors, CapacityInputError, compareProfiles, prepareFill } from "./fill";
 

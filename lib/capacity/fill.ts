@@ -4,7 +4,7 @@
  * slices so the caller can report progress, and the outcome summarised for
  * the page. Nothing is written: the fill works on host states in memory.
  */
-import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/scenario/import-export";
+import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/cloud/scenario-io";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
 import type { Db } from "@/lib/db/client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/fill";

@@ -5,7 +5,7 @@
  * for the field they concern.
  */
 import { z } from "zod";
-import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { type FieldErrors, zodFieldErrors } from "@/lib/core/errors";
 import { MAX_FILL_LIMIT } from "@/lib/scheduler/fill-limits";
 
 export const DEFAULT_FILL_LIMIT = 10_000;
@@ -49,9 +49,6 @@ export const CapacityFormSchema = z
   });
 
 export type CapacityForm = z.infer<typeof CapacityFormSchema>;
-
-/** Field → messages, as the forms show them. */
-export type FieldErrors = Record<string, string[]>;
 
 export function validateCapacityForm(
   input: unknown,

@@ -18,9 +18,15 @@ describe("extra spec namespaces", () => {
       "AggregateInstanceExtraSpecsFilter",
     ]);
     expect(describeExtraSpec("capabilities:hypervisor_type", "QEMU").readers).toEqual(["ComputeCapabilitiesFilter"]);
+    // Unscoped keys: both filters' descriptors read them ("*"), named in the registry's order.
     expect(describeExtraSpec("ssd", "true").readers).toEqual([
-      "AggregateInstanceExtraSpecsFilter",
       "ComputeCapabilitiesFilter",
+      "AggregateInstanceExtraSpecsFilter",
+    ]);
+    expect(describeExtraSpec("hw:cpu_policy", "dedicated").readers).toEqual(["NUMATopologyFilter", "virt driver"]);
+    expect(describeExtraSpec("pci_passthrough:alias", "a1:2").readers).toEqual([
+      "PciPassthroughFilter",
+      "NUMATopologyFilter",
     ]);
   });
 });

@@ -3,13 +3,13 @@
  * (aggregate_instance_extra_specs:, capabilities:, trait:, hw:, unscoped, ...),
  * which filter reads it, what its value means in Nova's operator syntax
  * ("s== QEMU": string equal to QEMU) and why a value is malformed.
- * ONE module for the flavor editor (live) and the server-side schema.
- *
- * Pure and browser-safe: describeRequirement / EXTRA_SPEC_OPERATORS are the
- * ones lib/scheduler/index.ts exports, imported from their own module so the
- * browser bundle does not pull in the whole engine (which uses node:crypto).
+ * ONE module for the flavor editor (live) and the server-side schema. The
+ * filters that read a key come from their descriptors (`reads.extraSpecs`);
+ * Placement, the traits prefilter and the virt driver, not filters, are
+ * named here.
  */
 import { describeRequirement, EXTRA_SPEC_OPERATORS } from "@/lib/scheduler/extra-specs-ops";
+import { KNOWLEDGE } from "@/lib/scheduler/knowledge";
 import { describeHwExtraSpec } from "./hw-specs";
 import { novaExtraSpecError, novaValidatorFor } from "./extra-spec-validators";
 
@@ -122,11 +122,13 @@ function describeForScheduler(key: string, value: string): ExtraSpecInfo {
     if (d.error) return { namespace, readers, target, meaning: null, error: `value: ${d.error}` };
     return { namespace, readers, target, meaning: d.meaning, error: null };
   };
+  const filters = KNOWLEDGE.extraSpecReaders(key);
   const hw = describeHwExtraSpec(key, value);
   if (hw) {
-    const readers: Record<ExtraSpecNamespace, string[]> = {
-      hw: ["NUMATopologyFilter", "virt driver"],
-      pci_passthrough: ["PciPassthroughFilter", "NUMATopologyFilter"],
+    // hw-specs words the guest hardware keys Nova reads outside the filters too.
+    const outside: Record<ExtraSpecNamespace, string[]> = {
+      hw: ["virt driver"],
+      pci_passthrough: [],
       resources: ["Placement"],
       trait: ["Placement"],
       aggregate_instance_extra_specs: [],
@@ -134,9 +136,10 @@ function describeForScheduler(key: string, value: string): ExtraSpecInfo {
       unscoped: ["Placement"],
       other: [],
     };
+    const inside = namespace === "hw" || namespace === "pci_passthrough" ? filters : [];
     return {
       namespace,
-      readers: readers[namespace],
+      readers: [...inside, ...outside[namespace]],
       target: `${hw.rule} — ${hw.help} (${hw.values})`,
       meaning: hw.meaning,
       error: hw.error,
@@ -144,14 +147,11 @@ function describeForScheduler(key: string, value: string): ExtraSpecInfo {
   }
   switch (namespace) {
     case "aggregate_instance_extra_specs":
-      return operatorSyntax(["AggregateInstanceExtraSpecsFilter"], `aggregate metadata "${name}"`);
+      return operatorSyntax(filters, `aggregate metadata "${name}"`);
     case "capabilities":
-      return operatorSyntax(["ComputeCapabilitiesFilter"], `host attribute "${name.replace(/:/g, ".")}"`);
+      return operatorSyntax(filters, `host attribute "${name.replace(/:/g, ".")}"`);
     case "unscoped":
-      return operatorSyntax(
-        ["AggregateInstanceExtraSpecsFilter", "ComputeCapabilitiesFilter"],
-        `aggregate metadata "${name}" (and host attribute "${name}" if there is one)`,
-      );
+      return operatorSyntax(filters, `aggregate metadata "${name}" (and host attribute "${name}" if there is one)`);
     case "trait": {
       const readers = ["traits prefilter"];
       const target = `Placement trait ${name}`;
@@ -170,7 +170,7 @@ function describeForScheduler(key: string, value: string): ExtraSpecInfo {
     case "hw":
       return {
         namespace,
-        readers: ["NUMATopologyFilter", "virt driver"],
+        readers: [...filters, "virt driver"],
         target: "guest hardware",
         meaning: value ? `guest setting ${name} = ${value}` : null,
         error: value ? null : "value: is required",
@@ -178,7 +178,7 @@ function describeForScheduler(key: string, value: string): ExtraSpecInfo {
     case "pci_passthrough":
       return {
         namespace,
-        readers: ["PciPassthroughFilter"],
+        readers: filters,
         target: "PCI devices",
         meaning: value ? `PCI request ${value}` : null,
         error: value ? null : "value: is required",

@@ -8,7 +8,7 @@
  * scheduler profile schema takes the known filter/weigher names as an
  * argument (the server passes FILTERS/WEIGHERS from the engine).
  */
-import { readUserJson, recordIdOf } from "@/lib/api/input-limits";
+import { readUserJson, recordIdOf } from "@/lib/core/input-limits";
 import { z } from "zod";
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { pyFloat } from "@/lib/scheduler/python";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
 import { setActiveProfile } from "@/lib/profiles/rules";
-import { importCloud } from "../scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { tableCounts } from "@/lib/testing/cloud";
 
 const CLOUD = {

@@ -8,7 +8,7 @@ import { createPrismaClient } from "@/lib/db/client";
 import { schedule } from "@/lib/scheduler";
 import { databaseFor, flavorRow, hostRow } from "@/lib/testing/fixtures";
 import { PROVIDERS } from "@/lib/testing/test-db";
-import { importCloud } from "../scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { bumpCloudRevision, readCloudRevision } from "./revision";
 import { clearSnapshotCache, loadSnapshotCached } from "./snapshot-cache";
 

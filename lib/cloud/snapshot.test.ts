@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { exportCloud } from "../scenario/import-export";
+import { exportCloud } from "@/lib/cloud/scenario-io";
 import * as q from "./queries";
 import * as runs from "@/lib/runs/queries";
 import { seedDemoCloud } from "../demo/seed";

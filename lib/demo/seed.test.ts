@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { buildDemoCloud, DEMO_ENABLED_FILTERS, DEMO_PROFILES } from "./cloud";
-import { exportCloud, requestFromDb, type ExportedCloud } from "../scenario/import-export";
+import { exportCloud, requestFromDb, type ExportedCloud } from "@/lib/cloud/scenario-io";
 import { stableStringify } from "../scenario/json";
 import { seedDemoCloud } from "./seed";
 import { assertNovaReferenceAvailable, runNovaReference, tableFingerprint } from "@/lib/testing/cloud";

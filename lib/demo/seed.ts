@@ -7,7 +7,7 @@
  */
 import type { PrismaClient } from "@/lib/db/client";
 import { buildDemoCloud, DEMO_PROFILES } from "./cloud";
-import { importCloud, type ImportSummary } from "../scenario/import-export";
+import { importCloud, type ImportSummary } from "@/lib/cloud/scenario-io";
 import { bumpCloudRevision } from "../cloud/revision";
 
 export interface SeedOptions {

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { MoveCommitSchema, MoveTrialSchema } from "@/lib/cloud/form-schemas";
-import { importCloud } from "@/lib/scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import { databaseFor, flavorRow, hostRow } from "@/lib/testing/fixtures";
 import { PROVIDERS } from "@/lib/testing/test-db";
 import { insertRun } from "@/lib/runs/schedule";
-import { commitMoveTx, moveOfRun, prepareMoveCommit, prepareMoveRun } from "./move";
+import { moveOfRun, prepareMoveRun } from "@/lib/runs/move-run";
+import { commitMoveTx, prepareMoveCommit } from "./move";
 
 const SMALL = flavorRow("m1.small", 1, 2048, 20);
 const LARGE = flavorRow("m1.large", 4, 8192, 80);

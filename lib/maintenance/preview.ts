@@ -1,5 +1,5 @@
 /** Maintenance previews of the stored cloud (nothing written): the cloud as `scenario export` gives it, changed in memory. */
-import { exportCloud } from "@/lib/scenario/import-export";
+import { exportCloud } from "@/lib/cloud/scenario-io";
 import type { PrismaClient } from "@/lib/db/client";
 import { type Cloud, type DrainStep, type DrainSummary, drainHosts } from "./drain";
 import { type LossSweep, sweepHostLosses } from "./lose-hosts";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CloudValidationError } from "@/lib/scenario/import-export";
+import { CloudValidationError } from "@/lib/cloud/scenario-io";
 import { parseList, parseProperties } from "./client-output";
 import { bundleToCloud } from "./convert";
 import { type PreparedImport, prepareImport } from "./import";

@@ -14,7 +14,7 @@
  * those keys are left out (the reference's neutral defaults) and `neutral`
  * says which.
  */
-import { readUserJson } from "@/lib/api/input-limits";
+import { readUserJson } from "@/lib/core/input-limits";
 import {
   normalizeRow,
   parseBoolLike,

@@ -9,7 +9,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CloudValidationError, importCloud } from "@/lib/scenario/import-export";
+import { CloudValidationError, importCloud } from "@/lib/cloud/scenario-io";
 import { tableCounts } from "@/lib/testing/cloud";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { applyImport, NOVA_CONF_PROFILE, prepareImport, previewImport } from "./import";

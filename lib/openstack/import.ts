@@ -12,7 +12,7 @@ import {
   importCloud,
   type ImportSummary,
   type Tx,
-} from "@/lib/scenario/import-export";
+} from "@/lib/cloud/scenario-io";
 import { type NovaRelease, validateCloud } from "@/lib/scenario/schema";
 import { type Conversion, bundleToCloud } from "./convert";
 import { diffClouds, type KindChange } from "./preview";

@@ -2,7 +2,7 @@
  * A nova.conf read into a scheduler profile (created or replaced; the active
  * flag is left as it is). Takes the transaction first, like every write.
  */
-import type { Tx } from "@/lib/scenario/import-export";
+import type { Tx } from "@/lib/cloud/scenario-io";
 import type { Db } from "@/lib/db/client";
 import { exportNovaConf, type NovaConfImport } from "./nova-conf";
 

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { readUserJson, wholeNumber } from "@/lib/api/input-limits";
+import { readUserJson, wholeNumber } from "@/lib/core/input-limits";
 import { BUNDLE_FILES, type Bundle, type BundleFileName } from "./convert";
 
 /** The largest bundle accepted (compressed, or a directory's files together). */

@@ -8,7 +8,7 @@
  * is not asked twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportCloud, importCloud } from "@/lib/scenario/import-export";
+import { exportCloud, importCloud } from "@/lib/cloud/scenario-io";
 import { stableStringify } from "@/lib/scenario/json";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import { assertNovaReferenceAvailable, exampleFiles, readExample, runNovaReference } from "@/lib/testing/cloud";

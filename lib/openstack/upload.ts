@@ -6,11 +6,11 @@
  * `apply` (with that sha256, so the cloud replaced is the one previewed)
  * writes through the mutation wrapper, in one transaction.
  */
-import { type ErrorBody, errorBody, summarize } from "@/lib/api/errors";
+import { type ErrorBody, errorBody, summarize } from "@/lib/core/errors";
 import "server-only";
 import { mutate } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db/client";
-import { CloudValidationError, type ImportSummary } from "@/lib/scenario/import-export";
+import { CloudValidationError, type ImportSummary } from "@/lib/cloud/scenario-io";
 import { CloudSchema, NOVA_RELEASES, type NovaRelease } from "@/lib/scenario/schema";
 import { applyImport, type ImportPreview, prepareImport, previewImport } from "./import";
 import {

@@ -1,6 +1,6 @@
 "use server";
 
-import { MAX_DB_INT } from "@/lib/api/input-limits";
+import { MAX_DB_INT } from "@/lib/core/input-limits";
 import { after } from "next/server";
 import { z } from "zod";
 import { mutate, type ActionResult } from "@/lib/actions/mutation";
@@ -13,8 +13,8 @@ import { ScheduleFormSchema, type ScheduleFormInput } from "@/lib/runs/schemas";
 import { storeRunDetailsLater } from "@/lib/runs/store";
 import { buildRunView, type RunMeta, type RunView } from "@/lib/runs/view";
 import { MoveTrialSchema, type MoveTrialInput } from "@/lib/cloud/form-schemas";
-import { moveOfRun, prepareMoveRun } from "@/lib/instances/move";
-import { scheduledFlavor } from "@/lib/instances/move-request";
+import { moveOfRun, prepareMoveRun } from "@/lib/runs/move-run";
+import { scheduledFlavor } from "@/lib/runs/move-request";
 
 export interface ScheduleOutcome {
   meta: RunMeta;

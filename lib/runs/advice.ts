@@ -5,7 +5,8 @@
  */
 import { errorTitle } from "./error-words";
 import type { FunnelStep, ScheduleResult } from "@/lib/scheduler/result";
-import type { FilterName, PrefilterName } from "@/lib/scheduler/names";
+import { type FilterKnowledge, KNOWLEDGE } from "@/lib/scheduler/knowledge";
+import type { PrefilterName } from "@/lib/scheduler/names";
 import type { ReasonCode } from "@/lib/scheduler/reasons";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { fmtStage } from "./format";
@@ -47,12 +48,8 @@ export function groupReasons(reasons: readonly string[], codes?: readonly string
   return [...counts.values()].sort((a, b) => b.count - a.count);
 }
 
-/**
- * The codes of results stored before every filter had its own: the stage's
- * name (a filter, or a retired Placement prefilter).
- */
-type StageCode = FilterName | `placement:${PrefilterName}`;
-type AdviceCode = ReasonCode | StageCode;
+/** A retired Placement prefilter's stage: the code of results stored before every stage had its own. */
+type AdviceCode = ReasonCode | `placement:${PrefilterName}`;
 
 /** Whether a group has one of `codes` (typed, so a misspelt code fails to compile). */
 const hasCode = (groups: readonly ReasonCount[], ...codes: AdviceCode[]) =>
@@ -161,94 +158,32 @@ const tenantAggregates: AdviceFn = (_g, req) => [
 const capabilities: AdviceFn = (_g, req) => [
   `No host matches the capabilities: extra specs of ${flavorName(req)} (see the reasons). Relax those extra specs, or use hosts whose hypervisor and CPU match them.`,
 ];
-const imageProps: AdviceFn = () => [
-  "No host supports the image's architecture, hypervisor type or VM mode (hw_architecture, img_hv_type, hw_vm_mode): pick an image built for this hardware, or add hosts that support it.",
-];
-const antiAffinity: AdviceFn = () => [
-  "Every remaining host already runs a member of the anti-affinity group: add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.",
-];
 const antiAffinityThisRequest: AdviceFn = (_, req) => {
   const n = Number(req?.num_instances ?? 1);
   return [
     `The request's own instances are members of its anti-affinity group (nova-api adds them before scheduling), so a request for ${n} instances needs at least ${n} ÷ max_server_per_host hosts that pass the other filters: boot fewer at once, add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.`,
   ];
 };
-const affinity: AdviceFn = () => [
-  "An affinity group must stay on its members' host, and that host was filtered out: free capacity on it, or use a soft-affinity group.",
-];
-const numInstances: AdviceFn = () => [
-  "Every remaining host runs max_instances_per_host instances already (the profile's, or its aggregate's metadata): raise it, or add hosts.",
-];
-const ioOps: AdviceFn = () => [
-  "Every remaining host is busy with max_io_ops_per_host builds, resizes or migrations (the profile's, or its aggregate's metadata): wait for them to finish, or raise it.",
-];
-const flavorAffinity: AdviceFn = () => [
-  "The remaining hosts' aggregates are restricted to other flavors (instance_type metadata): add this flavor to that metadata, or use a flavor they allow.",
-];
-const aggregateImage: AdviceFn = () => [
-  "The image's properties do not match the metadata of the remaining hosts' aggregates: use an image whose properties match, or change the aggregate metadata.",
-];
-const isolated: AdviceFn = () => [
-  "Isolated hosts only take isolated images (and other images avoid them): adjust isolated_hosts / isolated_images in the profile, or use another image.",
-];
-const sameHost: AdviceFn = () => [
-  "No remaining host runs the instances of the same_host hint: check those instance uuids, or drop the hint.",
-];
-const differentHost: AdviceFn = () => [
-  "Every remaining host runs an instance of the different_host hint: drop some uuids from the hint, or add hosts.",
-];
-const query: AdviceFn = () => [
-  "No remaining host satisfies the query hint: relax the query (see the JsonFilter expression).",
-];
-const cidr: AdviceFn = () => [
-  "No remaining host's IP is within build_near_host_ip + cidr: widen the cidr, or pick another address.",
-];
-const metrics: AdviceFn = () => [
-  "The remaining hosts do not report the metrics of metrics_weight_setting: fix the hosts' monitors, or change the setting.",
-];
-const numa: AdviceFn = () => [
-  "No remaining host can fit the flavor's NUMA topology (hw:numa_*, hw:cpu_policy, hw:mem_page_size): relax those extra specs, or add hosts that fit.",
-];
-const pci: AdviceFn = () => [
-  "No remaining host has the PCI devices the flavor asks for (pci_passthrough:alias): free or add such devices.",
-];
 
 /**
- * Advice per reason code. The filter names and the retired prefilter stages
- * are codes too: results stored before filters had their own codes carry
- * them (and results from before codes are read with the stage as the code).
+ * Advice whose words depend on the request or on the groups, per reason
+ * code; every other code's advice is its filter's descriptor's (`advice`),
+ * and Placement's stages (not filters) are worded here. The retired
+ * prefilter stages are codes too: results stored before filters had their
+ * own codes carry them.
  */
-const ADVICE: Partial<Record<AdviceCode, AdviceFn>> = {
+const REQUEST_ADVICE: Partial<Record<AdviceCode, AdviceFn>> = {
   DISABLED: enableHosts,
   DOWN: enableHosts,
   WRONG_AVAILABILITY_ZONE: availabilityZone,
   NOT_IN_AVAILABILITY_ZONE: availabilityZone,
   AGGREGATE_EXTRA_SPEC_MISSING: aggregateExtraSpecs,
   AGGREGATE_EXTRA_SPEC_MISMATCH: aggregateExtraSpecs,
-  AGGREGATE_IMAGE_PROPS_MISMATCH: aggregateImage,
   TENANT_NOT_ALLOWED: tenants,
   NOT_IN_TENANT_AGGREGATE: tenantAggregates,
-  FLAVOR_NOT_ALLOWED: flavorAffinity,
-  TOO_MANY_INSTANCES: numInstances,
-  TOO_MANY_IO_OPS: ioOps,
   CAPABILITY_MISSING: capabilities,
   CAPABILITY_MISMATCH: capabilities,
-  IMAGE_PROPS_MISMATCH: imageProps,
-  ISOLATED_HOST: isolated,
-  ISOLATED_IMAGE: isolated,
-  SAME_HOST: sameHost,
-  DIFFERENT_HOST: differentHost,
-  AFFINITY: affinity,
-  ANTI_AFFINITY: antiAffinity,
   ANTI_AFFINITY_THIS_REQUEST: antiAffinityThisRequest,
-  QUERY_NOT_SATISFIED: query,
-  OUTSIDE_CIDR: cidr,
-  METRIC_MISSING: metrics,
-  NUMA_NO_TOPOLOGY: numa,
-  NUMA_NO_SMT: numa,
-  NUMA_NO_FIT: numa,
-  PCI_NUMA_AFFINITY: numa,
-  PCI_NO_POOL: pci,
   TRAIT_MISSING: traits,
   TRAIT_FORBIDDEN: traits,
   RESOURCE_UNIT: resources,
@@ -264,42 +199,47 @@ const ADVICE: Partial<Record<AdviceCode, AdviceFn>> = {
   GROUP_POLICY: () => [
     "group_policy=isolate needs one provider per numbered group: use group_policy=none, or fewer numbered groups.",
   ],
-  // Codes of results stored before every filter had its own.
-  ComputeFilter: enableHosts,
   "placement:compute_status": enableHosts,
-  AvailabilityZoneFilter: availabilityZone,
   "placement:availability_zone": availabilityZone,
-  AggregateInstanceExtraSpecsFilter: aggregateExtraSpecs,
   "placement:traits": traits,
   "placement:resources": resources,
   "placement:tenant_aggregates": tenantAggregates,
-  ComputeCapabilitiesFilter: capabilities,
-  ImagePropertiesFilter: imageProps,
-  ServerGroupAntiAffinityFilter: antiAffinity,
-  ServerGroupAffinityFilter: affinity,
-  NumInstancesFilter: numInstances,
-  AggregateNumInstancesFilter: numInstances,
-  IoOpsFilter: ioOps,
-  AggregateIoOpsFilter: ioOps,
-  AggregateMultiTenancyIsolation: tenants,
-  AggregateTypeAffinityFilter: flavorAffinity,
-  AggregateImagePropertiesIsolation: aggregateImage,
-  IsolatedHostsFilter: isolated,
-  SameHostFilter: sameHost,
-  DifferentHostFilter: differentHost,
-  JsonFilter: query,
-  SimpleCIDRAffinityFilter: cidr,
-  MetricsFilter: metrics,
-  NUMATopologyFilter: numa,
-  PciPassthroughFilter: pci,
 };
 
-const adviceFor = (code: string): AdviceFn | undefined =>
-  (Object.hasOwn(ADVICE, code) ? ADVICE[code as AdviceCode] : undefined) ??
-  (code.endsWith("_SHORT") ? resources : undefined);
+/** The advice of one set of filter descriptors (the registry's, or a test's), per code. */
+function adviceIndex(k: FilterKnowledge): (code: string) => AdviceFn | undefined {
+  const fixed = new Map<string, AdviceFn>();
+  const fixedFor = (code: string): AdviceFn | undefined => {
+    const words = k.adviceByCode.get(code);
+    if (words === undefined) return undefined;
+    let fn = fixed.get(words);
+    if (!fn) fixed.set(words, (fn = () => [words]));
+    return fn;
+  };
+  const ofCode = (code: string): AdviceFn | undefined =>
+    (Object.hasOwn(REQUEST_ADVICE, code) ? REQUEST_ADVICE[code as AdviceCode] : undefined) ??
+    fixedFor(code) ??
+    (code.endsWith("_SHORT") ? resources : undefined);
+  // A result stored before codes names the filter: the advice of its first code that has one.
+  return (code) => {
+    const direct = ofCode(code);
+    if (direct) return direct;
+    for (const c of k.codesOf.get(code) ?? []) {
+      const fn = ofCode(c);
+      if (fn) return fn;
+    }
+    return undefined;
+  };
+}
+
+const REGISTRY_ADVICE = adviceIndex(KNOWLEDGE);
 
 /** The advice of every code among the groups, most frequent code first, each piece once. */
-function adviceOf(groups: ReasonCount[], req: ScenarioRequest | undefined): string[] {
+function adviceOf(
+  groups: ReasonCount[],
+  req: ScenarioRequest | undefined,
+  adviceFor: (code: string) => AdviceFn | undefined,
+): string[] {
   const out: string[] = [];
   const seen = new Set<AdviceFn>();
   for (const code of uniq(groups.map((g) => g.code ?? ""))) {
@@ -311,8 +251,15 @@ function adviceOf(groups: ReasonCount[], req: ScenarioRequest | undefined): stri
   return out;
 }
 
-/** The failure of a run explained, or null when it succeeded. */
-export function explainFailure(result: ScheduleResult, request?: ScenarioRequest): DiagnosisView | null {
+/**
+ * The failure of a run explained, or null when it succeeded. `knowledge`
+ * is the registry's filters unless a test brings its own.
+ */
+export function explainFailure(
+  result: ScheduleResult,
+  request?: ScenarioRequest,
+  knowledge?: FilterKnowledge,
+): DiagnosisView | null {
   if (!result.error) return null;
   if (result.error !== "NoValidHost") {
     return {
@@ -370,7 +317,7 @@ export function explainFailure(result: ScheduleResult, request?: ScenarioRequest
   const explanation =
     `The last ${removed === 1 ? "host" : plural(removed, "host")}${nth} ${removed === 1 ? "was" : "were"} removed by ${stage}` +
     (groups.length ? `: ${describeReasons(groups)}.` : ".");
-  const advice = adviceOf(groups, request);
+  const advice = adviceOf(groups, request, knowledge ? adviceIndex(knowledge) : REGISTRY_ADVICE);
   if (!advice.length)
     advice.push(
       `Change the cloud, the flavor or the request so that some host passes ${stage} (the reasons say what each host lacks).`,

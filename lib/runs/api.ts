@@ -2,7 +2,7 @@
  * The runs API's answers (app/api/runs/[id]/...), as plain functions of a
  * cached run so they are testable without a server.
  */
-import { MAX_DB_INT } from "@/lib/api/input-limits";
+import { MAX_DB_INT } from "@/lib/core/input-limits";
 import { param, parseParams } from "@/lib/api/params";
 import { fatesOf, type CachedRun } from "./cache";
 import { findFates, instanceDetail, rejectedPage, weighedPage, type PageQuery } from "./view";

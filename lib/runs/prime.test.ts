@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importCloud } from "@/lib/scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { clearSnapshotCache, loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
 import { readExample } from "@/lib/testing/cloud";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";

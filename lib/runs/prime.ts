@@ -9,7 +9,7 @@
  * here, not in a click. Nothing is stored.
  */
 import "server-only";
-import { requestFromDb } from "@/lib/scenario/import-export";
+import { requestFromDb } from "@/lib/cloud/scenario-io";
 import type { PrismaClient } from "@/lib/db/client";
 import { prepareRun } from "./schedule";
 

@@ -3,7 +3,7 @@
  * and profile, only nova_release changes; compared with lib/runs/compare.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importCloud } from "@/lib/scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { readExample } from "@/lib/testing/cloud";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { compareResults } from "./compare";

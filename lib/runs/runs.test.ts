@@ -5,7 +5,7 @@
  * even when two commits race.
  */
 import { describe, expect, it } from "vitest";
-import { importCloud } from "@/lib/scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { schedule, toResult } from "@/lib/scheduler";
 import type { Scenario, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { releaseTogether } from "@/lib/testing/workers";

@@ -17,7 +17,7 @@ import "server-only";
 import { MutationError } from "@/lib/actions/mutation";
 import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
-import { CloudValidationError, requestFromDb } from "@/lib/scenario/import-export";
+import { CloudValidationError, requestFromDb } from "@/lib/cloud/scenario-io";
 import { ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
 import type { ScheduleResult } from "@/lib/scheduler";
@@ -25,7 +25,7 @@ import { processEngine } from "@/lib/runs/process-engine";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { checkRequest, formToRequestParts, MAX_HOST_INSTANCES, type ScheduleForm } from "./schemas";
 import { storeRunDetails, type RunDetails } from "./store";
-import { scheduledFlavor } from "@/lib/instances/move-request";
+import { scheduledFlavor } from "./move-request";
 
 export interface PreparedRun {
   request: ScenarioRequest;

@@ -8,9 +8,10 @@
  * database (the flavor and image objects). The numeric and hint rules reuse
  * lib/scenario/schema.ts (posInt, RequestSchema's scheduler_hints).
  */
-import { readUserJson } from "@/lib/api/input-limits";
+import { KNOWLEDGE } from "@/lib/scheduler/knowledge";
+import { readUserJson } from "@/lib/core/input-limits";
 import { z } from "zod";
-import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { type FieldErrors, zodFieldErrors } from "@/lib/core/errors";
 import { RequestSchema, posInt } from "@/lib/scenario/schema";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 
@@ -142,14 +143,13 @@ export const SCHEDULE_FIELDS = [
 ] as const;
 export type ScheduleField = (typeof SCHEDULE_FIELDS)[number];
 
-/** Which filter reads each hint (a hint is ignored when its filter is not enabled). */
-export const HINT_FILTERS: Partial<Record<ScheduleField, string>> = {
-  same_host: "SameHostFilter",
-  different_host: "DifferentHostFilter",
-  query: "JsonFilter",
-  build_near_host_ip: "SimpleCIDRAffinityFilter",
-  cidr: "SimpleCIDRAffinityFilter",
-};
+/** Which filter reads each hint field, from the descriptors (a hint is ignored when its filter is not enabled). */
+export const HINT_FILTERS: Partial<Record<ScheduleField, string>> = Object.fromEntries(
+  SCHEDULE_FIELDS.flatMap((f) => {
+    const readers = KNOWLEDGE.hintReaders.get(f);
+    return readers ? [[f, readers[0]]] : [];
+  }),
+);
 
 /** The request minus the flavor and image objects (the server fills those in from the database). */
 export type RequestParts = Omit<ScenarioRequest, "flavor" | "image">;
@@ -181,7 +181,7 @@ export function checkRequest(request: ScenarioRequest): string[] {
 /** Field errors of a form value (client side), keyed like mutate()'s. */
 export function validateScheduleForm(
   input: unknown,
-): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: Record<string, string[]> } {
+): { ok: true; data: ScheduleForm } | { ok: false; fieldErrors: FieldErrors } {
   const r = ScheduleFormSchema.safeParse(input);
   if (r.success) return { ok: true, data: r.data };
   return { ok: false, fieldErrors: zodFieldErrors(r.error.issues) };

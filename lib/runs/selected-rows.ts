@@ -1,7 +1,7 @@
 /**
  * Which compute node rows a run's selections name. A service host with
  * several compute nodes (Ironic) has one row per node, the first named by
- * the host, the others by their node (lib/cloud/import-export.ts rowNamesOf);
+ * the host, the others by their node (lib/cloud/scenario-io.ts rowNamesOf);
  * a run lists the service hosts it chose, its stored result the nodes.
  */
 import type { Prisma } from "@/lib/generated/prisma/client";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { bigCloud } from "@/lib/demo/big-cloud";
 import type { PrismaClient } from "@/lib/db/client";
-import { importCloud } from "@/lib/scenario/import-export";
+import { importCloud } from "@/lib/cloud/scenario-io";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import { createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";

@@ -17,7 +17,13 @@ import { recordChanges, type Target } from "@/lib/audit/trail";
 import { loadEntity } from "@/lib/audit/entities";
 import { createPrismaClient } from "@/lib/db/client";
 import { migrateDatabaseAt } from "@/lib/db/open";
-import { CloudValidationError, DEFAULT_IMPORT_PROFILE, exportCloud, importCloud, requestFromDb } from "./import-export";
+import {
+  CloudValidationError,
+  DEFAULT_IMPORT_PROFILE,
+  exportCloud,
+  importCloud,
+  requestFromDb,
+} from "@/lib/cloud/scenario-io";
 import { stableStringify } from "./json";
 import { parseJsonText, validateCloud } from "./schema";
 import { ProfileNotFoundError } from "../cloud/snapshot";

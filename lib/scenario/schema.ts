@@ -20,7 +20,7 @@
  */
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { PLACEMENT_OPTION_DOCS } from "../catalog/placement-options";
-import { readUserJson } from "@/lib/api/input-limits";
+import { readUserJson } from "@/lib/core/input-limits";
 import { z } from "zod";
 import { isFilterName, isWeigherName, PREFILTER_NAMES } from "@/lib/scheduler/names";
 import { NOVA_RELEASES, type NovaRelease } from "@/lib/scheduler/releases";
@@ -577,7 +577,7 @@ export const ConfigSchema = z.looseObject(
     image_properties_default_architecture: str().nullable().optional(),
     /** [DEFAULT] allow_resize_to_same_host (moves). */
     allow_resize_to_same_host: bool().optional(),
-    /** Former Schedscope option; migrated by migrateProfileConfig (lib/profiles/config.ts). */
+    /** Former Schedscope option; migrated by migrateProfileConfig (lib/scenario/profile-config.ts). */
     placement_prefilters: nonEmptyStringList("a list of prefilter names").optional(),
     // NUMA and PCI
     pci_alias: z

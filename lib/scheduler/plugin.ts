@@ -66,11 +66,31 @@ export interface HostWeigher<N extends string = string> {
 
 export type WeigherFactory<N extends string = string> = (config: SchedulerConfig) => HostWeigher<N>;
 
+/**
+ * How a filter reads one aggregate metadata key's value: an availability
+ * zone (not empty, no ':'), a comma-separated list of `of` (at least one:
+ * an empty list rejects every request), or a whole number >= 0 (Python int()).
+ */
+export type MetadataValueRule =
+  | { readonly kind: "zone" }
+  | { readonly kind: "list"; readonly of: string }
+  | { readonly kind: "whole_number" };
+
+/** One aggregate metadata key a filter reads, and what it does with the value. */
+export interface MetadataKeyRead {
+  readonly key: string;
+  /** One line: what the filter does with the value. */
+  readonly meaning: string;
+  /** What a valid value looks like (placeholder / help). */
+  readonly valueHint: string;
+  readonly value: MetadataValueRule;
+}
+
 /** What a filter reads besides the host's own state: where its verdict can be changed. */
 export interface FilterReads {
-  /** Aggregate metadata keys ("*": any key). */
-  readonly metadata?: readonly string[];
-  /** Flavor extra spec keys; a trailing "*" is a namespace ("capabilities:*"). */
+  /** Aggregate metadata keys it reads by name, or "*": any key (the catalogue words those itself). */
+  readonly metadata?: readonly (MetadataKeyRead | "*")[];
+  /** Flavor extra spec keys; a trailing "*" is a namespace ("capabilities:*"), "*" alone the unscoped keys. */
   readonly extraSpecs?: readonly string[];
   /** Image properties ("*": any). */
   readonly imageProps?: readonly string[];
@@ -82,17 +102,21 @@ export interface FilterReads {
 
 /**
  * Everything Schedscope knows of one filter class, in its own file: the
- * registry, the /config docs, the metadata key catalogue and the
- * NoValidHost summaries and advice all read it from here. `reasons` maps
- * every code `check` can answer to the words a summary puts after a count
- * ("3 at max_instances_per_host"); the factory is typed against it, so a
- * code missing from the table fails to compile.
+ * registry, the /config docs, the metadata key catalogue (lib/catalog),
+ * the schedule form's hints and the NoValidHost summaries and advice
+ * (lib/runs/advice.ts) all read it from here. `reasons` maps every code
+ * `check` can answer to the words a summary puts after a count ("3 at
+ * max_instances_per_host"); the factory is typed against it, so a code
+ * missing from the table fails to compile. `advice` says, per code, what an
+ * operator changes so a host passes (codes whose advice depends on the
+ * request are worded in lib/runs/advice.ts, keyed by code).
  */
 export interface FilterDescriptor<N extends string = string, C extends string = string> {
   readonly name: N;
   /** One line: what the filter does, in Nova's terms. */
   readonly doc: string;
   readonly reasons: { readonly [K in C]: string };
+  readonly advice?: { readonly [K in C]?: string };
   readonly reads: FilterReads;
   readonly factory: FilterFactory<C, N>;
 }
@@ -102,6 +126,7 @@ export const defineFilter = <const N extends string, const R extends Record<stri
   readonly name: N;
   readonly doc: string;
   readonly reasons: R;
+  readonly advice?: { readonly [K in keyof R]?: string };
   readonly reads: FilterReads;
   readonly factory: FilterFactory<keyof R & string, N>;
 }) => d;
@@ -113,6 +138,8 @@ export interface WeigherDescriptor<N extends string = string> {
   readonly doc: string;
   /** The nova.conf option (and aggregate metadata key) holding its multiplier. */
   readonly multiplier: string;
+  /** The option's lowest value (Nova's `min=0`), when it has one. */
+  readonly multiplierMin?: number;
   readonly factory: WeigherFactory<N>;
 }
 
@@ -130,6 +157,7 @@ export const defineWeigher = <const N extends string>(d: {
   readonly name: N;
   readonly doc: string;
   readonly multiplier: string;
+  readonly multiplierMin?: number;
   /** The option's configured value. */
   readonly configured: (config: SchedulerConfig) => number;
   readonly factory: (config: SchedulerConfig, multiplier: HostWeigher["multiplier"]) => WeigherParts;
@@ -137,6 +165,7 @@ export const defineWeigher = <const N extends string>(d: {
   name: d.name,
   doc: d.doc,
   multiplier: d.multiplier,
+  ...(d.multiplierMin !== undefined ? { multiplierMin: d.multiplierMin } : {}),
   factory: (config) => {
     const configured = d.configured(config);
     const multiplier = (host: HostState) => host.aggregates.weightMultiplier(d.multiplier, configured);

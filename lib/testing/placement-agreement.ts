@@ -4,7 +4,7 @@
  * by the Nova reference and by our engine: what the bundle tests compare.
  */
 import type { PrismaClient } from "@/lib/db/client";
-import { exportCloud, requestFromDb } from "@/lib/scenario/import-export";
+import { exportCloud, requestFromDb } from "@/lib/cloud/scenario-io";
 import { schedule } from "@/lib/scheduler/engine";
 import { type ScheduleResult, toResult } from "@/lib/scheduler/result";
 import type { Scenario } from "@/lib/scheduler/scenario";

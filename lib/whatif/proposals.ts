@@ -10,7 +10,7 @@
 import { schedule } from "@/lib/scheduler/engine";
 import { toResult, type RequestResult } from "@/lib/scheduler/result";
 import type { Scenario } from "@/lib/scheduler/scenario";
-import { scheduledFlavor } from "@/lib/instances/move-request";
+import { scheduledFlavor } from "@/lib/runs/move-request";
 
 export type Change =
   | { kind: "enable-service"; host: string }

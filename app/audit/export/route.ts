@@ -1,4 +1,4 @@
-import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { zodFieldErrors } from "@/lib/core/errors";
 import { PAGE_PARAMS } from "@/lib/api/page-params";
 import { fieldErrors, routeParams } from "@/lib/api/route-input";
 import { requireRole } from "@/lib/auth/session";

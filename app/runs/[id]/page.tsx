@@ -7,7 +7,7 @@ import { getRun } from "@/lib/runs/queries";
 import { buildRunView, type RunMeta } from "@/lib/runs/view";
 import { ResultView } from "@/components/schedule/result-view";
 import "@/components/schedule/schedule.css";
-import { recordIdOf } from "@/lib/api/input-limits";
+import { recordIdOf } from "@/lib/core/input-limits";
 
 export const dynamic = "force-dynamic";
 

@@ -13,6 +13,10 @@ export const AggregateImagePropertiesIsolation = defineFilter({
   reasons: {
     AGGREGATE_IMAGE_PROPS_MISMATCH: "with aggregate metadata not matching the image",
   },
+  advice: {
+    AGGREGATE_IMAGE_PROPS_MISMATCH:
+      "The image's properties do not match the metadata of the remaining hosts' aggregates: use an image whose properties match, or change the aggregate metadata.",
+  },
   reads: {
     metadata: ["*"],
     imageProps: ["*"],

@@ -19,7 +19,7 @@ export const AggregateInstanceExtraSpecsFilter = defineFilter({
   },
   reads: {
     metadata: ["*"],
-    extraSpecs: ["aggregate_instance_extra_specs:*"],
+    extraSpecs: ["aggregate_instance_extra_specs:*", "*"],
   },
   factory: () => {
     let specs: Array<{ key: string; req: string; matches: Matcher }> = [];

@@ -6,8 +6,16 @@ export const AggregateIoOpsFilter = defineFilter({
   name: "AggregateIoOpsFilter",
   doc: "As IoOpsFilter, with the aggregate's max_io_ops_per_host.",
   reasons: IoOpsFilter.reasons,
+  advice: IoOpsFilter.advice,
   reads: {
-    metadata: ["max_io_ops_per_host"],
+    metadata: [
+      {
+        key: "max_io_ops_per_host",
+        meaning: "a host with this many I/O operations is busy (overrides max_io_ops_per_host; lowest value wins)",
+        valueHint: "a whole number, e.g. 8",
+        value: { kind: "whole_number" },
+      },
+    ],
     options: ["max_io_ops_per_host"],
   },
   factory: (config) =>

@@ -15,7 +15,14 @@ export const AggregateMultiTenancyIsolation = defineFilter({
     TENANT_NOT_ALLOWED: "in aggregates reserved for other projects",
   },
   reads: {
-    metadata: ["filter_tenant_id"],
+    metadata: [
+      {
+        key: "filter_tenant_id",
+        meaning: "only these projects may boot on the aggregate's hosts",
+        valueHint: "project ids, comma separated",
+        value: { kind: "list", of: "project id" },
+      },
+    ],
   },
   factory: (config) => {
     const prefixes = config.release.tenantIdKeyPrefixes;

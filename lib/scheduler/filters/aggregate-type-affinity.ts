@@ -7,8 +7,19 @@ export const AggregateTypeAffinityFilter = defineFilter({
   reasons: {
     FLAVOR_NOT_ALLOWED: "in aggregates reserved for other flavors",
   },
+  advice: {
+    FLAVOR_NOT_ALLOWED:
+      "The remaining hosts' aggregates are restricted to other flavors (instance_type metadata): add this flavor to that metadata, or use a flavor they allow.",
+  },
   reads: {
-    metadata: ["instance_type"],
+    metadata: [
+      {
+        key: "instance_type",
+        meaning: "only these flavors may boot on the aggregate's hosts",
+        valueHint: "flavor names, comma separated",
+        value: { kind: "list", of: "flavor name" },
+      },
+    ],
   },
   factory: () => ({
     name: "AggregateTypeAffinityFilter",

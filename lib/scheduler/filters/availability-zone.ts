@@ -13,7 +13,14 @@ export const AvailabilityZoneFilter = defineFilter({
     WRONG_AVAILABILITY_ZONE: "outside the requested availability zone",
   },
   reads: {
-    metadata: ["availability_zone"],
+    metadata: [
+      {
+        key: "availability_zone",
+        meaning: "the availability zone of the aggregate's hosts; requests for another zone skip them",
+        valueHint: "a zone name, e.g. az1 (no ':')",
+        value: { kind: "zone" },
+      },
+    ],
     options: ["default_availability_zone"],
   },
   factory: (config) => {

@@ -54,7 +54,7 @@ export const ComputeCapabilitiesFilter = defineFilter({
     CAPABILITY_MISMATCH: "with capabilities not matching the flavor",
   },
   reads: {
-    extraSpecs: ["capabilities:*"],
+    extraSpecs: ["capabilities:*", "*"],
   },
   factory: (config) => {
     const maxphysaddrBits = config.release.maxphysaddrBitsChecks;

@@ -8,6 +8,10 @@ export const DifferentHostFilter = defineFilter({
   reasons: {
     DIFFERENT_HOST: "running a different_host instance",
   },
+  advice: {
+    DIFFERENT_HOST:
+      "Every remaining host runs an instance of the different_host hint: drop some uuids from the hint, or add hosts.",
+  },
   reads: {
     hints: ["different_host"],
   },

@@ -14,6 +14,10 @@ export const ImagePropertiesFilter = defineFilter({
   reasons: {
     IMAGE_PROPS_MISMATCH: "not supporting the image's architecture, hypervisor or VM mode",
   },
+  advice: {
+    IMAGE_PROPS_MISMATCH:
+      "No host supports the image's architecture, hypervisor type or VM mode (hw_architecture, img_hv_type, hw_vm_mode): pick an image built for this hardware, or add hosts that support it.",
+  },
   reads: {
     imageProps: ["hw_architecture", "img_hv_type", "hw_vm_mode", "img_hv_requested_version"],
   },

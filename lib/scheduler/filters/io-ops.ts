@@ -27,6 +27,10 @@ export const IoOpsFilter = defineFilter({
   reasons: {
     TOO_MANY_IO_OPS: "at max_io_ops_per_host",
   },
+  advice: {
+    TOO_MANY_IO_OPS:
+      "Every remaining host is busy with max_io_ops_per_host builds, resizes or migrations (the profile's, or its aggregate's metadata): wait for them to finish, or raise it.",
+  },
   reads: {
     options: ["max_io_ops_per_host"],
   },

@@ -4,6 +4,10 @@ const NO_ISOLATED_IMAGES = fixedReason("ISOLATED_HOST", "isolated host, and no i
 const REFUSES_IMAGE = fixedReason("ISOLATED_HOST", "isolated host refuses a non-isolated image");
 const NEEDS_ISOLATED_HOST = fixedReason("ISOLATED_IMAGE", "isolated image needs an isolated host");
 
+/** What an operator changes so a host passes. */
+const ISOLATED =
+  "Isolated hosts only take isolated images (and other images avoid them): adjust isolated_hosts / isolated_images in the profile, or use another image.";
+
 /** IsolatedHostsFilter: isolated images only on isolated hosts (and, if restricted, vice versa). */
 export const IsolatedHostsFilter = defineFilter({
   name: "IsolatedHostsFilter",
@@ -11,6 +15,10 @@ export const IsolatedHostsFilter = defineFilter({
   reasons: {
     ISOLATED_HOST: "isolated hosts (the image is not isolated)",
     ISOLATED_IMAGE: "not isolated (the image needs an isolated host)",
+  },
+  advice: {
+    ISOLATED_HOST: ISOLATED,
+    ISOLATED_IMAGE: ISOLATED,
   },
   reads: {
     options: ["isolated_hosts", "isolated_images", "restrict_isolated_hosts_to_isolated_images"],

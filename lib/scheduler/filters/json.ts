@@ -94,6 +94,9 @@ export const JsonFilter = defineFilter({
   reasons: {
     QUERY_NOT_SATISFIED: "not satisfying the query hint",
   },
+  advice: {
+    QUERY_NOT_SATISFIED: "No remaining host satisfies the query hint: relax the query (see the JsonFilter expression).",
+  },
   reads: {
     hints: ["query"],
   },

@@ -8,6 +8,10 @@ export const MetricsFilter = defineFilter({
   reasons: {
     METRIC_MISSING: "not reporting a weighed metric",
   },
+  advice: {
+    METRIC_MISSING:
+      "The remaining hosts do not report the metrics of metrics_weight_setting: fix the hosts' monitors, or change the setting.",
+  },
   reads: {
     options: ["metrics_weight_setting"],
   },

@@ -27,6 +27,10 @@ export const NumInstancesFilter = defineFilter({
   reasons: {
     TOO_MANY_INSTANCES: "at max_instances_per_host",
   },
+  advice: {
+    TOO_MANY_INSTANCES:
+      "Every remaining host runs max_instances_per_host instances already (the profile's, or its aggregate's metadata): raise it, or add hosts.",
+  },
   reads: {
     options: ["max_instances_per_host"],
   },

@@ -25,6 +25,10 @@ function noFitOf(facts: NumaFitFacts, requested: InstanceNUMATopology, cpuRatio:
   return reason;
 }
 
+/** What an operator changes so a host passes. */
+const NUMA =
+  "No remaining host can fit the flavor's NUMA topology (hw:numa_*, hw:cpu_policy, hw:mem_page_size): relax those extra specs, or add hosts that fit.";
+
 /**
  * NUMATopologyFilter: the guest's NUMA cells must fit the host's (CPUs,
  * pinning, memory, pages, PCI NUMA affinity), with the host's allocation
@@ -39,8 +43,14 @@ export const NUMATopologyFilter = defineFilter({
     NUMA_NO_FIT: "where the NUMA topology does not fit",
     PCI_NUMA_AFFINITY: "without the PCI devices on the NUMA nodes that fit",
   },
+  advice: {
+    NUMA_NO_TOPOLOGY: NUMA,
+    NUMA_NO_SMT: NUMA,
+    NUMA_NO_FIT: NUMA,
+    PCI_NUMA_AFFINITY: NUMA,
+  },
   reads: {
-    extraSpecs: ["hw:*"],
+    extraSpecs: ["hw:*", "pci_passthrough:alias"],
     imageProps: ["hw_*"],
   },
   factory: (config) => {

@@ -8,6 +8,10 @@ export const PciPassthroughFilter = defineFilter({
   reasons: {
     PCI_NO_POOL: "without the requested PCI devices",
   },
+  advice: {
+    PCI_NO_POOL:
+      "No remaining host has the PCI devices the flavor asks for (pci_passthrough:alias): free or add such devices.",
+  },
   reads: {
     extraSpecs: ["pci_passthrough:alias"],
   },

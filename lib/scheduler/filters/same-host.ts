@@ -8,6 +8,10 @@ export const SameHostFilter = defineFilter({
   reasons: {
     SAME_HOST: "running none of the same_host instances",
   },
+  advice: {
+    SAME_HOST:
+      "No remaining host runs the instances of the same_host hint: check those instance uuids, or drop the hint.",
+  },
   reads: {
     hints: ["same_host"],
   },

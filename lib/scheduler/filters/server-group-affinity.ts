@@ -7,6 +7,10 @@ export const ServerGroupAffinityFilter = defineFilter({
   reasons: {
     AFFINITY: "not the affinity group's host",
   },
+  advice: {
+    AFFINITY:
+      "An affinity group must stay on its members' host, and that host was filtered out: free capacity on it, or use a soft-affinity group.",
+  },
   reads: {
     hints: ["group"],
   },

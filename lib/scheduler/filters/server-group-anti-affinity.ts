@@ -14,6 +14,10 @@ export const ServerGroupAntiAffinityFilter = defineFilter({
     ANTI_AFFINITY: "already running the anti-affinity group's members",
     ANTI_AFFINITY_THIS_REQUEST: "already holding instances of this request (anti-affinity)",
   },
+  advice: {
+    ANTI_AFFINITY:
+      "Every remaining host already runs a member of the anti-affinity group: add hosts, raise the group's max_server_per_host rule, or use a soft-anti-affinity group.",
+  },
   reads: {
     hints: ["group"],
   },

@@ -10,6 +10,10 @@ export const SimpleCIDRAffinityFilter = defineFilter({
   reasons: {
     OUTSIDE_CIDR: "outside the build_near_host_ip network",
   },
+  advice: {
+    OUTSIDE_CIDR:
+      "No remaining host's IP is within build_near_host_ip + cidr: widen the cidr, or pick another address.",
+  },
   reads: {
     hints: ["build_near_host_ip", "cidr"],
   },

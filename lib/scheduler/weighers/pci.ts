@@ -10,6 +10,7 @@ export const PCIWeigher = defineWeigher({
   name: "PCIWeigher",
   doc: "Keeps PCI-capable hosts for PCI requests.",
   multiplier: "pci_weight_multiplier",
+  multiplierMin: 0,
   configured: (config) => config.pciWeightMultiplier,
   factory: () => ({ weigh: (host) => MAX_DEVS - Math.min(host.pciStats.freeDevices, MAX_DEVS - 1) }),
 });

@@ -16,6 +16,7 @@ export const ServerGroupSoftAffinityWeigher = defineWeigher({
   name: "ServerGroupSoftAffinityWeigher",
   doc: "soft-affinity: prefers hosts running group members.",
   multiplier: "soft_affinity_weight_multiplier",
+  multiplierMin: 0,
   configured: (config) => config.softAffinityWeightMultiplier,
   factory: () => ({
     weigh: (host, spec) => groupMembersOnHost(host, spec, "soft-affinity"),

@@ -6,6 +6,7 @@ export const ServerGroupSoftAntiAffinityWeigher = defineWeigher({
   name: "ServerGroupSoftAntiAffinityWeigher",
   doc: "soft-anti-affinity: prefers hosts without group members.",
   multiplier: "soft_anti_affinity_weight_multiplier",
+  multiplierMin: 0,
   configured: (config) => config.softAntiAffinityWeightMultiplier,
   factory: () => ({
     // Nova's `len(...) * -1` is an int: no member is 0, not -0.

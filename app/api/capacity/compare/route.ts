@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { CapacityInputError, compareProfiles } from "@/lib/capacity/fill";
 import { CapacityCompareSchema } from "@/lib/capacity/schemas";
-import { zodFieldErrors } from "@/lib/actions/field-errors";
+import { zodFieldErrors } from "@/lib/core/errors";
 import { fieldErrors } from "@/lib/api/route-input";
 import { viewerJsonBody } from "@/lib/api/viewer-input";
 import { prisma } from "@/lib/db";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { zodFieldErrors } from "./field-errors";
+import { zodFieldErrors } from "./errors";
 
 const Form = z
   .object({

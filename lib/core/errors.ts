@@ -1,10 +1,25 @@
 /**
- * The one shape of every refusal the server answers (route handlers, the
- * proxy, the upload): `{"error": "what was wrong, naming the field and the
- * rule"}`, with `fieldErrors` (messages per field) when the input's fields
- * are at fault. Pure: the client components read it with `errorMessage`.
+ * The one shape of every refusal the server answers (server actions, route
+ * handlers, the proxy, the upload): `{"error": "what was wrong, naming the
+ * field and the rule"}`, with `fieldErrors` (messages per field) when the
+ * input's fields are at fault. Pure: the client components read it with
+ * `errorMessage`.
+ */
+import type { z } from "zod";
+
+/**
+ * Messages per field, keyed by the field's path ("mix.0.share"); an error
+ * about the whole value is the form's ("_form"). Declared here only
+ * (lib/architecture.test.ts).
  */
 export type FieldErrors = Record<string, string[]>;
+
+/** Zod's issues as FieldErrors: every form answer (actions, routes, checks in the browser) keys its errors so. */
+export function zodFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const i of issues) (out[i.path.map(String).join(".") || "_form"] ??= []).push(i.message);
+  return out;
+}
 
 export interface ErrorBody {
   error: string;

@@ -10,8 +10,8 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, migrateDatabase } from "@/lib/db/migrate";
 import { createTestDatabase } from "@/lib/testing/test-db";
-import { importCloud } from "../scenario/import-export";
-import { migrateProfileConfig } from "./config";
+import { importCloud } from "@/lib/cloud/scenario-io";
+import { migrateProfileConfig } from "./profile-config";
 
 const F = ["ComputeFilter"];
 const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [

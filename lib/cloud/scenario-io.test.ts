@@ -12,9 +12,9 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/client";
 import { createTestDatabase, createTestDatabaseOf, PROVIDERS, type TestDatabase } from "@/lib/testing/test-db";
-import { CloudValidationError, exportCloud, importCloud, requestFromDb } from "./import-export";
-import { stableStringify } from "./json";
-import { loadSnapshot } from "../cloud/snapshot";
+import { CloudValidationError, exportCloud, importCloud, requestFromDb } from "./scenario-io";
+import { stableStringify } from "@/lib/scenario/json";
+import { loadSnapshot } from "@/lib/cloud/snapshot";
 import {
   assertNovaReferenceAvailable,
   EXAMPLES_DIR,

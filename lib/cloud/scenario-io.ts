@@ -16,7 +16,7 @@ import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
 import type { Flavor, FlavorExtraSpec } from "@/lib/generated/prisma/client";
 import { dialectOf, sqlFor } from "@/lib/db/dialect";
-import { flavorSizes } from "@/lib/flavors/sizes";
+import { flavorSizes } from "@/lib/core/flavor-sizes";
 import { stableUuid } from "@/lib/scheduler/nova-uuid";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import {
@@ -28,10 +28,10 @@ import {
   type ScenarioFlavorInput,
   type ScenarioImageInput,
   validateCloud,
-} from "./schema";
-import { migrateProfileConfig } from "../profiles/config";
-import { bumpCloudRevision } from "../cloud/revision";
-import { loadSnapshot, type CloudScenario } from "../cloud/snapshot";
+} from "@/lib/scenario/schema";
+import { migrateProfileConfig } from "@/lib/scenario/profile-config";
+import { bumpCloudRevision } from "./revision";
+import { loadSnapshot, type CloudScenario } from "./snapshot";
 
 export const DEFAULT_IMPORT_PROFILE = "imported";
 

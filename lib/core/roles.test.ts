@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayPerform, roleForAction } from "@/lib/actions/registry";
+import { mayPerform, roleForAction } from "@/lib/core/action-registry";
 import { roleProblem } from "./roles";
 
 describe("what each role may do", () => {

@@ -5,11 +5,23 @@
  * at. The mutation wrapper, the role check and the audit trail read this
  * one table; an action missing here does not type-check.
  *
- * Pure (no Next, Prisma or better-auth imports): the users CLI and tests
- * share it.
+ * Pure (no Next, Prisma or better-auth imports): the users CLI, the audit
+ * trail, the session and tests share it from the ground floor.
  */
-import type { EntityKind } from "@/lib/audit/entities";
-import { atLeast, type Role } from "@/lib/auth/roles";
+import { atLeast, type Role } from "./roles";
+
+/** The entities a write can be about (the audit trail reads each: lib/audit/entities.ts). */
+export const ENTITY_KINDS = [
+  "aggregate",
+  "flavor",
+  "image",
+  "server_group",
+  "instance",
+  "host",
+  "profile",
+  "run",
+] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
 
 export interface ActionSpec {
   role: Role;

@@ -5,7 +5,7 @@
  * migration prisma/migrations/*_numa_pci_placement, for documents imported
  * later. Pure: no Prisma, no Next.js.
  */
-import { LEGACY_PLACEMENT_PREFILTERS } from "../scenario/schema";
+import { LEGACY_PLACEMENT_PREFILTERS } from "./schema";
 
 export function migrateProfileConfig<T extends Record<string, unknown>>(config: T): T {
   const list = config.placement_prefilters;
