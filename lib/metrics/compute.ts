@@ -1,0 +1,191 @@
+/**
+ * What /metrics reports about one cloud snapshot, computed once per
+ * revision (lib/metrics/cache.ts) and rendered by exposition.ts.
+ *
+ * Free slots per flavor are the exact fill (lib/scheduler/fill.ts) of that
+ * flavor alone — the same call `npm run -s capacity` makes for a scenario
+ * whose request is the flavor and nothing else (no group, no hints, no
+ * image): every filter, NUMA, PCI, server groups' members, Placement's
+ * max_unit. os-capacity counts the same series from Placement's allocation
+ * candidates alone ((capacity − used) / request per class, the minimum).
+ * The per-hypervisor series are the fill's boots per host, so they sum to
+ * the total.
+ */
+import { fill } from "@/lib/scheduler/fill";
+import { capacity, hostInventories } from "@/lib/scheduler/placement/providers";
+import type { Scenario, ScenarioFlavor, ScenarioHost } from "@/lib/scheduler/scenario";
+import { MAX_FILL_LIMIT } from "@/lib/scheduler/fill-limits";
+import { sweepHostLosses } from "@/lib/maintenance/lose-hosts";
+import type { Cloud } from "@/lib/maintenance/drain";
+
+export type MetricsFlavor = ScenarioFlavor & { is_public?: boolean };
+export type MetricsCloud = Omit<Cloud, "flavors"> & { flavors?: MetricsFlavor[] };
+
+export interface FlavorSlots {
+  flavor: string;
+  /** os-capacity's label: Python's str(flavor.is_public), "True" or "False". */
+  public: "True" | "False";
+  count: number;
+  /** The fill stopped at its limit (MAX_FILL_LIMIT), as the CLI's default does: a floor, not the count. */
+  limitReached: boolean;
+  /** Boots per host (hosts that took none are left out, as os-capacity leaves out zeros). */
+  perHost: Map<string, number>;
+  /** Why the first boot that did not fit failed (NoValidHost, or Nova's error). */
+  stoppedBy: string | null;
+  fillMs: number;
+}
+
+export interface HypervisorFacts {
+  hypervisor: string;
+  /** os-capacity's az_aggregate: the AZ an aggregate gives the host, "" when none does. */
+  azAggregate: string;
+  /** Nova's host AZ (the default zone when no aggregate names one): what our own series use. */
+  az: string;
+  /** os-capacity's project_aggregate: the one aggregate with filter_tenant_id*, "multiple", or "". */
+  projectAggregate: string;
+  /** Enabled and up: the hosts ComputeFilter lets through. */
+  usable: boolean;
+  /** Placement usage per resource class. */
+  allocated: Record<string, number>;
+  /** Placement capacity per resource class: (total − reserved) × allocation_ratio. */
+  allocatable: Record<string, number>;
+}
+
+export interface ZoneLoss {
+  az: string;
+  hosts: number;
+  /** 1 when losing any one host strands no instance (every instance of it is evacuated). */
+  survives: boolean;
+  worstHost: string | null;
+  worstStranded: number;
+}
+
+export interface CapacityMetrics {
+  flavors: FlavorSlots[];
+  hypervisors: HypervisorFacts[];
+  /** Free capacity (Placement's rule) on usable hosts where not one instance of any flavor fits. */
+  stranded: Record<string, number>;
+  /** null until the host-loss sweep has run (it is slower; see cache.ts). */
+  hostLoss: ZoneLoss[] | null;
+  computeMs: number;
+}
+
+const STANDARD = ["VCPU", "MEMORY_MB", "DISK_GB"];
+
+/** The exact fill of one flavor alone on the cloud. */
+export function flavorSlots(cloud: MetricsCloud, flavor: MetricsFlavor, limit = MAX_FILL_LIMIT): FlavorSlots {
+  const t0 = performance.now();
+  const { is_public, ...f } = flavor;
+  const { flavors: _f, images: _i, instances: _n, request: _r, ...base } = cloud;
+  const scenario: Scenario = { ...base, request: { flavor: f, num_instances: 1 } };
+  const r = fill(scenario, { limit });
+  return {
+    flavor: flavor.name,
+    public: is_public === false ? "False" : "True",
+    count: r.count,
+    limitReached: r.count >= limit,
+    perHost: r.perHost,
+    stoppedBy: r.stoppedBy?.error?.name ?? (r.stoppedBy ? "NoValidHost" : null),
+    fillMs: performance.now() - t0,
+  };
+}
+
+function aggregatesByHost(
+  cloud: MetricsCloud,
+): Map<string, Array<{ name: string; az: string | null; tenant: boolean }>> {
+  const out = new Map<string, Array<{ name: string; az: string | null; tenant: boolean }>>();
+  for (const a of cloud.aggregates ?? []) {
+    const md = a.metadata ?? {};
+    const az = a.availability_zone ?? (md.availability_zone === undefined ? null : String(md.availability_zone));
+    const tenant = Object.keys(md).some((k) => k.startsWith("filter_tenant_id"));
+    for (const h of a.hosts ?? []) {
+      let list = out.get(h);
+      if (!list) out.set(h, (list = []));
+      list.push({ name: a.name, az, tenant });
+    }
+  }
+  return out;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** Placement's view of each host, and its labels as os-capacity sets them. */
+export function hypervisorFacts(cloud: MetricsCloud): HypervisorFacts[] {
+  const byHost = aggregatesByHost(cloud);
+  const defaultAz = cloud.config?.default_availability_zone ?? "nova";
+  return cloud.hosts.map((h: ScenarioHost) => {
+    const aggs = byHost.get(h.name) ?? [];
+    const zones = [...new Set(aggs.map((a) => a.az).filter((z): z is string => !!z))].sort();
+    const tenants = aggs.filter((a) => a.tenant);
+    const { inv, used } = hostInventories(h);
+    const allocated: Record<string, number> = {};
+    const allocatable: Record<string, number> = {};
+    for (const [rc, i] of inv) {
+      allocatable[rc] = round(capacity(i));
+      allocated[rc] = used.get(rc) ?? 0;
+    }
+    return {
+      hypervisor: h.name,
+      azAggregate: zones.join(","),
+      az: zones.length ? zones.join(",") : String(defaultAz),
+      projectAggregate: tenants.length > 1 ? "multiple" : (tenants[0]?.name ?? ""),
+      usable: !(h.service?.disabled ?? false) && (h.service?.up ?? true) && !(h.service?.forced_down ?? false),
+      allocated,
+      allocatable,
+    };
+  });
+}
+
+/**
+ * Free capacity no flavor can use: on usable hosts where the exact fill of
+ * every flavor placed nothing, what Placement still has free per class.
+ */
+export function strandedCapacity(hypervisors: HypervisorFacts[], flavors: FlavorSlots[]): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(STANDARD.map((rc) => [rc, 0]));
+  for (const h of hypervisors) {
+    if (!h.usable) continue;
+    if (flavors.some((f) => (f.perHost.get(h.hypervisor) ?? 0) > 0)) continue;
+    for (const [rc, cap] of Object.entries(h.allocatable))
+      out[rc] = round((out[rc] ?? 0) + Math.max(0, cap - (h.allocated[rc] ?? 0)));
+  }
+  return out;
+}
+
+/** Per AZ: does losing any one host strand an instance? (lib/maintenance/lose-hosts.ts) */
+export function hostLossByZone(cloud: MetricsCloud): ZoneLoss[] {
+  const sweep = sweepHostLosses(cloud as Cloud);
+  return Object.entries(sweep.worst_by_zone)
+    .map(([az, w]) => ({
+      az,
+      hosts: w.hosts,
+      survives: w.stranded === 0,
+      worstHost: w.stranded ? w.host : null,
+      worstStranded: w.stranded,
+    }))
+    .sort((a, b) => (a.az < b.az ? -1 : 1));
+}
+
+/** Everything but the host-loss sweep; `onFlavor` sees each flavor as it is done (progressive publishing). */
+export async function computeCapacityMetrics(
+  cloud: MetricsCloud,
+  opts: { limit?: number; onFlavor?: (done: FlavorSlots[]) => void; yieldEvery?: () => Promise<void> } = {},
+): Promise<CapacityMetrics> {
+  const t0 = performance.now();
+  const hypervisors = hypervisorFacts(cloud);
+  const flavors: FlavorSlots[] = [];
+  for (const f of [...(cloud.flavors ?? [])].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    flavors.push(flavorSlots(cloud, f, opts.limit));
+    opts.onFlavor?.(flavors.slice());
+    // let the server answer requests between flavors
+    if (opts.yieldEvery) await opts.yieldEvery();
+  }
+  return {
+    flavors,
+    hypervisors,
+    stranded: strandedCapacity(hypervisors, flavors),
+    hostLoss: null,
+    computeMs: performance.now() - t0,
+  };
+}
