@@ -36,7 +36,10 @@ export interface FlavorSlots {
 }
 
 export interface HypervisorFacts {
+  /** The compute node (Placement's provider name): the node's name, else the host's. */
   hypervisor: string;
+  /** The service host the fill counts boots on (several nodes may share one). */
+  host: string;
   /** os-capacity's az_aggregate: the AZ an aggregate gives the host, "" when none does. */
   azAggregate: string;
   /** Nova's host AZ (the default zone when no aggregate names one): what our own series use. */
@@ -127,7 +130,8 @@ export function hypervisorFacts(cloud: MetricsCloud): HypervisorFacts[] {
       allocated[rc] = used.get(rc) ?? 0;
     }
     return {
-      hypervisor: h.name,
+      hypervisor: h.node ?? h.name,
+      host: h.name,
       azAggregate: zones.join(","),
       az: zones.length ? zones.join(",") : String(defaultAz),
       projectAggregate: tenants.length > 1 ? "multiple" : (tenants[0]?.name ?? ""),
@@ -146,7 +150,7 @@ export function strandedCapacity(hypervisors: HypervisorFacts[], flavors: Flavor
   const out: Record<string, number> = Object.fromEntries(STANDARD.map((rc) => [rc, 0]));
   for (const h of hypervisors) {
     if (!h.usable) continue;
-    if (flavors.some((f) => (f.perHost.get(h.hypervisor) ?? 0) > 0)) continue;
+    if (flavors.some((f) => (f.perHost.get(h.host) ?? 0) > 0)) continue;
     for (const [rc, cap] of Object.entries(h.allocatable))
       out[rc] = round((out[rc] ?? 0) + Math.max(0, cap - (h.allocated[rc] ?? 0)));
   }
