@@ -24,6 +24,8 @@ import { metricsProviders } from "./providers";
 import { type FlavorRunway, flavorRunways, historyDays, runwaySamples } from "./runway";
 
 export const FIRST_WAIT_MS = 5_000;
+/** The host-loss sweep's time per snapshot (it is minutes at 10,000 busy hosts); see compute.ts hostLossByZone. */
+export const HOST_LOSS_BUDGET_MS = Number(process.env.SCHEDSCOPE_HOST_LOSS_BUDGET_MS ?? 60_000);
 
 export interface Computed {
   revision: number;
@@ -91,7 +93,10 @@ async function compute(db: PrismaClient, entry: Entry, revision: number): Promis
   const runways = flavorRunways(cloud, metrics, history);
   if (!hadPrevious) publish(metrics, false, runways);
   await nextTick();
-  metrics.hostLoss = hostLossByZone(cloud);
+  metrics.hostLoss = await hostLossByZone(cloud, metrics.hypervisors, {
+    budgetMs: HOST_LOSS_BUDGET_MS,
+    pause: nextTick,
+  });
   publish(metrics, true, runways);
 }
 

@@ -16,7 +16,8 @@ import { CapacityFill, type FillResult } from "@/lib/scheduler/fill";
 import { capacity, hostInventories } from "@/lib/scheduler/placement/providers";
 import type { Scenario, ScenarioFlavor, ScenarioHost } from "@/lib/scheduler/scenario";
 import { MAX_FILL_LIMIT } from "@/lib/scheduler/fill-limits";
-import { sweepHostLosses } from "@/lib/maintenance/lose-hosts";
+import { instanceLookup, loseHost } from "@/lib/maintenance/lose-hosts";
+import { freezeScenario } from "@/lib/scheduler/scenario";
 import type { Cloud } from "@/lib/maintenance/drain";
 
 export type MetricsFlavor = ScenarioFlavor & { is_public?: boolean };
@@ -58,8 +59,10 @@ export interface HypervisorFacts {
 export interface ZoneLoss {
   az: string;
   hosts: number;
-  /** 1 when losing any one host strands no instance (every instance of it is evacuated). */
-  survives: boolean;
+  /** Hosts whose loss was tried (all of them, unless the sweep ran out of time). */
+  checked: number;
+  /** true when losing any one host strands no instance; false when some loss strands one; null: not known yet. */
+  survives: boolean | null;
   worstHost: string | null;
   worstStranded: number;
 }
@@ -215,18 +218,49 @@ export function strandedCapacity(hypervisors: HypervisorFacts[], flavors: Flavor
   return out;
 }
 
-/** Per AZ: does losing any one host strand an instance? (lib/maintenance/lose-hosts.ts) */
-export function hostLossByZone(cloud: MetricsCloud): ZoneLoss[] {
-  const sweep = sweepHostLosses(cloud as Cloud);
-  return Object.entries(sweep.worst_by_zone)
-    .map(([az, w]) => ({
-      az,
-      hosts: w.hosts,
-      survives: w.stranded === 0,
-      worstHost: w.stranded ? w.host : null,
-      worstStranded: w.stranded,
-    }))
-    .sort((a, b) => (a.az < b.az ? -1 : 1));
+/**
+ * Per AZ: does losing any one host strand an instance? Each host is lost on
+ * its own and its instances evacuated by the scheduler, one by one
+ * (lib/maintenance/lose-hosts.ts). At 10,000 hosts with instances on each
+ * that is minutes of scheduling, so it runs in slices (`pause`) within
+ * `budgetMs`: an AZ is answered once every host of it was lost (survives),
+ * or as soon as one loss strands an instance (does not); otherwise it is
+ * reported unknown, with how many of its hosts were checked.
+ */
+export async function hostLossByZone(
+  cloud: MetricsCloud,
+  hypervisors: HypervisorFacts[],
+  opts: { budgetMs?: number; pause?: () => Promise<void> } = {},
+): Promise<ZoneLoss[]> {
+  const t0 = performance.now();
+  const frozen = freezeScenario(structuredClone(cloud)) as Cloud;
+  const lookup = instanceLookup(frozen);
+  const azOf = new Map(hypervisors.map((h) => [h.host, h.az]));
+  const zones = new Map<string, ZoneLoss>();
+  for (const host of new Set(cloud.hosts.map((h) => h.name))) {
+    const az = azOf.get(host) ?? "";
+    const z = zones.get(az) ?? { az, hosts: 0, checked: 0, survives: null, worstHost: null, worstStranded: 0 };
+    z.hosts++;
+    zones.set(az, z);
+  }
+  let slice = performance.now();
+  for (const host of new Set(cloud.hosts.map((h) => h.name))) {
+    const z = zones.get(azOf.get(host) ?? "")!;
+    if (opts.budgetMs !== undefined && performance.now() - t0 > opts.budgetMs) break;
+    const loss = loseHost(frozen, host, lookup);
+    z.checked++;
+    if (loss.stranded.length > z.worstStranded) {
+      z.worstStranded = loss.stranded.length;
+      z.worstHost = host;
+      z.survives = false;
+    }
+    if (opts.pause && performance.now() - slice > 10) {
+      await opts.pause();
+      slice = performance.now();
+    }
+  }
+  for (const z of zones.values()) if (z.survives === null && z.checked === z.hosts) z.survives = true;
+  return [...zones.values()].sort((a, b) => (a.az < b.az ? -1 : 1));
 }
 
 /** Everything but the host-loss sweep; `onFlavor` sees each flavor as it is done (progressive publishing). */

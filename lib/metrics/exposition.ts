@@ -119,13 +119,21 @@ export function renderSnapshot(m: CapacityMetrics, runway: RunwaySample[] | null
     const worst = new Family(
       "schedscope_az_host_loss_stranded_instances",
       "gauge",
-      "Instances stranded by the worst single-host loss in the availability zone (0 when it survives).",
+      "Instances stranded by the worst single-host loss in the availability zone, of the hosts tried (0 when it survives).",
+    );
+    const checked = new Family(
+      "schedscope_az_host_loss_hosts_checked_ratio",
+      "gauge",
+      "Share of the AZ's hosts whose loss was tried (the sweep has a time budget; survival is reported only once every host was tried, or once one loss strands an instance).",
     );
     for (const z of m.hostLoss) {
-      survives.add({ az: z.az }, z.survives ? 1 : 0);
-      worst.add({ az: z.az }, z.worstStranded);
+      if (z.survives !== null) {
+        survives.add({ az: z.az }, z.survives ? 1 : 0);
+        worst.add({ az: z.az }, z.worstStranded);
+      }
+      checked.add({ az: z.az }, z.hosts ? Math.round((z.checked / z.hosts) * 1e4) / 1e4 : 1);
     }
-    out.push(survives.render(), worst.render());
+    out.push(survives.render(), worst.render(), checked.render());
   }
   if (runway) {
     const days = new Family(
