@@ -9,6 +9,8 @@
  *   5. a page's number parameters (ids, cursors, page numbers) must be whole
  *      numbers within their bounds: a 400 page naming the parameter and rule
  *      (a page itself cannot answer with a status other than 200 or 404).
+ * /metrics is for machines: no session is looked at; its route accepts a
+ * scrape token only (lib/metrics/handler.ts), and answers 401 without one.
  * Roles are enforced where the work happens (mutate(), requireRole()).
  * Every answer carries the security headers (lib/api/request-guard.ts).
  */
@@ -25,6 +27,8 @@ import {
 import { actorFromHeaders } from "@/lib/auth/session";
 
 const PUBLIC = ["/sign-in"];
+/** Checked by the route itself against a bearer scrape token, never a session. */
+const TOKEN_ONLY = ["/metrics"];
 /** Answered with 401, not a redirect to the sign-in page: machine-read routes. */
 const API = ["/api/", "/audit/export"];
 const HEADERS = securityHeaders(process.env.NODE_ENV === "development");
@@ -75,6 +79,7 @@ export async function proxy(request: NextRequest) {
   }
   const { pathname, search } = request.nextUrl;
   if (PUBLIC.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return withHeaders(NextResponse.next());
+  if (TOKEN_ONLY.includes(pathname)) return withHeaders(NextResponse.next());
   const actor = await actorFromHeaders(request.headers);
   if (actor) {
     const badQuery = isStateChanging(request.method) ? null : pageQueryRefusal(pathname, request.nextUrl.searchParams);

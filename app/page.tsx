@@ -3,6 +3,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CapacityCharts } from "@/components/overview/capacity-charts";
 import { LossHeatMap } from "@/components/overview/loss-heat-map";
+import { RunwaySection } from "@/components/capacity/runway-section";
+import { runwayView } from "@/lib/metrics/runway-view";
 import { fmtDate, fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
 import { capacityOverview, cloudCounts, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
 import { prisma } from "@/lib/db";
@@ -77,11 +79,12 @@ function CapacitySection({
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const losses = readPageParams("/", await searchParams).losses === "1" ? await previewHostLosses(prisma) : null;
-  const [counts, capacity, problems, { runs }] = await Promise.all([
+  const [counts, capacity, problems, { runs }, runway] = await Promise.all([
     cloudCounts(prisma),
     capacityOverview(prisma),
     problemHosts(prisma, 25),
     listRuns(prisma, { limit: 10 }),
+    runwayView(prisma),
   ]);
   const total = capacity.byCell.reduce(
     (a, r) => ({
@@ -138,6 +141,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       </ul>
 
       <CapacitySection id="cap-az" title="Capacity by availability zone" group="Zone" rows={capacity.byZone} />
+      <RunwaySection view={runway} action="/capacity" compact />
       <CapacitySection id="cap-cell" title="Capacity by cell" group="Cell" rows={capacity.byCell} />
       <CapacitySection id="cap-agg" title="Capacity by aggregate" group="Aggregate" rows={capacity.byAggregate} />
 

@@ -29,6 +29,7 @@ import path from "node:path";
 import { bigCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
+import { benchMetrics } from "./metrics";
 import { benchSnapshot } from "./snapshot";
 import { median } from "./median";
 
@@ -318,6 +319,8 @@ async function main() {
   process.stdout.write(
     execFileSync(process.execPath, [bundled("bench/lose-hosts.ts")], { cwd: ROOT, encoding: "utf8" }),
   );
+  // /metrics: computing the cache after a sync, and a scrape from it, at 10,000 hosts
+  await benchMetrics();
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

@@ -21,6 +21,8 @@ export const PAGE_PARAMS = {
   "/sign-in": { next: param.optional(), signedOut: param.flag() },
   "/schedule": { from: param.recordId(), flavor: param.optional() },
   "/runs": { before: param.recordId() },
+  /** Runway's what-if: a flavor, and N more hosts like host `like`. */
+  "/capacity": { flavor: param.optional(), add: param.wholeNumber(0, 10_000, null), like: param.text() },
   "/runs/compare": { a: param.recordId(), b: param.recordId() },
   "/hosts": {
     q: param.text(),

@@ -3,15 +3,22 @@
  *                      list
  *                      set-role NAME ROLE      (or: set-role NAME --role ROLE)
  *                      remove NAME
+ *                      token add NAME          (prints a read-only /metrics scrape token once)
+ *                      token list
+ *                      token revoke NAME
  * Roles: admin, operator, viewer. Uses DATABASE_URL like the app.
  */
 import { createPrismaClient } from "@/lib/db/client";
+import { addScrapeToken, listScrapeTokens, revokeScrapeToken } from "@/lib/auth/scrape-tokens";
 import { addUser, listUsers, removeUser, setRole, UserInputError } from "@/lib/auth/users";
 
 const USAGE = `usage: npm run -s users -- add NAME --role admin|operator|viewer   (password on standard input)
        npm run -s users -- list
        npm run -s users -- set-role NAME ROLE
-       npm run -s users -- remove NAME`;
+       npm run -s users -- remove NAME
+       npm run -s users -- token add NAME      (a read-only token for Prometheus' scrapes of /metrics, shown once)
+       npm run -s users -- token list
+       npm run -s users -- token revoke NAME`;
 
 /** The first line of standard input; on a terminal, asked for without echo. */
 async function readPassword(): Promise<string> {
@@ -54,6 +61,36 @@ function option(args: string[], name: string): string | undefined {
   const v = args[i + 1];
   args.splice(i, 2);
   return v ?? "";
+}
+
+async function tokenCommand(db: ReturnType<typeof createPrismaClient>, args: string[]): Promise<number> {
+  const [sub, ...names] = args;
+  if (sub === "add" && names.length === 1) {
+    const token = await addScrapeToken(db, names[0]);
+    process.stderr.write(`added scrape token ${names[0].toLowerCase()}; it is shown once, keep it now:\n`);
+    process.stdout.write(`${token}\n`);
+    return 0;
+  }
+  if (sub === "list" && names.length === 0) {
+    const rows = await listScrapeTokens(db);
+    if (!rows.length) {
+      process.stdout.write("no scrape tokens yet: npm run -s users -- token add NAME\n");
+      return 0;
+    }
+    const w = Math.max(4, ...rows.map((r) => r.name.length));
+    process.stdout.write(`${"NAME".padEnd(w)}  STATE    CREATED                   LAST USED\n`);
+    for (const r of rows)
+      process.stdout.write(
+        `${r.name.padEnd(w)}  ${(r.revokedAt ? "revoked" : "active").padEnd(7)}  ${r.createdAt.toISOString()}  ${r.lastUsedAt?.toISOString() ?? "never"}\n`,
+      );
+    return 0;
+  }
+  if (sub === "revoke" && names.length === 1) {
+    await revokeScrapeToken(db, names[0]);
+    process.stdout.write(`revoked scrape token ${names[0].toLowerCase()}\n`);
+    return 0;
+  }
+  throw new UserInputError(USAGE);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -100,6 +137,8 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`removed ${args[0].toLowerCase()} (signed out everywhere)\n`);
         return 0;
       }
+      case "token":
+        return await tokenCommand(db, args);
       default:
         throw new UserInputError(USAGE);
     }
