@@ -184,6 +184,13 @@ function addNormalized(
   for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw![i] - lo) / range);
 }
 
+/** One more than the largest aggregate view id of the hosts. */
+function viewCount(hosts: HostState[]): number {
+  let views = 0;
+  for (let i = 0; i < hosts.length; i++) views = Math.max(views, hosts[i].aggregates.id + 1);
+  return views;
+}
+
 /** One request's weighers over its hosts, with what it keeps from instance to instance. */
 export class WeightColumns {
   /** Multipliers per weigher and aggregate view: they depend on nothing else. */
@@ -193,12 +200,16 @@ export class WeightColumns {
     private readonly weighers: HostWeigher[],
     hosts: HostState[],
   ) {
-    this.multipliers = weighers.map(() => []);
     // Tables as large as the hosts' views from the start: grown later, their
     // shapes would differ from the ones the compiled weighing code has seen.
-    let views = 0;
-    for (let i = 0; i < hosts.length; i++) views = Math.max(views, hosts[i].aggregates.id + 1);
+    // The host loop is a function of its own: inside the constructor, V8
+    // compiled the constructor from that loop (on-stack replacement) on the
+    // first request, before the `new` after it had run, and in some
+    // processes that code then gave up at the `new` on every request
+    // (--trace-deopt: "Insufficient type feedback for construct", one per request).
+    const views = viewCount(hosts);
     this.viewsSeen = new Uint8Array(views);
+    this.multipliers = weighers.map(() => []);
     this.multiplierValues = weighers.map(() => new Float64Array(views));
   }
 
