@@ -38,6 +38,8 @@ export interface WorkerResult {
   gcMs: number;
   chosen: string;
   windows?: Array<[number, number]>;
+  /** Every measured request's CPU ms, in order (BENCH_EACH=1). */
+  each?: number[];
 }
 
 /** Boots per capacity fill in a compare row: enough for the per-boot cost to show, short enough to repeat. */
@@ -103,6 +105,12 @@ export function measure(engine: Engine, row: string, warm?: number, reps?: numbe
     const big = r.hosts * r.instances >= 500000;
     const n = reps ?? (big ? 7 : r.hosts >= 10000 ? 31 : 61);
     for (let i = 0; i < (warm ?? (big ? 3 : 40)); i++) engine.schedule(sc);
+    if (process.env.BENCH_GC) {
+      (globalThis as { gc?: () => void }).gc?.();
+      for (let i = 0; i < 5; i++) engine.schedule(sc);
+    }
+    // With BENCH_EACH, a line between the warm-up and the measured requests (for --trace-opt, --trace-gc).
+    if (process.env.BENCH_EACH) console.log("--- measured requests start");
     for (let i = 0; i < n; i++) {
       open();
       const c = cpuMs();
@@ -114,7 +122,8 @@ export function measure(engine: Engine, row: string, warm?: number, reps?: numbe
       chosen = run.selections.map((s) => s.host.host).join(" ") || (run.error?.name ?? "");
     }
   }
-  return { row, wall: median(walls), cpu: median(cpus), gcCount: 0, gcMs: 0, chosen, windows };
+  const each = process.env.BENCH_EACH ? cpus.map((x) => Math.round(x * 100) / 100) : undefined;
+  return { row, wall: median(walls), cpu: median(cpus), gcCount: 0, gcMs: 0, chosen, windows, each };
 }
 
 /** The worker's command line: ROW [WARM] [REPS]; prints one JSON line. */

@@ -18,17 +18,21 @@
  *
  *   npm run bench:compare -- REF [--rows 10000x1,fill10000] [--rounds 6]
  *                           [--max-rounds 16] [--node-flags "--single-threaded"]
+ *                           [--instructions]
+ *   --instructions: instead of times, each side's instructions per request
+ *         counted by valgrind (see instructions()): minutes per row, but
+ *         the same figure however loaded the machine is.
  *   rows: HOSTSxINSTANCES (plain), …p (Placement), fillHOSTS (capacity fill,
  *         per boot); default the main rows below.
  *
  * A is REF, B this working tree (uncommitted changes included).
  */
-import { execFileSync, execSync } from "node:child_process";
+import { execFileSync, execSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildSync } from "esbuild";
-import type { WorkerResult } from "./compare-worker";
+import { FILL_BOOTS, parseRow, type WorkerResult } from "./compare-worker";
 import { ratioOf, spread } from "./stats";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -80,6 +84,47 @@ function runSide(bundle: string, row: string, nodeFlags: string[]): WorkerResult
     maxBuffer: 1 << 24,
   });
   return JSON.parse(out.trim().split("\n").pop()!);
+}
+
+/**
+ * Instructions per request (per fill, for a fill row) of one side, counted by
+ * valgrind (cachegrind, no cache simulation) over the whole process: one run
+ * with `reps` measured requests after the warm-up, one with none, the
+ * difference over reps. Counted instructions do not depend on the machine's
+ * load, which shifts wall and CPU times by ±50 % here; node runs
+ * --single-threaded so the compiler and the collector work on the one
+ * thread valgrind counts in order (their work for the measured requests
+ * counted where it happens).
+ */
+function instructions(bundle: string, row: string, warm: number, reps: number): number {
+  const count = (n: number) => {
+    const res = spawnSync(
+      "valgrind",
+      [
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+        process.execPath,
+        "--single-threaded",
+        bundle,
+        row,
+        String(warm),
+        String(n),
+      ],
+      { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 24 },
+    );
+    const m = /I\s+refs:\s+([\d,]+)/.exec(res.stderr ?? "");
+    if (!m) throw new Error(`valgrind on ${row}: ${res.error?.message ?? res.stderr?.slice(-400)}`);
+    return Number(m[1].replace(/,/g, ""));
+  };
+  return (count(reps) - count(0)) / reps;
+}
+
+/** Warm-up and measured requests under valgrind, where a request runs ~50× slower. */
+function instructionPlan(row: string): [number, number] {
+  const r = parseRow(row);
+  if (r.kind === "fill") return [1, 2];
+  return r.hosts * r.instances >= 100000 ? [5, 2] : [40, 10];
 }
 
 const f2 = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -155,6 +200,24 @@ function main() {
         "each figure: one fresh process's median over its warm requests (ms; fill: per boot); " +
         "cells: median (middle half) of the processes; B/A: Hodges–Lehmann ratio [95 % interval]",
     );
+    if (process.argv.includes("--instructions")) {
+      const out: string[][] = [];
+      for (const row of rows) {
+        const [warm, reps] = instructionPlan(row);
+        const ia = instructions(a, row, warm, reps);
+        const ib = instructions(b, row, warm, reps);
+        out.push([row, (ia / 1e6).toFixed(2), (ib / 1e6).toFixed(2), (ib / ia).toFixed(3)]);
+        console.log(out[out.length - 1].join("  "));
+      }
+      console.log(
+        `\n${table(["row", "A M instructions", "B M instructions", "B/A"], out)}\n\n` +
+          `(per request; fill rows per fill of ${FILL_BOOTS} boots) load average ${os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(" ")} at the end`,
+      );
+      return;
+    }
     const out: string[][] = [];
     for (const row of rows) {
       const res: Record<"a" | "b", WorkerResult[]> = { a: [], b: [] };
