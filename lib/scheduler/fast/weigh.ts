@@ -12,6 +12,7 @@ import type { HostWeigher } from "../plugin";
 import { NovaError } from "../python";
 import type { RequestSpec } from "../request-spec";
 import type { WeighedSet, WeigherColumn } from "../run";
+import { knownViewCount } from "./snapshot";
 import { orderByWeight } from "./weight-order";
 
 /**
@@ -184,8 +185,10 @@ function addNormalized(
   for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw![i] - lo) / range);
 }
 
-/** One more than the largest aggregate view id of the hosts. */
+/** One more than the largest aggregate view id of the hosts (a snapshot's list knows it). */
 function viewCount(hosts: HostState[]): number {
+  const known = knownViewCount(hosts);
+  if (known !== undefined) return known;
   let views = 0;
   for (let i = 0; i < hosts.length; i++) views = Math.max(views, hosts[i].aggregates.id + 1);
   return views;
