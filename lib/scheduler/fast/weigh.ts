@@ -166,6 +166,11 @@ function normalize(raw: Float64Array, lo: number, hi: number, out: Float64Array)
   for (let i = 0; i < raw.length; i++) out[i] = (raw[i] - lo) / range;
 }
 
+function allFinite(xs: Float64Array): boolean {
+  for (let i = 0; i < xs.length; i++) if (!Number.isFinite(xs[i])) return false;
+  return true;
+}
+
 /** multiplier × normalize()d value added to each weight, with normalize()'s arithmetic. */
 function addNormalized(
   raw: Float64Array | null,
@@ -178,6 +183,9 @@ function addNormalized(
   const n = weights.length;
   if (lo === hi) {
     // Every normalized value is 0; 0 × an infinite multiplier is still NaN.
+    // With every multiplier finite each term is ±0, and a weight plus ±0 is
+    // the weight (a sum that starts at +0 is never −0): nothing to add.
+    if (allFinite(multiplierByView)) return;
     for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * 0;
     return;
   }
