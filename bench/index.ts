@@ -19,10 +19,13 @@
  * 1,000) at 1,000 and 10,000 hosts, the same measures on both sides; and
  * the database side at 10,000 hosts. Browser timings: npm run bench:browser.
  * `npm run bench -- --placement-only` runs the Placement section alone (with
- * its goals and the capacity fills),
+ * its goals and the capacity fills). Each run appends its tables and goal
+ * lines, dated, with the load, to docs/performance.md (bench/record.ts;
+ * `--no-record` leaves the file alone). Each warm figure is the median of
+ * several fresh processes (BENCH_WARM_PROCESSES, default 5).
  * The NUMA/PCI and whole-request sections alone: bench/numa-run.ts.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, execSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +35,7 @@ import { benchCapacity } from "./capacity";
 import { benchMetrics } from "./metrics";
 import { benchSnapshot } from "./snapshot";
 import { median } from "./median";
+import { appendRun, runSection } from "./record";
 
 const ROOT = path.resolve(__dirname, "..");
 const REFERENCE = path.resolve(ROOT, "../shared/nova-reference/nova_reference.py");
@@ -60,15 +64,37 @@ const CASES: Array<[number, number]> = [
 
 type CloudName = "plain" | "placement" | "numa";
 
-/** A size's warm median, in a process of its own (bench/warm-run.ts). */
-function engineWarm(
-  hosts: number,
-  instances: number,
-  cloud: CloudName = "plain",
-): { ms: number; chosen: string; survivors: number; matched: number; returned: number } {
+/**
+ * Fresh processes per warm figure: one process's median is one sample, and
+ * processes on the same code settle up to 2× apart (docs/performance.md,
+ * "Why one process settles at 3.5 ms and the next at 6.9").
+ */
+const WARM_PROCESSES = Number(process.env.BENCH_WARM_PROCESSES ?? 5);
+
+interface Warm {
+  /** The median of the processes' medians. */
+  ms: number;
+  /** The fastest and slowest process's median. */
+  min: number;
+  max: number;
+  processes: number;
+  chosen: string;
+  survivors: number;
+  matched: number;
+  returned: number;
+}
+
+/** A size's warm median: the median of several processes' own (bench/warm-run.ts, one process per figure). */
+function engineWarm(hosts: number, instances: number, cloud: CloudName = "plain"): Warm {
   const args = [bundled("bench/warm-run.ts"), String(hosts), String(instances), cloud];
-  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 24 });
-  return JSON.parse(out.trim().split("\n").pop()!);
+  // 50,000 × 50 takes ~10 s a process: three.
+  const n = hosts * instances >= 500000 ? Math.min(3, WARM_PROCESSES) : WARM_PROCESSES;
+  const runs = Array.from({ length: n }, () => {
+    const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 24 });
+    return JSON.parse(out.trim().split("\n").pop()!) as Omit<Warm, "min" | "max" | "processes">;
+  });
+  const ms = runs.map((r) => r.ms);
+  return { ...runs[0], ms: median(ms), min: Math.min(...ms), max: Math.max(...ms), processes: n };
 }
 
 function engineFirst(hosts: number, instances: number, placement = false): number {
@@ -144,6 +170,7 @@ const times = (a: number, b: number) => `${a / b >= 10 ? Math.round(a / b) : (a 
 /** The columns both tables share: each side's warm and first figures and the ratios. */
 const TIMING_HEADER = [
   "engine warm",
+  "warm spread",
   "engine first",
   "Nova ref warm",
   "Nova ref first",
@@ -151,13 +178,14 @@ const TIMING_HEADER = [
   "first vs first",
 ];
 
-function timingCells(warm: number, first: number, r: ReferenceTiming | null): string[] {
+function timingCells(warm: Warm, first: number, r: ReferenceTiming | null): string[] {
   return [
-    fmt(warm, 3),
+    fmt(warm.ms, 3),
+    `${fmt(warm.min, 3)}–${fmt(warm.max, 3)}`,
     fmt(first, 1),
     fmt(r?.warm, 1),
     fmt(r?.first, 1),
-    r ? times(r.warm, warm) : "—",
+    r ? times(r.warm, warm.ms) : "—",
     r ? times(r.first, first) : "—",
   ];
 }
@@ -196,7 +224,7 @@ function benchPlacement(dir: string): number {
       warm.matched.toLocaleString("en-US"),
       warm.returned.toLocaleString("en-US"),
       warm.survivors.toLocaleString("en-US"),
-      ...timingCells(warm.ms, first, r),
+      ...timingCells(warm, first, r),
     ]);
     console.log(rows[rows.length - 1].join("\t"));
   }
@@ -226,9 +254,31 @@ function placementGoals(placementWarm: number): void {
   );
 }
 
+/** What this run prints, for its dated section in docs/performance.md (bench/record.ts). */
+const printed: string[] = [];
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+  printed.push(String(chunk));
+  return write(chunk, ...rest);
+}) as typeof process.stdout.write;
+
+function recordRun(started: Date, loadStart: number): void {
+  if (process.argv.includes("--no-record")) return;
+  const git = (args: string) => execSync(`git ${args}`, { cwd: ROOT, encoding: "utf8" }).trim();
+  const dirty = git("status --porcelain -- lib bench") ? " plus uncommitted changes" : "";
+  const machine =
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, commit ${git("rev-parse --short HEAD")}${dirty}; ` +
+    `engine warm: the median of ${WARM_PROCESSES} fresh processes' medians (3 at 50,000 × 50), warm spread their range` +
+    (process.argv.includes("--placement-only") ? "; --placement-only" : "");
+  const file = path.join(ROOT, "docs/performance.md");
+  appendRun(file, runSection({ started, loadStart, loadEnd: os.loadavg()[0], machine, output: printed.join("") }));
+  console.log(`(this run's tables and goals appended to docs/performance.md; --no-record leaves it alone)`);
+}
+
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schedscope-bench-"));
   const load = os.loadavg()[0];
+  const started = new Date();
   console.log(
     `Schedscope engine vs the Nova reference, ms (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? "?"}; ` +
       `load average ${load.toFixed(1)} at start)\n` +
@@ -236,7 +286,8 @@ async function main() {
       "        on the scenario frozen as the app keeps its snapshot (its host states read as they are),\n" +
       "        run from one bundle, as the server runs it (bench/bundle.ts)\n" +
       "Nova ref: ../shared/nova-reference (Nova 26 Zed's own classes), the same window\n" +
-      "warm: median of several requests in one process per size (ours after 25 warm-up requests);\n" +
+      "warm: median of several requests in one process per size (ours after ≥ 40 warm-up requests and 1 s,\n" +
+      `      then the median of ${WARM_PROCESSES} such processes; warm spread: their range);\n` +
       "first: the first request of a bare node process (nothing compiled); a server's first request: Goals\n",
   );
   if (process.argv.includes("--placement-only")) {
@@ -244,6 +295,7 @@ async function main() {
     benchCapacity(await benchSnapshot());
     console.log(`\nload average ${os.loadavg()[0].toFixed(1)} at the end`);
     rmSync(dir, { recursive: true, force: true });
+    recordRun(started, load);
     return;
   }
   const header = ["hosts", "instances", "survivors", ...TIMING_HEADER];
@@ -264,7 +316,7 @@ async function main() {
       hosts.toLocaleString("en-US"),
       String(instances),
       warm.survivors.toLocaleString("en-US"),
-      ...timingCells(warm.ms, first, r),
+      ...timingCells(warm, first, r),
     ]);
     console.log(rows[rows.length - 1].join("\t"));
   }
@@ -324,6 +376,7 @@ async function main() {
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );
+  recordRun(started, load);
 }
 
 main().catch((e) => {

@@ -76,7 +76,11 @@ function viewsOf(aggregates: Scenario["aggregates"]): { aggs: Aggregate[]; views
  */
 export function snapshotHostStates(scenario: Scenario, shared = false): HostState[] {
   const list = shared ? SHARED_LISTS.get(scenario.hosts) : undefined;
-  if (list && list.aggregates === scenario.aggregates) return list.states.slice();
+  if (list && list.aggregates === scenario.aggregates) {
+    const states = list.states.slice();
+    VIEW_COUNTS.set(states, list.views);
+    return states;
+  }
   const { aggs, views } = viewsOf(scenario.aggregates);
   const keys = hostKeysOf(scenario);
   const build = (h: ScenarioHost, index: number, view: AggregateView) => snapshotHostState(h, index, view, shared);
@@ -88,7 +92,9 @@ export function snapshotHostStates(scenario: Scenario, shared = false): HostStat
     PACKED.add(scenario.hosts);
   }
   if (shared && Object.isFrozen(scenario.hosts) && Object.isFrozen(scenario.aggregates) && out.every((h) => h.shared)) {
-    SHARED_LISTS.set(scenario.hosts, { aggregates: scenario.aggregates, states: out.slice() });
+    let count = 0;
+    for (const h of out) count = Math.max(count, h.aggregates.id + 1);
+    SHARED_LISTS.set(scenario.hosts, { aggregates: scenario.aggregates, states: out.slice(), views: count });
   }
   return out;
 }
@@ -105,7 +111,16 @@ function repeatedOf(hosts: ScenarioHost[]): ReadonlySet<string> | null {
 }
 
 /** A frozen host list's shared states, for its aggregate list: the next request takes the list whole. */
-const SHARED_LISTS = new WeakMap<object, { aggregates: Scenario["aggregates"]; states: HostState[] }>();
+const SHARED_LISTS = new WeakMap<object, { aggregates: Scenario["aggregates"]; states: HostState[]; views: number }>();
+
+/**
+ * The aggregate view count (largest id + 1) of a host list handed out from
+ * SHARED_LISTS: the weighing sizes its multiplier tables by it, and reading
+ * 10,000 hosts' views for it per request cost ~4 % of a request.
+ */
+const VIEW_COUNTS = new WeakMap<HostState[], number>();
+
+export const knownViewCount = (hosts: HostState[]): number | undefined => VIEW_COUNTS.get(hosts);
 
 /** Frozen host lists whose templates' metric values and NUMA summaries are in one table each. */
 const PACKED = new WeakSet<object>();

@@ -12,6 +12,7 @@ import type { HostWeigher } from "../plugin";
 import { NovaError } from "../python";
 import type { RequestSpec } from "../request-spec";
 import type { WeighedSet, WeigherColumn } from "../run";
+import { knownViewCount } from "./snapshot";
 import { orderByWeight } from "./weight-order";
 
 /**
@@ -165,6 +166,11 @@ function normalize(raw: Float64Array, lo: number, hi: number, out: Float64Array)
   for (let i = 0; i < raw.length; i++) out[i] = (raw[i] - lo) / range;
 }
 
+function allFinite(xs: Float64Array): boolean {
+  for (let i = 0; i < xs.length; i++) if (!Number.isFinite(xs[i])) return false;
+  return true;
+}
+
 /** multiplier × normalize()d value added to each weight, with normalize()'s arithmetic. */
 function addNormalized(
   raw: Float64Array | null,
@@ -177,11 +183,23 @@ function addNormalized(
   const n = weights.length;
   if (lo === hi) {
     // Every normalized value is 0; 0 × an infinite multiplier is still NaN.
+    // With every multiplier finite each term is ±0, and a weight plus ±0 is
+    // the weight (a sum that starts at +0 is never −0): nothing to add.
+    if (allFinite(multiplierByView)) return;
     for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * 0;
     return;
   }
   const range = hi - lo;
   for (let i = 0; i < n; i++) weights[i] += multiplierByView[views[i]] * ((raw![i] - lo) / range);
+}
+
+/** One more than the largest aggregate view id of the hosts (a snapshot's list knows it). */
+function viewCount(hosts: HostState[]): number {
+  const known = knownViewCount(hosts);
+  if (known !== undefined) return known;
+  let views = 0;
+  for (let i = 0; i < hosts.length; i++) views = Math.max(views, hosts[i].aggregates.id + 1);
+  return views;
 }
 
 /** One request's weighers over its hosts, with what it keeps from instance to instance. */
@@ -193,12 +211,16 @@ export class WeightColumns {
     private readonly weighers: HostWeigher[],
     hosts: HostState[],
   ) {
-    this.multipliers = weighers.map(() => []);
     // Tables as large as the hosts' views from the start: grown later, their
     // shapes would differ from the ones the compiled weighing code has seen.
-    let views = 0;
-    for (let i = 0; i < hosts.length; i++) views = Math.max(views, hosts[i].aggregates.id + 1);
+    // The host loop is a function of its own: inside the constructor, V8
+    // compiled the constructor from that loop (on-stack replacement) on the
+    // first request, before the `new` after it had run, and in some
+    // processes that code then gave up at the `new` on every request
+    // (--trace-deopt: "Insufficient type feedback for construct", one per request).
+    const views = viewCount(hosts);
     this.viewsSeen = new Uint8Array(views);
+    this.multipliers = weighers.map(() => []);
     this.multiplierValues = weighers.map(() => new Float64Array(views));
   }
 

@@ -9,11 +9,13 @@ export function orderByWeight(weights: Float64Array): number[] {
   const n = weights.length;
   let runs = 1;
   for (let i = 0; i < n; i++) {
-    if (Number.isNaN(weights[i])) return Array.from(bottomUp(weights));
+    if (Number.isNaN(weights[i])) return toArray(bottomUp(weights), n);
     if (i && weights[i] > weights[i - 1]) runs++;
   }
   // Nearly in order (a later instance's hosts come in the previous order): merge the runs.
-  return runs * 64 <= n ? Array.from(natural(weights)) : bySortedWeights(weights);
+  // toArray, not Array.from: from a typed array that goes through its
+  // iterator, a quarter of a 50-instance request's sorting time (--cpu-prof).
+  return runs * 64 <= n ? toArray(natural(weights), n) : bySortedWeights(weights);
 }
 
 /*
