@@ -9,7 +9,7 @@ import "server-only";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { Tx } from "@/lib/db/client";
-import { type ActionResult, existing, formToObject, mutate } from "./mutation";
+import { type ActionResult, existing, formToObject, mutate, notAForm } from "./mutation";
 import type { ActionName } from "@/lib/core/action-registry";
 
 type FormInput = Record<string, unknown>;
@@ -31,6 +31,7 @@ export async function formAction<S extends z.ZodType, T>(
   opts: FormActionOptions<T>,
 ): Promise<ActionResult<T>> {
   const input = formToObject(form);
+  if (!input) return notAForm();
   const revalidate = typeof opts.revalidate === "function" ? opts.revalidate(input) : opts.revalidate;
   const message = typeof opts.message === "string" ? opts.message : undefined;
   const result = await mutate(action, schema, input, write, { revalidate, message });

@@ -18,7 +18,7 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { prisma } from "@/lib/db";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
-import { type FieldErrors, zodFieldErrors } from "@/lib/core/errors";
+import { type FieldErrors, NOT_A_FORM, zodFieldErrors } from "@/lib/core/errors";
 import { type Actor, currentActor, refusalFor } from "@/lib/auth/session";
 import {
   type Conflict,
@@ -182,7 +182,9 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
 }
 
 /** FormData → plain object (repeated keys become arrays), for zod. */
-export function formToObject(form: FormData): Record<string, unknown> {
+export function formToObject(form: unknown): Record<string, unknown> | null {
+  // a server action is an endpoint any client can call with any argument
+  if (!(form instanceof FormData)) return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
     if (typeof v !== "string") continue;
@@ -190,4 +192,9 @@ export function formToObject(form: FormData): Record<string, unknown> {
     else out[k] = v;
   }
   return out;
+}
+
+/** The refusal of a form action called with something other than a form: nothing is read or written. */
+export function notAForm(): ActionResult<never> {
+  return { ok: false, formError: NOT_A_FORM, fieldErrors: { _form: [NOT_A_FORM] } };
 }

@@ -49,6 +49,16 @@ export class CloudValidationError extends Error {
   }
 }
 
+/** A request naming a flavor or image the cloud does not have: the field and the reason as data, for a form to show on its field. */
+export class UnknownInRequestError extends CloudValidationError {
+  constructor(
+    readonly field: "flavor" | "image",
+    readonly reason: string,
+  ) {
+    super([`request.${field}: ${reason}`]);
+  }
+}
+
 export interface ImportOptions {
   /** Name of the scheduler profile the document's config becomes (default "imported"). */
   profileName?: string;
@@ -601,7 +611,7 @@ export function scenarioFlavor(
 /** A boot request built from a Flavor (and Image) row of the database. */
 export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOptions): Promise<ScenarioRequest> {
   const flavor = await flavorFromDb(prisma, o.flavor);
-  if (!flavor) throw new CloudValidationError([`request.flavor: unknown flavor "${o.flavor}"`]);
+  if (!flavor) throw new UnknownInRequestError("flavor", `unknown flavor "${o.flavor}"`);
   const req: ScenarioRequest = { flavor, num_instances: o.numInstances ?? 1 };
   if (o.image !== undefined) {
     const im =
@@ -611,7 +621,7 @@ export async function requestFromDb(prisma: PrismaClient, o: RequestFromDbOption
         orderBy: { id: "asc" },
         include: { properties: true },
       }));
-    if (!im) throw new CloudValidationError([`request.image: unknown image "${o.image}"`]);
+    if (!im) throw new UnknownInRequestError("image", `unknown image "${o.image}"`);
     req.image = {
       id: im.uuid,
       ...(im.name !== null ? { name: im.name } : {}),

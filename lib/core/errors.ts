@@ -14,6 +14,9 @@ import type { z } from "zod";
  */
 export type FieldErrors = Record<string, string[]>;
 
+/** The refusal of a form's server action called with something other than a form (any client can call one). */
+export const NOT_A_FORM = "the request must be a form (its fields as FormData)";
+
 /** Zod's issues as FieldErrors: every form answer (actions, routes, checks in the browser) keys its errors so. */
 export function zodFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const out: FieldErrors = {};

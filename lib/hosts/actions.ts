@@ -1,11 +1,12 @@
 "use server";
 
-import { formToObject, MutationError, mutate, type ActionResult } from "@/lib/actions/mutation";
+import { formToObject, MutationError, mutate, notAForm, type ActionResult } from "@/lib/actions/mutation";
 import { HostServiceSchema } from "@/lib/cloud/form-schemas";
 
 /** Enable or disable a host's nova-compute service (disabling needs a reason). */
 export async function setHostService(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = formToObject(form);
+  if (!input) return notAForm();
   const name = String(input.host ?? "");
   const disabling = input.disabled === "true";
   return mutate(

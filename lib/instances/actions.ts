@@ -69,6 +69,8 @@ export async function deleteInstance(_prev: ActionResult | null, form: FormData)
 export async function commitMoveAction(
   input: MoveCommitInput & { version?: number },
 ): Promise<ActionResult<MoveOutcome>> {
+  // the input is read only after mutate() has checked its shape
+  const uuid = typeof input === "object" && input !== null && typeof input.uuid === "string" ? input.uuid : "";
   return mutate(
     "instance.move",
     MoveCommitSchema,
@@ -77,7 +79,7 @@ export async function commitMoveAction(
     {
       prepare: (d) => prepareMoveCommit(prisma, d),
       targets: (tx, d) => moveTargets(tx, d.id, d.destination),
-      revalidate: [...PATHS, `/instances/${encodeURIComponent(input.uuid ?? "")}`, "/hosts", "/"],
+      revalidate: [...PATHS, `/instances/${encodeURIComponent(uuid)}`, "/hosts", "/"],
       message: "Instance moved.",
     },
   );

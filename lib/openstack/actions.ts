@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { type ActionResult, MutationError, mutate } from "@/lib/actions/mutation";
+import { type ActionResult, MutationError, mutate, notAForm } from "@/lib/actions/mutation";
 import { importNovaConf } from "./nova-conf";
 import { saveNovaConfProfile } from "./profile";
 
@@ -20,6 +20,7 @@ const NovaConfUploadSchema = z.object({
 
 /** Import nova.conf: its scheduler sections become profile NAME (created or replaced, not activated). */
 export async function importNovaConfAction(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  if (!(form instanceof FormData)) return notAForm();
   const file = form.get("file");
   let text: string | undefined;
   if (file instanceof File && file.size > 0) {

@@ -17,7 +17,7 @@ import "server-only";
 import { MutationError } from "@/lib/actions/mutation";
 import type { Tx } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/client";
-import { CloudValidationError, requestFromDb } from "@/lib/cloud/scenario-io";
+import { CloudValidationError, UnknownInRequestError, requestFromDb } from "@/lib/cloud/scenario-io";
 import { ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
 import type { ScheduleResult } from "@/lib/scheduler";
@@ -52,22 +52,14 @@ export interface StoredRun {
   timings: PreparedRun["timings"] & { storeMs: number };
 }
 
-function fieldOf(message: string): string | null {
-  const m = /^request\.(\w+)/.exec(message);
-  if (!m) return null;
-  return m[1] === "flavor" || m[1] === "image" ? m[1] : m[1] === "num_instances" ? "num_instances" : null;
-}
-
 /** The form's values as a scenario request: flavor and image rows looked up, hints assembled. */
 export async function resolveRequest(db: PrismaClient, form: ScheduleForm): Promise<ScenarioRequest> {
   let request: ScenarioRequest;
   try {
     request = await requestFromDb(db, { flavor: form.flavor, image: form.image, numInstances: form.num_instances });
   } catch (e) {
-    if (e instanceof CloudValidationError) {
-      const msg = e.errors[0] ?? e.message;
-      throw new MutationError(fieldOf(msg), msg.replace(/^request\.\w+: /, ""));
-    }
+    if (e instanceof UnknownInRequestError) throw new MutationError(e.field, e.reason);
+    if (e instanceof CloudValidationError) throw new MutationError(null, e.errors[0] ?? e.message);
     throw e;
   }
   Object.assign(request, formToRequestParts(form));
