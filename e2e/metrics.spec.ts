@@ -20,14 +20,20 @@ test.beforeAll(() => {
   expect(listed.out).not.toContain(token);
 });
 
+test.setTimeout(360_000);
+
 test("a scrape token reads /metrics; a session cookie, no token or a revoked token get 401", async ({ baseURL }) => {
   const anonymous = await pwRequest.newContext({ baseURL });
   const ok = await anonymous.get("/metrics", { headers: { Authorization: `Bearer ${token}` }, timeout: 120_000 });
   expect(ok.status()).toBe(200);
   expect(ok.headers()["content-type"]).toContain("text/plain; version=0.0.4");
-  expect(await ok.text()).toMatch(
-    /^openstack_free_capacity_by_flavor_total\{flavor_name="m1\.large",public="True"\} \d+$/m,
-  );
+  // the server computes in the background from the first scrape on; flavors appear as each is filled
+  await expect
+    .poll(async () => (await anonymous.get("/metrics", { headers: { Authorization: `Bearer ${token}` } })).text(), {
+      timeout: 300_000,
+      intervals: [2_000],
+    })
+    .toMatch(/^openstack_free_capacity_by_flavor_total\{flavor_name="m1\.large",public="True"\} \d+$/m);
 
   const none = await anonymous.get("/metrics", { maxRedirects: 0 });
   expect(none.status()).toBe(401);
