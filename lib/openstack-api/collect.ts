@@ -18,7 +18,6 @@ import { authenticate, type CloudSettings, endpointFor, type Session } from "./k
 export const COMPUTE_MAX = "2.93";
 /** Placement 1.39 (Zed); 1.14 is the first with parent/root providers. */
 export const PLACEMENT_MAX = "1.39";
-const PAGE = 1000;
 
 export type CollectStep =
   | "authenticating"
@@ -47,6 +46,8 @@ export interface CollectOptions {
   /** per request, ms (default 60 s) */
   timeoutMs?: number;
   progress?: (p: CollectProgress) => void;
+  /** items per page of a list (default 1000, Nova's osapi_max_limit) */
+  pageSize?: number;
 }
 
 export interface Collected {
@@ -124,6 +125,7 @@ function onEndpoint(link: string, endpoint: string): string {
 
 async function novaPaged(
   r: Reader,
+  PAGE: number,
   endpoint: string,
   path: string,
   key: string,
@@ -247,6 +249,7 @@ export async function collectBundle(opts: CollectOptions): Promise<Collected> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const limit = Math.max(1, opts.concurrency ?? 8);
   const progress = opts.progress ?? (() => {});
+  const PAGE = opts.pageSize ?? 1000;
 
   progress({ step: "authenticating", done: 0 });
   const session = await authenticate(opts.fetch, s, timeoutMs);
@@ -270,7 +273,7 @@ export async function collectBundle(opts: CollectOptions): Promise<Collected> {
 
   // hypervisors are paged from 2.33; the detail list is what `hypervisor show` prints for each
   const hypervisors = at("2.33")
-    ? await novaPaged(r, compute, "/os-hypervisors/detail", "hypervisors", "hypervisors", nova, (n) =>
+    ? await novaPaged(r, PAGE, compute, "/os-hypervisors/detail", "hypervisors", "hypervisors", nova, (n) =>
         progress({ step: "hypervisors", done: n }),
       )
     : listOf(
@@ -285,7 +288,7 @@ export async function collectBundle(opts: CollectOptions): Promise<Collected> {
   const aggregates = listOf((await r.get(aggUrl, "aggregates", nova)).body, "aggregates", aggUrl, "aggregates");
   progress({ step: "aggregates", done: aggregates.length, total: aggregates.length });
 
-  const flavors = await novaPaged(r, compute, "/flavors/detail?is_public=None", "flavors", "flavors", nova, (n) =>
+  const flavors = await novaPaged(r, PAGE, compute, "/flavors/detail?is_public=None", "flavors", "flavors", nova, (n) =>
     progress({ step: "flavors", done: n }),
   );
   // extra specs are in the list from 2.61; before, one request per flavor
@@ -316,8 +319,15 @@ export async function collectBundle(opts: CollectOptions): Promise<Collected> {
     if (page.length < PAGE) break;
   }
 
-  const servers = await novaPaged(r, compute, "/servers/detail?all_tenants=True", "servers", "servers", nova, (n) =>
-    progress({ step: "servers", done: n }),
+  const servers = await novaPaged(
+    r,
+    PAGE,
+    compute,
+    "/servers/detail?all_tenants=True",
+    "servers",
+    "servers",
+    nova,
+    (n) => progress({ step: "servers", done: n }),
   );
   const flavorNames = new Map(flavors.map((f) => [String(f.id), String(f.name)]));
   const serverRows = servers.map((sv) => serverRow(sv, flavorNames));

@@ -19,16 +19,17 @@ export class ApiError extends Error {
     readonly what: string,
     readonly status: number | null,
     detail: string,
+    readonly method: "GET" | "POST" = "GET",
   ) {
     super(
       `${what}: ${
         kind === "status"
-          ? `GET ${endpoint} answered ${status}${detail ? ` (${detail})` : ""}`
+          ? `${method} ${endpoint} answered ${status}${detail ? ` (${detail})` : ""}`
           : kind === "timeout"
-            ? `GET ${endpoint} timed out ${detail}`
+            ? `${method} ${endpoint} timed out ${detail}`
             : kind === "malformed"
-              ? `GET ${endpoint} answered malformed JSON (${detail})`
-              : `GET ${endpoint} could not be reached (${detail})`
+              ? `${method} ${endpoint} answered malformed JSON (${detail})`
+              : `${method} ${endpoint} could not be reached (${detail})`
       }`,
     );
     this.name = "ApiError";

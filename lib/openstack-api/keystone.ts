@@ -131,24 +131,24 @@ export async function authenticate(fetchImpl: FetchLike, s: CloudSettings, timeo
       redirect: "error",
     });
   } catch (e) {
-    if (signal.aborted) throw new ApiError("timeout", url, what, null, `after ${timeoutMs / 1000} s`);
+    if (signal.aborted) throw new ApiError("timeout", url, what, null, `after ${timeoutMs / 1000} s`, "POST");
     const err = e as { cause?: { code?: string }; message?: string };
-    throw new ApiError("unreachable", url, what, null, err.cause?.code ?? err.message ?? String(e));
+    throw new ApiError("unreachable", url, what, null, err.cause?.code ?? err.message ?? String(e), "POST");
   }
   const text = await res.text().catch(() => "");
   if (!res.ok) {
     // keystone's 401 says only "The request you have made requires authentication."
     const hint = res.status === 401 ? "wrong user, password, domain or project?" : reasonOf(text);
-    throw new ApiError("status", url, what, res.status, hint);
+    throw new ApiError("status", url, what, res.status, hint, "POST");
   }
   const token = res.headers.get("x-subject-token");
   let parsed: { token?: { catalog?: CatalogService[]; expires_at?: string; roles?: { name: string }[] } };
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new ApiError("malformed", url, what, res.status, (e as Error).message.slice(0, 120));
+    throw new ApiError("malformed", url, what, res.status, (e as Error).message.slice(0, 120), "POST");
   }
-  if (!token) throw new ApiError("malformed", url, what, res.status, "no X-Subject-Token header");
+  if (!token) throw new ApiError("malformed", url, what, res.status, "no X-Subject-Token header", "POST");
   const catalog = parsed.token?.catalog;
   if (!Array.isArray(catalog))
     throw new ApiError(
@@ -157,6 +157,7 @@ export async function authenticate(fetchImpl: FetchLike, s: CloudSettings, timeo
       what,
       res.status,
       "the token has no service catalog (is it scoped to a project?)",
+      "POST",
     );
   return {
     token,
