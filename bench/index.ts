@@ -17,7 +17,8 @@
  *     minutes.
  * Then the goals; the Placement path (placement: true, max_placement_results
  * 1,000) at 1,000 and 10,000 hosts, the same measures on both sides; and
- * the database side at 10,000 hosts. Browser timings: npm run bench:browser.
+ * the database side at 10,000 hosts; a sync of a 10,000-host cloud over its
+ * APIs (bench/sync.ts). Browser timings: npm run bench:browser.
  * `npm run bench -- --placement-only` runs the Placement section alone (with
  * its goals and the capacity fills),
  * The NUMA/PCI and whole-request sections alone: bench/numa-run.ts.
@@ -30,6 +31,7 @@ import { bigCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
+import { benchSync, printSync } from "./sync";
 import { median } from "./median";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -318,6 +320,8 @@ async function main() {
   process.stdout.write(
     execFileSync(process.execPath, [bundled("bench/lose-hosts.ts")], { cwd: ROOT, encoding: "utf8" }),
   );
+  // a sync of a 10,000-host cloud from a local server in the real cloud's answer shapes (goal < 60 s)
+  printSync(await benchSync(10000));
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );
