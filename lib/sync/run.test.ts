@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCloud } from "@/lib/scenario/import-export";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { type FakeCloud, type Fault, startFakeCloud } from "@/lib/openstack-api/testing/fake-cloud";
+import { sealSecrets } from "./connections";
 import { takeLease } from "./lock";
+import { tick, writeSchedule } from "./schedule";
 import { runSync, SyncFailed } from "./run";
 
 const actor = { userId: null, userName: "tester", role: "admin" };
@@ -117,5 +119,27 @@ describe("runSync", () => {
     t += 10 * 60_000;
     const next = await takeLease(db.prisma, "next", () => t);
     await next.release();
+  });
+
+  it("scheduled sync: off by default, runs when due, waits its interval", async () => {
+    expect(await tick(db.prisma)).toBe("off");
+    const { password, ...rest } = cloud.settings;
+    const conn = await db.prisma.cloudConnection.create({
+      data: {
+        name: "scheduled",
+        settings: JSON.stringify(rest),
+        secret: await sealSecrets(db.prisma, "scheduled", { password }),
+      },
+    });
+    await writeSchedule(db.prisma, { connectionId: conn.id, minutes: 0 });
+    expect(await tick(db.prisma)).toBe("off");
+    await writeSchedule(db.prisma, { connectionId: conn.id, minutes: 30 });
+    expect(await tick(db.prisma)).toBe("synced");
+    const run = await db.prisma.syncRun.findFirstOrThrow({ where: { connectionId: conn.id } });
+    expect(run).toMatchObject({ startedBy: "schedule", status: "succeeded" });
+    expect(await tick(db.prisma, new Date(Date.now() + 10 * 60_000))).toBe("not due");
+    const lease = await takeLease(db.prisma, "someone else");
+    expect(await tick(db.prisma, new Date(Date.now() + 31 * 60_000))).toBe("busy");
+    await lease.release();
   });
 });
