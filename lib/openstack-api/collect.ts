@@ -6,8 +6,9 @@
  *
  * Reads: Nova (services, hypervisors, aggregates, flavors with extra specs,
  * server groups and servers of every project), Placement (providers with
- * their trees, inventories, usages, traits, aggregates) and Glance (images
- * with properties). Microversions are negotiated, lists are paged, at most
+ * their trees, inventories, usages, traits; the providers of each host
+ * aggregate) and Glance (images with properties). Three requests per
+ * provider: Placement has no bulk read of inventories, usages or traits. Microversions are negotiated, lists are paged, at most
  * `concurrency` requests run at once and each has a timeout.
  */
 import type { Bundle } from "@/lib/openstack/convert";
@@ -365,24 +366,39 @@ export async function collectBundle(opts: CollectOptions): Promise<Collected> {
     const uuid = String(p.uuid);
     const base = `${placement}/resource_providers/${encodeURIComponent(uuid)}`;
     const name = `provider ${p.name ?? uuid}`;
-    const [inv, use, tr, ag] = await Promise.all([
+    const [inv, use, tr] = await Promise.all([
       r.get(`${base}/inventories`, `inventories of ${name}`, plc),
       r.get(`${base}/usages`, `usages of ${name}`, plc),
       r.get(`${base}/traits`, `traits of ${name}`, plc),
-      r.get(`${base}/aggregates`, `aggregates of ${name}`, plc),
     ]);
     const invs = objectOf(inv.body, "inventories", `${base}/inventories`, `inventories of ${name}`);
     inventory[uuid] = Object.entries(invs).map(([rc, rec]) => ({ resource_class: rc, ...(rec as Row) }));
     const uses = objectOf(use.body, "usages", `${base}/usages`, `usages of ${name}`);
     usage[uuid] = Object.entries(uses).map(([rc, n]) => ({ resource_class: rc, usage: n }));
     trait[uuid] = listOf(tr.body, "traits", `${base}/traits`, `traits of ${name}`).map((t) => ({ name: t }));
-    aggregate[uuid] = listOf(ag.body, "aggregates", `${base}/aggregates`, `aggregates of ${name}`).map((a) => ({
-      uuid: a,
-    }));
+    aggregate[uuid] = [];
     detailed++;
     if (detailed % 50 === 0 || detailed === providers.length)
       progress({ step: "provider details", done: detailed, total: providers.length });
   });
+
+  // Placement's aggregates of Nova's host aggregates: one query per aggregate (member_of, 1.3+) rather than one
+  // per provider; the converter takes aggregates from Nova's own list, these only mirror them
+  if (compareVersions(pv, "1.3") >= 0) {
+    const members = await mapBounded(
+      aggregates.filter((a) => typeof a.uuid === "string"),
+      limit,
+      async (a) => {
+        const url = `${placement}/resource_providers?member_of=${encodeURIComponent(String(a.uuid))}`;
+        const what = `providers of aggregate ${a.name}`;
+        return {
+          uuid: String(a.uuid),
+          rps: listOf((await r.get(url, what, plc)).body, "resource_providers", url, what),
+        };
+      },
+    );
+    for (const { uuid, rps } of members) for (const rp of rps) aggregate[String(rp.uuid)]?.push({ uuid });
+  }
 
   const bundle: Bundle = {
     json: {

@@ -36,10 +36,11 @@ export function nodeFetch(tls: TlsOptions = {}): FetchLike {
         reject(new Error(`unsupported protocol ${u.protocol}`));
         return;
       }
-      const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((v, k) => {
-        headers[k] = v;
-      });
+      // the adapter passes plain objects: no Headers round trip per request
+      const headers: Record<string, string> =
+        init.headers && !(init.headers instanceof Headers) && !Array.isArray(init.headers)
+          ? { ...(init.headers as Record<string, string>) }
+          : Object.fromEntries(new Headers(init.headers).entries());
       const body = typeof init.body === "string" ? init.body : undefined;
       if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
       const req = mod.request(

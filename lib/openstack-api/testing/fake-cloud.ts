@@ -268,9 +268,12 @@ export async function startFakeCloud(spec: FakeCloudSpec, faults: Fault[] = []):
     }
     if (p === "/placement/resource_providers") {
       const list: Row[] = [];
+      const member = q.get("member_of");
+      const agg = member ? data.aggregates.find((a) => a.uuid === member) : null;
       for (const h of data.hosts) {
+        if (member && !agg?.hosts.includes(h.name)) continue;
         list.push({ ...recorded.provider, uuid: h.uuid, name: h.name, root_provider_uuid: h.uuid, links: [] });
-        if (h.child)
+        if (h.child && !member)
           list.push({
             ...recorded.childProvider,
             uuid: h.child,
