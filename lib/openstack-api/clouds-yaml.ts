@@ -12,6 +12,9 @@ import type { CloudSettings } from "./keystone";
 
 export class CloudsYamlError extends Error {}
 
+/** Environment variables (process.env, or a test's own). */
+export type Env = Record<string, string | undefined>;
+
 type Yaml = string | number | boolean | null | Yaml[] | { [k: string]: Yaml };
 
 function scalar(raw: string, line: number): Yaml {
@@ -126,7 +129,7 @@ export function parseYaml(text: string): Yaml {
 }
 
 /** Where the openstack client looks, in its order. */
-export function cloudsYamlCandidates(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string[] {
+export function cloudsYamlCandidates(env: Env = process.env, cwd = process.cwd()): string[] {
   const home = env.HOME || os.homedir();
   const xdg = env.XDG_CONFIG_HOME || path.join(home, ".config");
   return [
@@ -226,7 +229,7 @@ export function settingsFromCloudsYaml(text: string, name?: string, secure?: str
 }
 
 /** The OS_* variables of an openrc, or null when OS_AUTH_URL is not set. */
-export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): CloudSettings | null {
+export function settingsFromEnv(env: Env = process.env): CloudSettings | null {
   if (!env.OS_AUTH_URL) return null;
   const e = (k: string) => env[k]?.trim() || undefined;
   const s: Record<string, string | boolean | undefined> = {
@@ -262,7 +265,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): CloudSett
  */
 export function findCloud(
   name: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Env = process.env,
   cwd = process.cwd(),
 ): { settings: CloudSettings; source: string } {
   const cloud = name ?? env.OS_CLOUD;

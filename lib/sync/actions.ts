@@ -115,7 +115,8 @@ export async function deleteConnectionAction(_prev: ActionResult | null, form: F
 async function allowed(
   action: string,
 ): Promise<
-  { ok: false; formError: string; fieldErrors: Record<string, string[]> } | { actor: NonNullable<Awaited<ReturnType<typeof currentActor>>> }
+  | { ok: false; formError: string; fieldErrors: Record<string, string[]> }
+  | { actor: NonNullable<Awaited<ReturnType<typeof currentActor>>> }
 > {
   const actor = await currentActor();
   const refusal = refusalFor(actor, action);

@@ -57,41 +57,95 @@ describe("the real cloud", () => {
           await db.cleanup();
         }
       };
-      let last = "";
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        const before = await sync();
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "real-cloud-bundle-"));
-        const db = await createTestDatabase();
-        try {
-          await run(
-            "bash",
-            [path.join(ROOT, "scripts/collect-openstack.sh"), "-o", path.join(dir, "b"), "--no-nova-conf"],
-            {
-              env,
-              maxBuffer: 64 * 1024 * 1024,
-            },
-          );
-          await run(
-            process.execPath,
-            ["--import", "tsx", "lib/scenario/cli.ts", "import-openstack", path.join(dir, "b.tar.gz")],
-            { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 64 * 1024 * 1024 },
-          );
-          const collected = await exportOf(db.url);
-          const after = await sync();
-          if (before !== after) {
-            last = `attempt ${attempt}: the cloud changed while the collector ran (others use it); again`;
-            continue;
-          }
-          expect(collected).toBe(after);
-          expect(JSON.parse(after).hosts.length).toBeGreaterThan(0);
-          return;
-        } finally {
-          await db.cleanup();
-          fs.rmSync(dir, { recursive: true, force: true });
-        }
+      // what the collector and the sync must agree on beyond bare hosts: an aggregate with a zone, metadata
+      // and hosts, a flavor with extra specs, an image with properties, a server group (removed at the end)
+      const prefix = `sync-eq-${Date.now().toString(36)}`;
+      const os_ = (...args: string[]) => run("openstack", args, { env, maxBuffer: 16 * 1024 * 1024 });
+      const tiny = path.join(os.tmpdir(), `${prefix}.raw`);
+      fs.writeFileSync(tiny, Buffer.alloc(4096));
+      try {
+        await os_("aggregate", "create", `${prefix}-agg`, "--zone", `${prefix}-az`, "--property", "ssd=true");
+        await os_("aggregate", "add", "host", `${prefix}-agg`, "cmp-medium-1");
+        await os_("aggregate", "add", "host", `${prefix}-agg`, "cmp-big-1");
+        await os_(
+          "flavor",
+          "create",
+          `${prefix}-fl`,
+          "--vcpus",
+          "1",
+          "--ram",
+          "256",
+          "--disk",
+          "1",
+          "--property",
+          "aggregate_instance_extra_specs:ssd=true",
+          "--property",
+          "hw:cpu_policy=shared",
+        );
+        await os_(
+          "image",
+          "create",
+          `${prefix}-img`,
+          "--disk-format",
+          "raw",
+          "--container-format",
+          "bare",
+          "--file",
+          tiny,
+          "--property",
+          "hw_architecture=x86_64",
+        );
+        await os_("server", "group", "create", `${prefix}-grp`, "--policy", "soft-anti-affinity");
+        await roundsOf(sync, env);
+      } finally {
+        fs.rmSync(tiny, { force: true });
+        const quiet = (...args: string[]) => os_(...args).catch(() => {});
+        await quiet("aggregate", "remove", "host", `${prefix}-agg`, "cmp-medium-1");
+        await quiet("aggregate", "remove", "host", `${prefix}-agg`, "cmp-big-1");
+        await quiet("aggregate", "delete", `${prefix}-agg`);
+        await quiet("flavor", "delete", `${prefix}-fl`);
+        await quiet("image", "delete", `${prefix}-img`);
+        await quiet("server", "group", "delete", `${prefix}-grp`);
       }
-      throw new Error(`${last}: gave up after 3 rounds`);
     },
     40 * 60_000,
   );
 });
+
+async function roundsOf(sync: () => Promise<string>, env: NodeJS.ProcessEnv): Promise<void> {
+  let last = "";
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const before = await sync();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "real-cloud-bundle-"));
+    const db = await createTestDatabase();
+    try {
+      await run(
+        "bash",
+        [path.join(ROOT, "scripts/collect-openstack.sh"), "-o", path.join(dir, "b"), "--no-nova-conf"],
+        {
+          env,
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      await run(
+        process.execPath,
+        ["--import", "tsx", "lib/scenario/cli.ts", "import-openstack", path.join(dir, "b.tar.gz")],
+        { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 64 * 1024 * 1024 },
+      );
+      const collected = await exportOf(db.url);
+      const after = await sync();
+      if (before !== after) {
+        last = `attempt ${attempt}: the cloud changed while the collector ran (others use it); again`;
+        process.stderr.write(`${last}\n`);
+        continue;
+      }
+      expect(collected).toBe(after);
+      expect(JSON.parse(after).hosts.length).toBeGreaterThan(0);
+      return;
+    } finally {
+      await db.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  throw new Error(`${last}: gave up after 3 rounds`);
+}
