@@ -8,28 +8,11 @@
  * dispatcher opens the database (DATABASE_URL, created and migrated when
  * missing) and hands it over.
  */
-import { createPrismaClient, type PrismaClient } from "@/lib/db/client";
+import { createPrismaClient } from "@/lib/db/client";
+import type { Env } from "@/lib/openstack-api/clouds-yaml";
 import { migrateDatabaseAt } from "@/lib/db/open";
+import { type CloudCommand, UsageError } from "./command";
 import { syncCommand } from "./sync";
-
-export class UsageError extends Error {}
-
-export interface CommandContext {
-  prisma: PrismaClient;
-  /** one JSON line on stdout */
-  emit: (event: string, data?: Record<string, unknown>) => void;
-  env: NodeJS.ProcessEnv;
-}
-
-export interface CloudCommand {
-  /** one usage line: "sync [--os-cloud NAME]" */
-  usage: string;
-  summary: string;
-  /** flags it takes (without --), and which of them take no value */
-  flags: string[];
-  booleans?: string[];
-  run: (args: { positional: string[]; flags: Record<string, string | true> }, ctx: CommandContext) => Promise<number>;
-}
 
 export const COMMANDS: Record<string, CloudCommand> = {
   sync: syncCommand,
@@ -69,7 +52,7 @@ export function parseArgs(argv: string[], cmd: CloudCommand | undefined) {
   return { positional, flags };
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], env: Env = process.env): Promise<number> {
   const emit = (event: string, data: Record<string, unknown> = {}) =>
     process.stdout.write(`${JSON.stringify({ event, ...data })}\n`);
   const [name, ...rest] = argv;

@@ -5,7 +5,7 @@ import type { CloudSettings } from "@/lib/openstack-api/keystone";
 import { connectionSettings } from "@/lib/sync/connections";
 import { runSync, SyncFailed } from "@/lib/sync/run";
 import { SyncBusyError } from "@/lib/sync/lock";
-import type { CloudCommand } from "./index";
+import { type CloudCommand, UsageError } from "./command";
 
 export const syncCommand: CloudCommand = {
   usage: "sync [--os-cloud NAME | --connection NAME] [--concurrency N] [--timeout SECONDS]",
@@ -15,12 +15,12 @@ export const syncCommand: CloudCommand = {
     "variables, or --connection NAME saved on /connections. Nothing is written when any read fails.",
   flags: ["os-cloud", "connection", "concurrency", "timeout"],
   async run({ positional, flags }, { prisma, emit, env }) {
-    if (positional.length) throw new Error(`sync takes no positional arguments (got ${positional.join(" ")})`);
+    if (positional.length) throw new UsageError(`sync takes no positional arguments (got ${positional.join(" ")})`);
     const num = (name: string, min: number, max: number) => {
       const v = flags[name];
       if (v === undefined) return undefined;
       if (typeof v !== "string" || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-        throw new Error(`--${name} must be a whole number from ${min} to ${max} (got "${v}")`);
+        throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${v}")`);
       return Number(v);
     };
     const concurrency = num("concurrency", 1, 64);
