@@ -57,10 +57,20 @@ async function cleanup(): Promise<void> {
   if (images.length) await openstackQuiet("image", "delete", ...images);
 }
 
+const syncRuns = () =>
+  queryFile<{ id: number; status: string }>(dbFile, `SELECT id, status FROM "SyncRun" ORDER BY id DESC`);
+
+/** Sync now on the page; the progress shows while it runs, then the result of this sync. */
 async function syncNow(page: Page): Promise<void> {
+  const before = syncRuns().length;
   await page.goto(`${base}/connections`);
   await page.getByRole("button", { name: `Sync ${CONNECTION} now` }).click();
-  await expect(page.getByRole("table", { name: `Last sync of ${CONNECTION}` })).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByRole("status").filter({ hasText: "Sync started." })).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Sync progress" })).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => syncRuns().length, { timeout: 30_000 }).toBe(before + 1);
+  await expect.poll(() => syncRuns()[0].status, { timeout: 180_000 }).not.toBe("running");
+  expect(syncRuns()[0].status).toBe("succeeded");
+  await expect(page.getByRole("table", { name: `Last sync of ${CONNECTION}` })).toBeVisible({ timeout: 30_000 });
 }
 
 test.describe.configure({ mode: "serial" });

@@ -27,7 +27,8 @@ import {
 
 const STATUS_KEY = ["sync-status"];
 
-function useSyncStatus() {
+/** `startedAt`: when this page started a sync (poll every second from then, before its run shows). */
+function useSyncStatus(startedAt: number) {
   return useQuery<SyncStatus>({
     queryKey: STATUS_KEY,
     queryFn: async () => {
@@ -35,7 +36,10 @@ function useSyncStatus() {
       if (!res.ok) throw new Error(`GET /api/sync answered ${res.status}`);
       return res.json();
     },
-    refetchInterval: (q) => (q.state.data?.running || q.state.data?.runs[0]?.status === "running" ? 1000 : 15000),
+    refetchInterval: (q) =>
+      q.state.data?.running || q.state.data?.runs[0]?.status === "running" || Date.now() - startedAt < 30_000
+        ? 1000
+        : 15000,
   });
 }
 
@@ -148,10 +152,15 @@ function AddConnection() {
   );
 }
 
-function ConnectionRow({ c, busy }: { c: PublicConnection; busy: boolean }) {
+function ConnectionRow({ c, busy, onStarted }: { c: PublicConnection; busy: boolean; onStarted: () => void }) {
   const qc = useQueryClient();
   const test = useServerForm(testConnectionAction);
-  const sync = useServerForm(startSyncAction, { onSuccess: () => qc.invalidateQueries({ queryKey: STATUS_KEY }) });
+  const sync = useServerForm(startSyncAction, {
+    onSuccess: () => {
+      onStarted();
+      qc.invalidateQueries({ queryKey: STATUS_KEY });
+    },
+  });
   const remove = useServerForm(deleteConnectionAction);
   const s = c.settings;
   return (
@@ -318,7 +327,8 @@ export function ConnectionsPanel({
   connections: PublicConnection[];
   schedule: { connectionId: number; minutes: number } | null;
 }) {
-  const status = useSyncStatus();
+  const [startedAt, setStartedAt] = useState(0);
+  const status = useSyncStatus(startedAt);
   const runs = status.data?.runs ?? [];
   const current = runs[0];
   const running = !!status.data?.running || current?.status === "running";
@@ -336,7 +346,7 @@ export function ConnectionsPanel({
         {connections.length ? (
           <ul className="plain-list">
             {connections.map((c) => (
-              <ConnectionRow key={c.id} c={c} busy={running} />
+              <ConnectionRow key={c.id} c={c} busy={running} onStarted={() => setStartedAt(Date.now())} />
             ))}
           </ul>
         ) : (
