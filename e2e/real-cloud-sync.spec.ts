@@ -98,9 +98,9 @@ test("an admin enters the real cloud's clouds.yaml entry, syncs, and sees its ho
 }) => {
   test.setTimeout(300_000);
   await page.goto(`${base}/connections`);
-  await page.getByLabel("Connection name").fill(CONNECTION);
-  await page.getByLabel("clouds.yaml entry").fill(fs.readFileSync(CLOUDS, "utf8"));
-  await page.getByLabel("Cloud name in the file").fill("real-cloud");
+  await page.getByRole("textbox", { name: "Connection name" }).fill(CONNECTION);
+  await page.getByRole("textbox", { name: "clouds.yaml entry" }).fill(fs.readFileSync(CLOUDS, "utf8"));
+  await page.getByRole("textbox", { name: "Cloud name in the file" }).fill("real-cloud");
   await page.getByRole("button", { name: "Save connection" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Connection saved." })).toBeVisible();
   // the password is stored sealed: neither the page nor the database shows it
