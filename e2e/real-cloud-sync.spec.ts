@@ -125,7 +125,8 @@ test("an admin enters the real cloud's clouds.yaml entry, syncs, and sees its ho
   const lastSync = page.getByRole("table", { name: `Last sync of ${CONNECTION}` });
   await expect(lastSync.getByRole("row", { name: /^Hosts/ }).getByRole("cell")).toHaveText(String(hypervisors.length));
   await expect(page.getByRole("listitem").filter({ hasText: "nova.conf is in no API" })).toBeVisible();
-  // the header tells how old the synced cloud is
+  // the header of every page tells how old the synced cloud is
+  await page.goto(`${base}/hosts`);
   await expect(page.getByRole("link", { name: /Synced just now|Synced \d+ min ago/ })).toBeVisible();
 
   // every host with Placement's own inventory (read here with the openstack client, not through Schedscope)
