@@ -12,6 +12,9 @@ export async function register() {
   try {
     const { prisma } = await import("./lib/db");
     const { primeServer } = await import("./lib/runs/prime");
+    // scheduled sync (off until an admin sets an interval on /connections); it reads its setting each minute
+    const { startSyncScheduler } = await import("./lib/sync/schedule");
+    startSyncScheduler(prisma);
     await primeServer(prisma);
   } catch (e) {
     // A database not there yet is not a reason not to serve: the first click loads the cloud then.

@@ -5,6 +5,7 @@ import { RoleProvider } from "@/components/auth/role-context";
 import { UserMenu } from "@/components/auth/user-menu";
 import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
+import { SyncAge } from "@/components/sync/sync-age";
 import { currentActor } from "@/lib/auth/session";
 import "./globals.css";
 
@@ -28,6 +29,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               Schedscope
             </Link>
             <span className="tagline">Nova filter scheduler workbench</span>
+            {actor ? <SyncAge /> : null}
             <UserMenu actor={actor} />
           </header>
           <Nav />

@@ -17,7 +17,8 @@
  *     minutes.
  * Then the goals; the Placement path (placement: true, max_placement_results
  * 1,000) at 1,000 and 10,000 hosts, the same measures on both sides; and
- * the database side at 10,000 hosts. Browser timings: npm run bench:browser.
+ * the database side at 10,000 hosts; a sync of a 10,000-host cloud over its
+ * APIs (bench/sync.ts). Browser timings: npm run bench:browser.
  * `npm run bench -- --placement-only` runs the Placement section alone (with
  * its goals and the capacity fills). Each run appends its tables and goal
  * lines, dated, with the load, to docs/performance.md (bench/record.ts;
@@ -34,6 +35,7 @@ import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchMetrics } from "./metrics";
 import { benchSnapshot } from "./snapshot";
+import { benchSync, printSync } from "./sync";
 import { median } from "./median";
 import { appendRun, runSection } from "./record";
 
@@ -373,6 +375,8 @@ async function main() {
   );
   // /metrics: computing the cache after a sync, and a scrape from it, at 10,000 hosts
   await benchMetrics();
+  // a sync of a 10,000-host cloud from a local server in the real cloud's answer shapes (goal < 60 s)
+  printSync(await benchSync(10000));
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

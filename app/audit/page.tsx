@@ -66,7 +66,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           label="Entity"
           defaultValue={raw.entity}
           any="any"
-          options={[...ENTITY_KINDS, "user", "cloud"].map((k) => ({ value: k, label: k.replace("_", " ") }))}
+          options={[...ENTITY_KINDS, "user", "cloud", "connection"].map((k) => ({
+            value: k,
+            label: k.replace("_", " "),
+          }))}
         />
         <div className="field">
           <label htmlFor="audit-key">Name or uuid</label>

@@ -232,6 +232,8 @@ export function entityHref(kind: string, key: string): string | null {
       return "/server-groups";
     case "instance":
       return "/instances";
+    case "connection":
+      return "/connections";
     case "profile":
       return "/config";
     default:

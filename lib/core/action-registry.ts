@@ -86,6 +86,12 @@ export const ACTIONS = {
   "profile.import-nova-conf": { role: "operator", entity: "profile", target: "name", creates: true, versioned: false },
   // the whole cloud: audited with the file's hash and a summary (importAudit)
   "cloud.import-openstack": { role: "admin", entity: null, target: null, versioned: false },
+  // a connection to a cloud's APIs: audited on its own (settings without secrets, lib/sync/actions.ts)
+  "connection.save": { role: "admin", entity: null, target: null, versioned: false },
+  "connection.delete": { role: "admin", entity: null, target: null, versioned: false },
+  // reading a cloud's APIs replaces the cloud, as an import does (audited as one, lib/sync/run.ts)
+  "cloud.sync": { role: "admin", entity: null, target: null, versioned: false },
+  "sync.schedule": { role: "admin", entity: null, target: null, versioned: false },
   // a trial run is stored: history, not a change to the cloud
   "schedule.run": { role: "viewer", entity: null, target: null, versioned: false },
   "run.rerun": { role: "viewer", entity: null, target: null, versioned: false },

@@ -14,7 +14,7 @@ import {
   type Tx,
 } from "@/lib/cloud/scenario-io";
 import { type NovaRelease, validateCloud } from "@/lib/scenario/schema";
-import { type Conversion, bundleToCloud } from "./convert";
+import { type Bundle, type Conversion, bundleToCloud } from "./convert";
 import { diffClouds, type KindChange } from "./preview";
 import { parseBundleFiles } from "./read-bundle";
 import type { OptionReport } from "./nova-conf";
@@ -60,10 +60,26 @@ export function prepareImport(
 ): PreparedImport {
   progress("reading", `${files.size} files`);
   const parsed = parseBundleFiles(files);
+  return prepareBundle(parsed.bundle, progress, opts, {
+    errors: parsed.errors,
+    warnings: parsed.ignored.map((f) => `${f}: not a bundle file (ignored)`),
+  });
+}
+
+/**
+ * A parsed bundle (from files, or read from the cloud's APIs by a sync) -> a
+ * validated cloud document: the one path that decides what a cloud is.
+ */
+export function prepareBundle(
+  bundle: Bundle,
+  progress: Progress = () => {},
+  opts: { release?: NovaRelease } = {},
+  read: { errors: string[]; warnings: string[] } = { errors: [], warnings: [] },
+): PreparedImport {
   progress("converting");
-  const conv = bundleToCloud(parsed.bundle, opts);
-  const warnings = [...parsed.ignored.map((f) => `${f}: not a bundle file (ignored)`), ...conv.warnings];
-  const errors = [...parsed.errors, ...conv.errors];
+  const conv = bundleToCloud(bundle, opts);
+  const warnings = [...read.warnings, ...conv.warnings];
+  const errors = [...read.errors, ...conv.errors];
   if (errors.length) throw new CloudValidationError(errors, warnings, conv.novaConf?.releaseChoice);
   progress("validating", `${conv.doc.hosts.length} hosts`);
   const v = validateCloud(conv.doc, { forImport: true });
@@ -112,14 +128,26 @@ export async function previewImport(
 }
 
 /**
+ * Where a cloud document came from, for the history of snapshots: a sync of
+ * the cloud's APIs or a bundle, who started it, and when the data was read
+ * (a bundle's collection time; a sync's start).
+ */
+export interface SnapshotOrigin {
+  source: "sync" | "bundle";
+  startedBy: string;
+  at: Date;
+}
+
+/**
  * Replace the cloud with the prepared document in one transaction (the
  * caller's, when given). A bundle's nova.conf becomes the active profile
  * "nova.conf"; without one the profiles are left alone.
+ * `snapshot` says where the document came from (history records it).
  */
 export async function applyImport(
   prisma: PrismaClient,
   prepared: PreparedImport,
-  opts: { tx?: Tx; audit?: CloudImportAudit } = {},
+  opts: { tx?: Tx; audit?: CloudImportAudit; snapshot?: SnapshotOrigin } = {},
   progress: Progress = () => {},
 ): Promise<ImportSummary> {
   progress("writing", `${prepared.counts.hosts} hosts`);
