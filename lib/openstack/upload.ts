@@ -87,6 +87,7 @@ export async function bundleUpload(
             sha256,
             bytes,
           },
+          snapshot: { source: "bundle", startedBy: actor.name, label: "(upload on /import)" },
         }),
       { revalidate: ["/", "/hosts", "/aggregates", "/flavors", "/images", "/server-groups", "/instances", "/config"] },
     );
