@@ -30,6 +30,7 @@ import { bigCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchSnapshot } from "./snapshot";
+import { benchHistory } from "./history";
 import { median } from "./median";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -318,6 +319,8 @@ async function main() {
   process.stdout.write(
     execFileSync(process.execPath, [bundled("bench/lose-hosts.ts")], { cwd: ROOT, encoding: "utf8" }),
   );
+  // The cloud's history: what a day of 1 % changed hosts adds beside a full copy
+  await benchHistory();
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

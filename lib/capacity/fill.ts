@@ -6,6 +6,8 @@
  */
 import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/scenario/import-export";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
+import { loadSnapshotAsOf } from "@/lib/history/as-of";
+import { SnapshotNotFoundError } from "@/lib/history/store";
 import type { Db } from "@/lib/db/client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/fill";
 import { toResult } from "@/lib/scheduler/result";
@@ -35,12 +37,15 @@ async function mixFlavors(db: Db, mix: CapacityForm["mix"]): Promise<ScenarioFla
 }
 
 /** Today's cloud under the named profile (the active one when none is named). */
-async function profileSnapshot(db: Db, profile: CapacityForm["profile"]) {
+async function profileSnapshot(db: Db, profile: CapacityForm["profile"], asOf?: number) {
   try {
+    // "as of" an older snapshot: that moment's cloud under today's profile
+    if (asOf !== undefined) return await loadSnapshotAsOf(db, asOf, { profileName: profile });
     return await loadSnapshot(db, { profileName: profile });
   } catch (e) {
     if (e instanceof ProfileNotFoundError)
       throw new CapacityInputError("profile", `profile: scheduler profile "${e.profileName}" does not exist`);
+    if (e instanceof SnapshotNotFoundError) throw new CapacityInputError("asOf", `asOf: ${e.message}`);
     throw e;
   }
 }
@@ -51,7 +56,7 @@ export async function prepareFill(
   form: CapacityForm,
 ): Promise<{ fill: CapacityFill; profileName: string | null; hostCount: number }> {
   const flavors = await mixFlavors(db, form.mix);
-  const snap = await profileSnapshot(db, form.profile);
+  const snap = await profileSnapshot(db, form.profile, form.asOf);
   const scenario: Scenario = { ...snap.scenario, request: { flavor: flavors[0], num_instances: 1 } };
   const fill = new CapacityFill(scenario, {
     limit: form.limit,
@@ -232,7 +237,7 @@ export async function compareProfiles(db: Db, form: CapacityCompare): Promise<[W
   const profileB = await db.schedulerProfile.findUnique({ where: { name: form.profileB }, select: { config: true } });
   if (!profileB)
     throw new CapacityInputError("profileB", `profileB: scheduler profile "${form.profileB}" does not exist`);
-  const snap = await profileSnapshot(db, form.profile);
+  const snap = await profileSnapshot(db, form.profile, form.asOf);
   const mix = flavors.map((flavor, i) => ({ flavor, share: form.mix[i].share }));
   return compareWorkload(
     snap.scenario,

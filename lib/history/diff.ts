@@ -102,6 +102,8 @@ function keyedDiff<T extends Obj>(
     const eb = mb.get(k);
     if (!eb) continue;
     both.push([ea, eb]);
+    // most entries are unchanged: one comparison of the whole entry first
+    if (JSON.stringify(ea) === JSON.stringify(eb)) continue;
     const fields = changedFields(ea, eb, ignore);
     if (fields.length) changed.push({ name: k, fields });
   }

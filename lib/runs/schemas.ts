@@ -104,6 +104,15 @@ export const ScheduleFormSchema = z
     }),
     /** scheduler profile name; empty = the active one */
     profile: optionalText(),
+    /** a history snapshot's id: schedule on the cloud as it was then; empty = today's cloud */
+    as_of: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
+      z
+        .number({ error: "must be a snapshot of the history (its number)" })
+        .int({ error: "must be a snapshot of the history (its number)" })
+        .positive({ error: "must be a snapshot of the history (its number)" })
+        .optional(),
+    ),
   })
   .superRefine((d, ctx) => {
     if (d.cidr !== undefined) {

@@ -1,0 +1,68 @@
+/**
+ * The cloud "as of" an older snapshot, as the engine reads it: that moment's
+ * hosts, aggregates and server groups with today's profile (the one named,
+ * else the active one), so a trial, a capacity fill or a what-if asks "what
+ * would Nova have answered then, with this configuration". Snapshots never
+ * change, so the few last loaded are kept in memory.
+ *
+ * Its revision is the snapshot's id negated: never a live revision, so a run
+ * made as of a snapshot is stored with that cloud, and its commit is refused
+ * as made on another cloud than today's.
+ */
+import { ProfileNotFoundError, type LoadedSnapshot, type SnapshotOptions } from "@/lib/cloud/snapshot";
+import type { PrismaClient } from "@/lib/db/client";
+import { processSingleton } from "@/lib/process-singleton";
+import type { ExportedCloud } from "@/lib/scenario/import-export";
+import { freezeScenario, type ScenarioConfig } from "@/lib/scheduler/scenario";
+import { loadSnapshotDoc } from "./store";
+
+const KEEP = 3;
+const docs = processSingleton("history-docs", () => new Map<string, Promise<ExportedCloud>>());
+
+/** A snapshot's export, from memory when one of the last few asked for. */
+export function loadSnapshotDocCached(db: PrismaClient, id: number): Promise<ExportedCloud> {
+  const key = `${id}`;
+  const hit = docs.get(key);
+  if (hit) {
+    docs.delete(key);
+    docs.set(key, hit);
+    return hit;
+  }
+  const p = loadSnapshotDoc(db, id);
+  docs.set(key, p);
+  p.catch(() => docs.delete(key));
+  while (docs.size > KEEP) docs.delete(docs.keys().next().value as string);
+  return p;
+}
+
+/** Forget the kept snapshots (tests that reuse ids across databases). */
+export function clearAsOfCache(): void {
+  docs.clear();
+}
+
+export async function loadSnapshotAsOf(
+  db: PrismaClient,
+  id: number,
+  opts: SnapshotOptions = {},
+): Promise<LoadedSnapshot> {
+  const t0 = performance.now();
+  const doc = await loadSnapshotDocCached(db, id);
+  const profile =
+    opts.profileName !== undefined
+      ? await db.schedulerProfile.findUnique({
+          where: { name: opts.profileName },
+          select: { name: true, config: true },
+        })
+      : await db.schedulerProfile.findFirst({ where: { active: true }, select: { name: true, config: true } });
+  if (opts.profileName !== undefined && !profile) throw new ProfileNotFoundError(opts.profileName);
+  const scenario: LoadedSnapshot["scenario"] = {
+    hosts: doc.hosts,
+    aggregates: doc.aggregates,
+    server_groups: doc.server_groups,
+  };
+  if (profile)
+    scenario.config = { ...(JSON.parse(profile.config) as ScenarioConfig), not_simulated: "pass" } as ScenarioConfig;
+  // shared by every request that asks for this snapshot: frozen, as the live snapshot is
+  freezeScenario(scenario);
+  return { scenario, profileName: profile?.name ?? null, revision: -id, loadMs: performance.now() - t0 };
+}
