@@ -16,6 +16,7 @@ export const NAV_ITEMS = [
   { href: "/runs", label: "Runs" },
   { href: "/capacity", label: "Capacity" },
   { href: "/import", label: "Import" },
+  { href: "/history", label: "History" },
   { href: "/audit", label: "Audit" },
 ] as const;
 

@@ -21,6 +21,7 @@ export const PAGE_PARAMS = {
   "/sign-in": { next: param.optional(), signedOut: param.flag() },
   "/schedule": { from: param.recordId(), flavor: param.optional() },
   "/runs": { before: param.recordId() },
+  "/history": { a: param.recordId(), b: param.recordId() },
   "/runs/compare": { a: param.recordId(), b: param.recordId() },
   "/hosts": {
     q: param.text(),

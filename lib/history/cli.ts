@@ -75,6 +75,7 @@ export function snapshotLine(s: SnapshotRow): Record<string, unknown> {
     label: s.label,
     profile: s.profileName,
     counts: s.counts,
+    usage: s.usage,
     digest: s.digest,
     bytes: s.bytes,
     added_bytes: s.addedBytes,

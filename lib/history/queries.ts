@@ -4,7 +4,7 @@
  * snapshot), the agreement figure per profile, usage per AZ over time.
  */
 import type { PrismaClient } from "@/lib/db/client";
-import { diffSnapshots, type SnapshotDiff, usagePerAz, type AzUsage } from "./diff";
+import { diffSnapshots, type SnapshotDiff } from "./diff";
 import { predict, type PredictionReport } from "./predictions";
 import { getSnapshot, listSnapshots, loadSnapshotDoc, previousSnapshot, SnapshotNotFoundError } from "./store";
 
@@ -57,18 +57,26 @@ export async function agreementPerProfile(db: PrismaClient, limit = 30): Promise
   return [...by.values()];
 }
 
-/** Usage per AZ at each of the newest `limit` snapshots, oldest first (the page's chart). */
-export async function usageOverTime(
-  db: PrismaClient,
-  limit = 30,
-): Promise<{ id: number; takenAt: string; usage: AzUsage[] }[]> {
-  const snaps = (await listSnapshots(db, { limit })).reverse();
-  const out: { id: number; takenAt: string; usage: AzUsage[] }[] = [];
-  for (const s of snaps) {
-    const doc = await loadSnapshotDoc(db, s.id);
-    out.push({ id: s.id, takenAt: s.takenAt.toISOString(), usage: [...usagePerAz(doc).values()] });
+/** The agreement per profile from the predictions already computed (the overview: never computes). */
+export async function storedAgreement(db: PrismaClient, limit = 30): Promise<Agreement[]> {
+  const rows = await db.historySnapshot.findMany({
+    where: { predictions: { not: null } },
+    select: { predictions: true },
+    orderBy: [{ takenAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  const by = new Map<string, Agreement>();
+  for (const row of rows) {
+    const r = JSON.parse(row.predictions!) as PredictionReport;
+    if (r.compared === 0) continue;
+    const key = r.profile ?? "";
+    const a = by.get(key) ?? { profile: r.profile, agreed: 0, compared: 0, snapshots: 0 };
+    a.agreed += r.agreed;
+    a.compared += r.compared;
+    a.snapshots++;
+    by.set(key, a);
   }
-  return out;
+  return [...by.values()];
 }
 
 export { getSnapshot, listSnapshots };

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import type { PrismaClient, Tx } from "@/lib/db/client";
 import { bulkInsert, type ExportedCloud, exportCloud } from "@/lib/scenario/import-export";
 import { sortKeysDeep, stableStringify } from "@/lib/scenario/json";
+import { type AzUsage, usagePerAz } from "./diff";
 
 type Db = PrismaClient | Tx;
 
@@ -59,6 +60,8 @@ export interface SnapshotRow {
   digest: string;
   bytes: number;
   addedBytes: number;
+  /** usage per availability zone at that moment (the page's chart over time) */
+  usage: AzUsage[];
 }
 
 /** At most this many instances per record (instances on no host come in such runs). */
@@ -183,7 +186,7 @@ export async function storeSnapshot(
       startedBy: meta.startedBy,
       label: meta.label ?? null,
       profileName: meta.profileName ?? null,
-      counts: JSON.stringify(counts),
+      counts: JSON.stringify({ ...counts, usage: [...usagePerAz(doc).values()] }),
       digest: exportDigest(doc),
       bytes: Buffer.byteLength(compact(doc)),
       addedBytes,
@@ -201,11 +204,12 @@ export async function recordSnapshot(tx: Db, meta: SnapshotMeta): Promise<Snapsh
   return storeSnapshot(tx, doc, { ...meta, profileName: active?.name ?? null });
 }
 
-type RawRow = Omit<SnapshotRow, "counts"> & { counts: string };
+type RawRow = Omit<SnapshotRow, "counts" | "usage"> & { counts: string };
 
-function toRow(r: RawRow & { manifest?: string }): SnapshotRow {
-  const { manifest: _m, ...rest } = r;
-  return { ...rest, counts: JSON.parse(r.counts) as SnapshotCounts };
+function toRow(r: RawRow & { manifest?: string; predictions?: string | null }): SnapshotRow {
+  const { manifest: _m, predictions: _p, ...rest } = r;
+  const { usage = [], ...counts } = JSON.parse(r.counts) as SnapshotCounts & { usage?: AzUsage[] };
+  return { ...rest, counts, usage };
 }
 
 const LIST_SELECT = {

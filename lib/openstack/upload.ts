@@ -13,6 +13,7 @@ import type { Db } from "@/lib/db/client";
 import { CloudValidationError, type ImportSummary } from "@/lib/scenario/import-export";
 import { CloudSchema, NOVA_RELEASES, type NovaRelease } from "@/lib/scenario/schema";
 import { applyImport, type ImportPreview, prepareImport, previewImport } from "./import";
+import { predictionsOf } from "@/lib/history/queries";
 import {
   BundleReadError,
   MAX_BUNDLE_BYTES,
@@ -98,7 +99,9 @@ export async function bundleUpload(
       ];
       return fail(422, errors);
     }
-    const { warnings, ...summary } = result.data;
+    const { warnings, snapshot: snap, ...summary } = result.data;
+    // the predictions against the snapshot before: computed now, after the answer is on its way, and kept
+    if (snap) void predictionsOf(db, snap.id).catch(() => {});
     return { status: 200, body: { ok: true, mode, summary: { ...summary, warnings: warnings.length } } };
   } catch (e) {
     if (e instanceof BundleReadError) return fail(400, e.errors);

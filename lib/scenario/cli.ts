@@ -27,6 +27,7 @@ import { exportNovaConf, formatNovaConfReport, importNovaConf } from "../opensta
 import { saveNovaConfProfile } from "../openstack/profile";
 import { importWithSnapshot } from "../history/record";
 import type { SnapshotRow } from "../history/store";
+import { predictionsOf } from "../history/queries";
 import { BundleReadError, readBundlePath } from "../openstack/read-bundle";
 
 const USAGE = `usage:
@@ -240,7 +241,7 @@ async function main(argv: string[]): Promise<number> {
         },
         { source: "scenario", startedBy: cliActor().name, at, label },
       );
-      printSnapshot(s);
+      await printSnapshot(prisma, s);
       for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
       process.stdout.write(
         `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts in ${s.cells} cell(s), ` +
@@ -297,7 +298,10 @@ function parseAt(v: string | undefined): Date | undefined {
   return new Date(t);
 }
 
-function printSnapshot(s: { snapshot?: SnapshotRow; historyOnly?: boolean }) {
+async function printSnapshot(
+  prisma: ReturnType<typeof createPrismaClient>,
+  s: { snapshot?: SnapshotRow; historyOnly?: boolean },
+) {
   if (!s.snapshot) return;
   const n = s.snapshot;
   process.stderr.write(
@@ -306,6 +310,12 @@ function printSnapshot(s: { snapshot?: SnapshotRow; historyOnly?: boolean }) {
       (s.historyOnly ? "; older than the newest snapshot: entered history only, the current cloud is unchanged" : "") +
       "\n",
   );
+  // predictions against the snapshot before it, kept for the overview's agreement figure
+  const r = await predictionsOf(prisma, n.id);
+  if (r?.predictions.length)
+    process.stderr.write(
+      `history: ${r.agreed} of ${r.compared} new server(s) where Schedscope predicted (npm run -s cloud -- predictions ${n.id})\n`,
+    );
 }
 
 async function importOpenStack(
@@ -340,7 +350,7 @@ async function importOpenStack(
     },
     progress,
   );
-  printSnapshot(s);
+  await printSnapshot(prisma, s);
   process.stdout.write(
     `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts, ${s.aggregates} aggregates, ` +
       `${s.serverGroups} server groups, ${s.instances} instances, ${s.flavors} flavors, ${s.images} images` +
