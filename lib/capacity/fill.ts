@@ -6,7 +6,7 @@
  */
 import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/scenario/import-export";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
-import { loadSnapshotAsOf } from "@/lib/history/as-of";
+import { loadSnapshotAsOf, type SnapshotChoice, snapshotChoices } from "@/lib/history/as-of";
 import { SnapshotNotFoundError } from "@/lib/history/store";
 import type { Db } from "@/lib/db/client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/fill";
@@ -209,10 +209,12 @@ export interface CapacityOptions {
   hostCount: number;
   defaultFlavor: string;
   defaultLimit: number;
+  /** the history's snapshots a fill can run "as of", newest first */
+  snapshots: SnapshotChoice[];
 }
 
 export async function capacityOptions(db: Db): Promise<CapacityOptions> {
-  const [flavors, profiles, todayMix, hostCount] = await Promise.all([
+  const [flavors, profiles, todayMix, hostCount, snapshots] = await Promise.all([
     db.flavor.findMany({ orderBy: { name: "asc" }, select: { name: true, vcpus: true, memoryMb: true } }),
     db.schedulerProfile.findMany({
       orderBy: [{ active: "desc" }, { name: "asc" }],
@@ -220,6 +222,7 @@ export async function capacityOptions(db: Db): Promise<CapacityOptions> {
     }),
     instanceMix(db),
     db.computeHost.count(),
+    snapshotChoices(db),
   ]);
   return {
     flavors: flavors.map((f) => ({ name: f.name, vcpus: f.vcpus, memory_mb: f.memoryMb })),
@@ -228,6 +231,7 @@ export async function capacityOptions(db: Db): Promise<CapacityOptions> {
     hostCount,
     defaultFlavor: flavors.find((f) => f.name === "m1.large")?.name ?? flavors[0]?.name ?? "",
     defaultLimit: DEFAULT_FILL_LIMIT,
+    snapshots,
   };
 }
 

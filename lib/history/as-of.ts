@@ -17,11 +17,17 @@ import { freezeScenario, type ScenarioConfig } from "@/lib/scheduler/scenario";
 import { loadSnapshotDoc } from "./store";
 
 const KEEP = 3;
-const docs = processSingleton("history-docs", () => new Map<string, Promise<ExportedCloud>>());
+/** Per database client: the last few snapshots asked for (ids are per database). */
+const perDb = processSingleton("history-docs", () => new WeakMap<PrismaClient, Map<number, Promise<ExportedCloud>>>());
 
 /** A snapshot's export, from memory when one of the last few asked for. */
 export function loadSnapshotDocCached(db: PrismaClient, id: number): Promise<ExportedCloud> {
-  const key = `${id}`;
+  let docs = perDb.get(db);
+  if (!docs) {
+    docs = new Map();
+    perDb.set(db, docs);
+  }
+  const key = id;
   const hit = docs.get(key);
   if (hit) {
     docs.delete(key);
@@ -31,13 +37,13 @@ export function loadSnapshotDocCached(db: PrismaClient, id: number): Promise<Exp
   const p = loadSnapshotDoc(db, id);
   docs.set(key, p);
   p.catch(() => docs.delete(key));
-  while (docs.size > KEEP) docs.delete(docs.keys().next().value as string);
+  while (docs.size > KEEP) docs.delete(docs.keys().next().value as number);
   return p;
 }
 
-/** Forget the kept snapshots (tests that reuse ids across databases). */
-export function clearAsOfCache(): void {
-  docs.clear();
+/** Forget the kept snapshots of a database (tests). */
+export function clearAsOfCache(db?: PrismaClient): void {
+  if (db) perDb.delete(db);
 }
 
 export async function loadSnapshotAsOf(
@@ -65,4 +71,23 @@ export async function loadSnapshotAsOf(
   // shared by every request that asks for this snapshot: frozen, as the live snapshot is
   freezeScenario(scenario);
   return { scenario, profileName: profile?.name ?? null, revision: -id, loadMs: performance.now() - t0 };
+}
+
+/** A snapshot as an "As of" field offers it. */
+export interface SnapshotChoice {
+  id: number;
+  label: string;
+}
+
+/** The newest snapshots, for the "As of" fields of the trial and capacity forms. */
+export async function snapshotChoices(db: PrismaClient, limit = 50): Promise<SnapshotChoice[]> {
+  const rows = await db.historySnapshot.findMany({
+    select: { id: true, takenAt: true, source: true },
+    orderBy: [{ takenAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    label: `#${r.id} · ${r.takenAt.toISOString().slice(0, 16).replace("T", " ")} UTC · ${r.source}`,
+  }));
 }

@@ -110,7 +110,21 @@ function keyedDiff<T extends Obj>(
   return { added, removed, changed, both };
 }
 
-const hostKey = (h: Obj) => (h.node !== undefined && h.node !== h.name ? `${h.name} (${h.node})` : String(h.name));
+/** Hosts by service host name; the nodes of a service host with several (Ironic) as "host (node)". */
+let multiNode = new Set<string>();
+const hostKey = (h: Obj) => (multiNode.has(String(h.name)) ? `${h.name} (${h.node ?? h.name})` : String(h.name));
+
+function multiNodeHosts(...docs: ExportedCloud[]): Set<string> {
+  const out = new Set<string>();
+  for (const d of docs) {
+    const seen = new Set<string>();
+    for (const h of d.hosts) {
+      if (seen.has(h.name)) out.add(h.name);
+      seen.add(h.name);
+    }
+  }
+  return out;
+}
 const disabledOf = (h: Obj) => Boolean((h.service as Obj | undefined)?.disabled);
 
 /** Where each instance is (host key, or null: on no host), and its name. */
@@ -177,6 +191,7 @@ function emptyUsage(az: string): AzUsage {
 }
 
 export function diffSnapshots(a: ExportedCloud, b: ExportedCloud): SnapshotDiff {
+  multiNode = multiNodeHosts(a, b);
   // hosts: the instances list and what follows from it are the instances section's
   const h = keyedDiff(a.hosts as unknown as Obj[], b.hosts as unknown as Obj[], hostKey, ["instances"]);
   const disabled = h.both.filter(([x, y]) => !disabledOf(x) && disabledOf(y)).map(([, y]) => hostKey(y));

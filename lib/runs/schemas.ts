@@ -148,6 +148,7 @@ export const SCHEDULE_FIELDS = [
   "build_near_host_ip",
   "cidr",
   "profile",
+  "as_of",
 ] as const;
 export type ScheduleField = (typeof SCHEDULE_FIELDS)[number];
 
