@@ -90,7 +90,21 @@ export async function bundleUpload(
           },
           snapshot: { source: "bundle", startedBy: actor.name, label: "(upload on /import)" },
         }),
-      { revalidate: ["/", "/hosts", "/aggregates", "/flavors", "/images", "/server-groups", "/instances", "/config"] },
+      {
+        revalidate: [
+          "/",
+          "/hosts",
+          "/aggregates",
+          "/flavors",
+          "/images",
+          "/server-groups",
+          "/instances",
+          "/config",
+          "/history",
+        ],
+        // replacing a 10,000-host cloud and storing its snapshot takes seconds to a minute under load
+        timeoutMs: 600_000,
+      },
     );
     if (!result.ok) {
       const errors = [
