@@ -10,6 +10,7 @@ import { capacityOverview, cloudCounts, problemHosts, type CapacityRow } from "@
 import { prisma } from "@/lib/db";
 import { previewHostLosses } from "@/lib/maintenance/preview";
 import { listRuns } from "@/lib/runs/queries";
+import { storedAgreement } from "@/lib/history/queries";
 import type { SearchParams } from "@/lib/api/params";
 import { readPageParams } from "@/lib/api/page-params";
 
@@ -79,12 +80,13 @@ function CapacitySection({
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const losses = readPageParams("/", await searchParams).losses === "1" ? await previewHostLosses(prisma) : null;
-  const [counts, capacity, problems, { runs }, runway] = await Promise.all([
+  const [counts, capacity, problems, { runs }, runway, agreement] = await Promise.all([
     cloudCounts(prisma),
     capacityOverview(prisma),
     problemHosts(prisma, 25),
     listRuns(prisma, { limit: 10 }),
     runwayView(prisma),
+    storedAgreement(prisma),
   ]);
   const total = capacity.byCell.reduce(
     (a, r) => ({
@@ -138,6 +140,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <strong>{fmtInt(counts.runs)}</strong> scheduling runs
           </Link>
         </li>
+        {agreement.map((a) => (
+          <li key={a.profile ?? ""}>
+            <Link href="/history">
+              <strong>{Math.round((100 * a.agreed) / a.compared)} %</strong> predictions agree with Nova (
+              {a.profile ?? "no profile"}: {fmtInt(a.agreed)} of {fmtInt(a.compared)} servers)
+            </Link>
+          </li>
+        ))}
       </ul>
 
       <CapacitySection id="cap-az" title="Capacity by availability zone" group="Zone" rows={capacity.byZone} />

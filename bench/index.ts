@@ -36,6 +36,7 @@ import { benchCapacity } from "./capacity";
 import { benchMetrics } from "./metrics";
 import { benchSnapshot } from "./snapshot";
 import { benchSync, printSync } from "./sync";
+import { benchHistory } from "./history";
 import { median } from "./median";
 import { appendRun, runSection } from "./record";
 
@@ -377,6 +378,8 @@ async function main() {
   await benchMetrics();
   // a sync of a 10,000-host cloud from a local server in the real cloud's answer shapes (goal < 60 s)
   printSync(await benchSync(10000));
+  // The cloud's history: what a day of 1 % changed hosts adds beside a full copy
+  await benchHistory();
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

@@ -17,6 +17,7 @@ export const NAV_ITEMS = [
   { href: "/capacity", label: "Capacity" },
   { href: "/import", label: "Import" },
   { href: "/connections", label: "Connections" },
+  { href: "/history", label: "History" },
   { href: "/audit", label: "Audit" },
 ] as const;
 

@@ -53,6 +53,8 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
   const [rows, setRows] = useState<Row[]>([{ flavor: options.defaultFlavor, share: "100" }]);
   const [limit, setLimit] = useState(String(options.defaultLimit));
   const [profile, setProfile] = useState(options.profiles.find((p) => p.active)?.name ?? "");
+  /** "" = today's cloud, else a history snapshot's id */
+  const [asOf, setAsOf] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<{ placed: number; limit: number } | null>(null);
   const [summary, setSummary] = useState<CapacitySummary | null>(null);
@@ -87,6 +89,7 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
     const input = {
       limit: typedNumber(limit),
       ...profiles,
+      ...(asOf ? { asOf: Number(asOf) } : {}),
       mix: rows.map((r) => ({ flavor: r.flavor, share: typedNumber(r.share) })),
     };
     const v = validateCapacityForm(input);
@@ -230,8 +233,22 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
               ))}
             </select>
           </label>
+          {options.snapshots.length ? (
+            <label>
+              As of
+              <select name="asOf" value={asOf} onChange={(e) => setAsOf(e.target.value)}>
+                <option value="">today&apos;s cloud</option>
+                {options.snapshots.map((s) => (
+                  <option key={s.id} value={String(s.id)}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <FieldError errors={errors} name="limit" />
           <FieldError errors={errors} name="profile" />
+          <FieldError errors={errors} name="asOf" />
         </div>
         <FieldError errors={errors} name="_form" />
         <div className="form-actions">

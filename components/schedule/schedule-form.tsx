@@ -256,6 +256,23 @@ export function ScheduleForm({ options, initial }: { options: ScheduleFormOption
               ),
               profile?.description ?? undefined,
             )}
+            {options.snapshots.length
+              ? field(
+                  "as_of",
+                  "As of",
+                  (p) => (
+                    <select {...p}>
+                      <option value="">today&apos;s cloud</option>
+                      {options.snapshots.map((s) => (
+                        <option key={s.id} value={String(s.id)}>
+                          {s.label}
+                        </option>
+                      ))}
+                    </select>
+                  ),
+                  "Schedule on the cloud as it was at a snapshot of its history, under the profile above (such a run is not committed).",
+                )
+              : null}
           </div>
         </fieldset>
         <details

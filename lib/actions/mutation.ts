@@ -136,6 +136,8 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
      * when only the action's domain can name them (a run's commit, a move).
      */
     targets?: (tx: Tx, data: z.output<S>) => Promise<Target[]>;
+    /** The transaction's time limit (default 30 s): a whole-cloud import with its history snapshot needs more. */
+    timeoutMs?: number;
   } = {},
 ): Promise<ActionResult<T>> {
   const auth = await authorize(action);
@@ -160,7 +162,7 @@ export async function mutate<S extends z.ZodType, T, P = undefined>(
         return out;
       },
       // under load a write waits its turn for a connection / the write lock rather than fail
-      { timeout: 30_000, maxWait: 30_000 },
+      { timeout: opts.timeoutMs ?? 30_000, maxWait: 30_000 },
     );
     for (const p of opts.revalidate ?? []) revalidatePath(p);
     return { ok: true, data, message: opts.message };

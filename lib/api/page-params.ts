@@ -23,6 +23,7 @@ export const PAGE_PARAMS = {
   "/runs": { before: param.recordId() },
   /** Runway's what-if: a flavor, and N more hosts like host `like`. */
   "/capacity": { flavor: param.optional(), add: param.wholeNumber(0, 10_000, null), like: param.text() },
+  "/history": { a: param.recordId(), b: param.recordId() },
   "/runs/compare": { a: param.recordId(), b: param.recordId() },
   "/hosts": {
     q: param.text(),

@@ -6,6 +6,8 @@
  */
 import { FLAVOR_SPECS, flavorFromDb, scenarioFlavor } from "@/lib/cloud/scenario-io";
 import { ProfileNotFoundError, loadSnapshot } from "@/lib/cloud/snapshot";
+import { loadSnapshotAsOf, type SnapshotChoice, snapshotChoices } from "@/lib/history/as-of";
+import { SnapshotNotFoundError } from "@/lib/history/store";
 import type { Db } from "@/lib/db/client";
 import { CapacityFill, hostAvailabilityZone, type FillResult } from "@/lib/scheduler/fill";
 import { toResult } from "@/lib/scheduler/result";
@@ -35,12 +37,15 @@ async function mixFlavors(db: Db, mix: CapacityForm["mix"]): Promise<ScenarioFla
 }
 
 /** Today's cloud under the named profile (the active one when none is named). */
-async function profileSnapshot(db: Db, profile: CapacityForm["profile"]) {
+async function profileSnapshot(db: Db, profile: CapacityForm["profile"], asOf?: number) {
   try {
+    // "as of" an older snapshot: that moment's cloud under today's profile
+    if (asOf !== undefined) return await loadSnapshotAsOf(db, asOf, { profileName: profile });
     return await loadSnapshot(db, { profileName: profile });
   } catch (e) {
     if (e instanceof ProfileNotFoundError)
       throw new CapacityInputError("profile", `profile: scheduler profile "${e.profileName}" does not exist`);
+    if (e instanceof SnapshotNotFoundError) throw new CapacityInputError("asOf", `asOf: ${e.message}`);
     throw e;
   }
 }
@@ -51,7 +56,7 @@ export async function prepareFill(
   form: CapacityForm,
 ): Promise<{ fill: CapacityFill; profileName: string | null; hostCount: number }> {
   const flavors = await mixFlavors(db, form.mix);
-  const snap = await profileSnapshot(db, form.profile);
+  const snap = await profileSnapshot(db, form.profile, form.asOf);
   const scenario: Scenario = { ...snap.scenario, request: { flavor: flavors[0], num_instances: 1 } };
   const fill = new CapacityFill(scenario, {
     limit: form.limit,
@@ -204,10 +209,12 @@ export interface CapacityOptions {
   hostCount: number;
   defaultFlavor: string;
   defaultLimit: number;
+  /** the history's snapshots a fill can run "as of", newest first */
+  snapshots: SnapshotChoice[];
 }
 
 export async function capacityOptions(db: Db): Promise<CapacityOptions> {
-  const [flavors, profiles, todayMix, hostCount] = await Promise.all([
+  const [flavors, profiles, todayMix, hostCount, snapshots] = await Promise.all([
     db.flavor.findMany({ orderBy: { name: "asc" }, select: { name: true, vcpus: true, memoryMb: true } }),
     db.schedulerProfile.findMany({
       orderBy: [{ active: "desc" }, { name: "asc" }],
@@ -215,6 +222,7 @@ export async function capacityOptions(db: Db): Promise<CapacityOptions> {
     }),
     instanceMix(db),
     db.computeHost.count(),
+    snapshotChoices(db),
   ]);
   return {
     flavors: flavors.map((f) => ({ name: f.name, vcpus: f.vcpus, memory_mb: f.memoryMb })),
@@ -223,6 +231,7 @@ export async function capacityOptions(db: Db): Promise<CapacityOptions> {
     hostCount,
     defaultFlavor: flavors.find((f) => f.name === "m1.large")?.name ?? flavors[0]?.name ?? "",
     defaultLimit: DEFAULT_FILL_LIMIT,
+    snapshots,
   };
 }
 
@@ -232,7 +241,7 @@ export async function compareProfiles(db: Db, form: CapacityCompare): Promise<[W
   const profileB = await db.schedulerProfile.findUnique({ where: { name: form.profileB }, select: { config: true } });
   if (!profileB)
     throw new CapacityInputError("profileB", `profileB: scheduler profile "${form.profileB}" does not exist`);
-  const snap = await profileSnapshot(db, form.profile);
+  const snap = await profileSnapshot(db, form.profile, form.asOf);
   const mix = flavors.map((flavor, i) => ({ flavor, share: form.mix[i].share }));
   return compareWorkload(
     snap.scenario,

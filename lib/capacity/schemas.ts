@@ -13,6 +13,12 @@ export const DEFAULT_FILL_LIMIT = 10_000;
 export const CapacityFormSchema = z
   .object({
     profile: z.string().trim().min(1).optional(),
+    /** a history snapshot's id: fill the cloud as it was then (absent: today's) */
+    asOf: z
+      .number({ error: "asOf: must be a snapshot of the history (its number)" })
+      .int({ error: "asOf: must be a snapshot of the history (its number)" })
+      .positive({ error: "asOf: must be a snapshot of the history (its number)" })
+      .optional(),
     limit: z
       .number({ error: "limit: a whole number of boots is required" })
       .int({ error: "limit: must be a whole number of boots" })

@@ -402,6 +402,8 @@ export async function importCloud(
           flavorId: a?.flavor != null ? (flavorId.get(a.flavor) ?? null) : null,
           imageId: a?.image != null ? (imageId.get(a.image) ?? null) : null,
           projectId: a?.project_id ?? null,
+          availabilityZone: a?.availability_zone ?? null,
+          created: a?.created ?? null,
         };
       };
       const placed = new Set<string>();
@@ -515,14 +517,27 @@ export function pickRequest(input: unknown): ScenarioRequest {
   return candidate as ScenarioRequest; // verbatim: keep the file's own value forms
 }
 
+/**
+ * Run reads in one read transaction, or, inside the caller's transaction
+ * (an import recording its snapshot), one after the other in it.
+ */
+function readTogether<T extends readonly unknown[]>(
+  db: PrismaClient | Tx,
+  reads: [...{ [K in keyof T]: Promise<T[K]> }],
+): Promise<T> {
+  return "$transaction" in db
+    ? (db.$transaction(reads as never) as unknown as Promise<T>)
+    : (Promise.all(reads) as unknown as Promise<T>);
+}
+
 /** The cloud (+ active or named profile as `config`, + optional request) as a scenario document. */
-export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}): Promise<ExportedCloud> {
+export async function exportCloud(prisma: PrismaClient | Tx, opts: ExportOptions = {}): Promise<ExportedCloud> {
   const request = opts.request !== undefined ? pickRequest(opts.request) : undefined;
   const { scenario } = await loadSnapshot(prisma, { profileName: opts.profileName });
   // the engine-side pass of unsimulated classes is not part of the profile
   if (scenario.config) delete (scenario.config as { not_simulated?: unknown }).not_simulated;
   const d = sqlFor(prisma);
-  const [flavors, images, instanceRows] = await prisma.$transaction([
+  const [flavors, images, instanceRows] = await readTogether(prisma, [
     prisma.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: { orderBy: { key: "asc" } } } }),
     prisma.image.findMany({ orderBy: { uuid: "asc" }, include: { properties: { orderBy: { key: "asc" } } } }),
     // instances with attributes beyond placement, or on no host; one JSON text per row (fast at 100k+)
@@ -534,16 +549,20 @@ export async function exportCloud(prisma: PrismaClient, opts: ExportOptions = {}
           ["flavor", `f."name"`],
           ["image", `im."uuid"`],
           ["project_id", `i."projectId"`],
+          ["availability_zone", `i."availabilityZone"`],
+          ["created", `i."created"`],
         ]),
       )} AS "json"
        FROM "Instance" i LEFT JOIN "Flavor" f ON f."id" = i."flavorId" LEFT JOIN "Image" im ON im."id" = i."imageId"
        WHERE i."hostId" IS NULL OR i."name" IS NOT NULL OR i."flavorId" IS NOT NULL OR i."imageId" IS NOT NULL
-          OR i."projectId" IS NOT NULL
+          OR i."projectId" IS NOT NULL OR i."availabilityZone" IS NOT NULL OR i."created" IS NOT NULL
        ORDER BY i."id"`,
     ),
   ]);
   const instances = JSON.parse(`[${instanceRows.map((r) => r.json).join(",")}]`) as Record<string, unknown>[];
-  for (const i of instances) for (const k of ["name", "flavor", "image", "project_id"]) if (i[k] === null) delete i[k];
+  for (const i of instances)
+    for (const k of ["name", "flavor", "image", "project_id", "availability_zone", "created"])
+      if (i[k] === null) delete i[k];
   const out: ExportedCloud = {
     ...scenario,
     flavors: flavors.map((f) => {

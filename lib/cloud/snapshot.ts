@@ -11,7 +11,7 @@
  * same defaults the Nova reference does.
  */
 import { SERVICE_IS_UP_SQL } from "@/lib/cloud/service";
-import type { PrismaClient } from "@/lib/db/client";
+import type { PrismaClient, Tx } from "@/lib/db/client";
 import { type Dialect, DIALECTS, dialectOf, type SqlDialect, sqlFor } from "@/lib/db/dialect";
 import type {
   Scenario,
@@ -198,33 +198,38 @@ export async function loadScenarioHost(prisma: PrismaClient, name: string): Prom
 }
 
 /** Load the cloud (+ profile config) as a scenario without `request`, in one read transaction. */
-export async function loadSnapshot(prisma: PrismaClient, opts: SnapshotOptions = {}): Promise<LoadedSnapshot> {
+export async function loadSnapshot(prisma: PrismaClient | Tx, opts: SnapshotOptions = {}): Promise<LoadedSnapshot> {
   const t0 = performance.now();
   const d = dialectOf(prisma);
   const sql = SNAPSHOT_SQL[d];
   const q = (text: string) => prisma.$queryRawUnsafe<{ json: string }[]>(text);
-  const [revision, hostsJson, aggregatesJson, groupsJson, profile] = await prisma.$transaction(
-    [
-      // first: the read transaction starts here, so the rows below are this revision's
-      prisma.cloudRevision.findUnique({ where: { id: 1 }, select: { revision: true } }),
-      q(sql.hosts),
-      q(sql.aggregates),
-      q(sql.serverGroups),
-      opts.profileName !== undefined
-        ? prisma.schedulerProfile.findUnique({
-            where: { name: opts.profileName },
-            select: { name: true, config: true },
-          })
-        : prisma.schedulerProfile.findFirst({ where: { active: true }, select: { name: true, config: true } }),
-    ],
-    // PostgreSQL's default (read committed) gives each statement its own
-    // snapshot; one snapshot for all five needs repeatable read. SQLite's
-    // transactions always see one state.
-    // (the SQLite client's types know only Serializable; the PostgreSQL client gets this)
-    d === "postgresql"
-      ? ({ isolationLevel: "RepeatableRead" } as unknown as { isolationLevel: "Serializable" })
-      : undefined,
-  );
+  const reads = [
+    // first: the read transaction starts here, so the rows below are this revision's
+    prisma.cloudRevision.findUnique({ where: { id: 1 }, select: { revision: true } }),
+    q(sql.hosts),
+    q(sql.aggregates),
+    q(sql.serverGroups),
+    opts.profileName !== undefined
+      ? prisma.schedulerProfile.findUnique({
+          where: { name: opts.profileName },
+          select: { name: true, config: true },
+        })
+      : prisma.schedulerProfile.findFirst({ where: { active: true }, select: { name: true, config: true } }),
+  ] as const;
+  // Inside the caller's transaction (an import recording its history), the reads go in it, in turn.
+  const together: ReturnType<typeof Promise.all<typeof reads>> = !("$transaction" in prisma)
+    ? Promise.all(reads)
+    : (prisma.$transaction(
+        reads as never,
+        // PostgreSQL's default (read committed) gives each statement its own
+        // snapshot; one snapshot for all five needs repeatable read. SQLite's
+        // transactions always see one state.
+        // (the SQLite client's types know only Serializable; the PostgreSQL client gets this)
+        d === "postgresql"
+          ? ({ isolationLevel: "RepeatableRead" } as unknown as { isolationLevel: "Serializable" })
+          : undefined,
+      ) as unknown as ReturnType<typeof Promise.all<typeof reads>>);
+  const [revision, hostsJson, aggregatesJson, groupsJson, profile] = await together;
   if (opts.profileName !== undefined && !profile) throw new ProfileNotFoundError(opts.profileName);
 
   const hosts = parseHostRows(hostsJson);

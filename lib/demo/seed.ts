@@ -9,6 +9,7 @@ import type { PrismaClient } from "@/lib/db/client";
 import { buildDemoCloud, DEMO_PROFILES } from "./cloud";
 import { importCloud, type ImportSummary } from "@/lib/cloud/scenario-io";
 import { bumpCloudRevision } from "../cloud/revision";
+import { recordSnapshot } from "../history/store";
 
 export interface SeedOptions {
   hosts?: number;
@@ -28,15 +29,20 @@ export async function seedDemoCloud(prisma: PrismaClient, opts: SeedOptions = {}
   const buildMs = performance.now() - t0;
   const summary = await importCloud(prisma, doc, { profileName: "default" });
   // the other demo profiles (inactive); "default" got its config from the document
-  await prisma.$transaction(async (tx) => {
-    for (const p of DEMO_PROFILES) {
-      await tx.schedulerProfile.upsert({
-        where: { name: p.name },
-        create: { name: p.name, description: p.description, config: JSON.stringify(p.config), active: p.active },
-        update: { description: p.description, config: JSON.stringify(p.config) },
-      });
-    }
-    await bumpCloudRevision(tx);
-  });
+  await prisma.$transaction(
+    async (tx) => {
+      for (const p of DEMO_PROFILES) {
+        await tx.schedulerProfile.upsert({
+          where: { name: p.name },
+          create: { name: p.name, description: p.description, config: JSON.stringify(p.config), active: p.active },
+          update: { description: p.description, config: JSON.stringify(p.config) },
+        });
+      }
+      await bumpCloudRevision(tx);
+      // the demo's history starts with the seeded cloud
+      await recordSnapshot(tx, { source: "scenario", startedBy: "(demo seed)", label: "demo cloud" });
+    },
+    { timeout: 600_000, maxWait: 60_000 },
+  );
   return { seeded: true, buildMs, totalMs: performance.now() - t0, ...summary };
 }

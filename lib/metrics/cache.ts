@@ -17,7 +17,7 @@
 import type { PrismaClient } from "@/lib/db/client";
 import { readCloudRevision } from "@/lib/cloud/revision";
 import { processSingleton } from "@/lib/process-singleton";
-import { exportCloud } from "@/lib/scenario/import-export";
+import { exportCloud } from "@/lib/cloud/scenario-io";
 import { type CapacityMetrics, computeCapacityMetrics, hostLossByZone, type MetricsCloud } from "./compute";
 import { renderScrapeHeader, renderSnapshot } from "./exposition";
 import { metricsProviders } from "./providers";

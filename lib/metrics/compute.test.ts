@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoCloud } from "@/lib/demo/seed";
 import { DEMO_FLAVORS } from "@/lib/demo/cloud";
-import { exportCloud } from "@/lib/scenario/import-export";
+import { exportCloud } from "@/lib/cloud/scenario-io";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { computeCapacityMetrics, type MetricsCloud } from "./compute";
 import { renderSnapshot } from "./exposition";

@@ -4,7 +4,7 @@
  * person, and a page's cookie must not let a cross-site image tag or a
  * browser extension read capacity. 401 without a live token, before any work.
  */
-import { apiError } from "@/lib/api/errors";
+import { apiError } from "@/lib/core/errors";
 import { scrapeTokenName } from "@/lib/auth/scrape-tokens";
 import type { PrismaClient } from "@/lib/db/client";
 import { scrapeMetrics } from "./cache";

@@ -791,6 +791,12 @@ export interface ServerInfo {
   flavor?: string;
   image?: string;
   project_id?: string;
+  /** the compute node (OS-EXT-SRV-ATTR:hypervisor_hostname), where the source gives it */
+  node?: string;
+  /** the AZ Nova reports (OS-EXT-AZ:availability_zone / "Availability Zone") */
+  availability_zone?: string;
+  /** creation time (the API's `created`), where the source gives it */
+  created?: string;
 }
 
 export function readServers(v: unknown, is: Issues): ServerInfo[] {
@@ -814,6 +820,12 @@ export function readServers(v: unknown, is: Issues): ServerInfo[] {
     if (image && UUID_RE.test(image)) s.image = image;
     const project = str(r.project_id) ?? str(r.tenant_id);
     if (project) s.project_id = project;
+    const node = str(r.hypervisor_hostname);
+    if (node) s.node = node;
+    const az = str(r.availability_zone);
+    if (az) s.availability_zone = az;
+    const created = str(r.created) ?? str(r.created_at);
+    if (created && !Number.isNaN(Date.parse(created))) s.created = created;
     return [s];
   });
 }
@@ -1067,8 +1079,10 @@ export function bundleToCloud(bundle: Bundle, opts: { release?: NovaRelease } = 
     if (entries !== undefined) {
       // server list names the service host only: on several nodes (Ironic), the next node Placement
       // shows in use takes it, else the first node
+      // (the API names the node too: then it decides)
+      const named = s.node !== undefined ? entries.find((e) => (e.node ?? e.name) === s.node) : undefined;
       const busy = entries.filter((e) => busyNode(e) && (serversOnHost.get(e)?.length ?? 0) === 0);
-      const on = busy[0] ?? entries[0];
+      const on = named ?? busy[0] ?? entries[0];
       serversOnHost.set(on, [...(serversOnHost.get(on) ?? []), s.uuid]);
     }
     const inst: Row = { uuid: s.uuid };
@@ -1082,6 +1096,8 @@ export function bundleToCloud(bundle: Bundle, opts: { release?: NovaRelease } = 
       else unknownImage++;
     }
     if (s.project_id) inst.project_id = s.project_id;
+    if (s.availability_zone) inst.availability_zone = s.availability_zone;
+    if (s.created) inst.created = s.created;
     instances.push(inst);
   });
   if (unknownFlavor)

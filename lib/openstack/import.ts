@@ -18,6 +18,8 @@ import { type Bundle, type Conversion, bundleToCloud } from "./convert";
 import { diffClouds, type KindChange } from "./preview";
 import { parseBundleFiles } from "./read-bundle";
 import type { OptionReport } from "./nova-conf";
+import { importWithSnapshot } from "@/lib/history/record";
+import type { SnapshotMeta, SnapshotRow } from "@/lib/history/store";
 
 /** The profile a bundle's nova.conf becomes (named for what it is, not for the file). */
 export const NOVA_CONF_PROFILE = "imported-nova-conf";
@@ -128,36 +130,30 @@ export async function previewImport(
 }
 
 /**
- * Where a cloud document came from, for the history of snapshots: a sync of
- * the cloud's APIs or a bundle, who started it, and when the data was read
- * (a bundle's collection time; a sync's start).
- */
-export interface SnapshotOrigin {
-  source: "sync" | "bundle";
-  startedBy: string;
-  at: Date;
-}
-
-/**
  * Replace the cloud with the prepared document in one transaction (the
  * caller's, when given). A bundle's nova.conf becomes the active profile
  * "nova.conf"; without one the profiles are left alone.
- * `snapshot` says where the document came from (history records it).
+ *
+ * `snapshot`: the history entry the import records in the same transaction
+ * (lib/history/record.ts). With an `at` older than the newest snapshot the
+ * bundle only enters history: the current cloud stays.
  */
 export async function applyImport(
   prisma: PrismaClient,
   prepared: PreparedImport,
-  opts: { tx?: Tx; audit?: CloudImportAudit; snapshot?: SnapshotOrigin } = {},
+  opts: { tx?: Tx; audit?: CloudImportAudit; snapshot?: SnapshotMeta } = {},
   progress: Progress = () => {},
-): Promise<ImportSummary> {
+): Promise<ImportSummary & { snapshot?: SnapshotRow; historyOnly?: boolean }> {
   progress("writing", `${prepared.counts.hosts} hosts`);
   const hasConfig = prepared.doc.config !== undefined;
-  const summary = await importCloud(prisma, prepared.doc, {
-    profileName: NOVA_CONF_PROFILE,
-    keepProfiles: !hasConfig,
-    tx: opts.tx,
-    audit: opts.audit,
-  });
+  const importOpts = { profileName: NOVA_CONF_PROFILE, keepProfiles: !hasConfig, audit: opts.audit };
+  const meta = opts.snapshot;
+  if (!meta) {
+    const summary = await importCloud(prisma, prepared.doc, { ...importOpts, tx: opts.tx });
+    progress("done");
+    return summary;
+  }
+  const result = await importWithSnapshot(prisma, prepared.doc, importOpts, meta, opts.tx);
   progress("done");
-  return summary;
+  return result;
 }

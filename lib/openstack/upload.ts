@@ -13,6 +13,7 @@ import type { Db } from "@/lib/db/client";
 import { CloudValidationError, type ImportSummary } from "@/lib/cloud/scenario-io";
 import { CloudSchema, NOVA_RELEASES, type NovaRelease } from "@/lib/scenario/schema";
 import { applyImport, type ImportPreview, prepareImport, previewImport } from "./import";
+import { predictionsOf } from "@/lib/history/queries";
 import {
   BundleReadError,
   MAX_BUNDLE_BYTES,
@@ -87,8 +88,23 @@ export async function bundleUpload(
             sha256,
             bytes,
           },
+          snapshot: { source: "bundle", startedBy: actor.name, label: "(upload on /import)" },
         }),
-      { revalidate: ["/", "/hosts", "/aggregates", "/flavors", "/images", "/server-groups", "/instances", "/config"] },
+      {
+        revalidate: [
+          "/",
+          "/hosts",
+          "/aggregates",
+          "/flavors",
+          "/images",
+          "/server-groups",
+          "/instances",
+          "/config",
+          "/history",
+        ],
+        // replacing a 10,000-host cloud and storing its snapshot takes seconds to a minute under load
+        timeoutMs: 600_000,
+      },
     );
     if (!result.ok) {
       const errors = [
@@ -97,7 +113,9 @@ export async function bundleUpload(
       ];
       return fail(422, errors);
     }
-    const { warnings, ...summary } = result.data;
+    const { warnings, snapshot: snap, ...summary } = result.data;
+    // the predictions against the snapshot before: computed now, after the answer is on its way, and kept
+    if (snap) void predictionsOf(db, snap.id).catch(() => {});
     return { status: 200, body: { ok: true, mode, summary: { ...summary, warnings: warnings.length } } };
   } catch (e) {
     if (e instanceof BundleReadError) return fail(400, e.errors);

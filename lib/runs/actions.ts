@@ -33,7 +33,7 @@ export interface ScheduleOutcome {
 export async function scheduleAction(input: ScheduleFormInput): Promise<ActionResult<ScheduleOutcome>> {
   const t0 = performance.now();
   const res = await storeNewRun("schedule.run", ScheduleFormSchema, input, async (form) =>
-    prepareRun(prisma, await resolveRequest(prisma, form), form.profile),
+    prepareRun(prisma, await resolveRequest(prisma, form), form.profile, form.as_of),
   );
   return res.ok ? { ok: true, data: outcomeOf(res.data, t0) } : res;
 }

@@ -60,9 +60,15 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   });
   const run = await tx.schedulingRun.findUnique({
     where: { id: runId },
-    select: { request: true, chosenHosts: true, error: true, committedAt: true, flavorName: true },
+    select: { request: true, chosenHosts: true, error: true, committedAt: true, flavorName: true, cloudRevision: true },
   });
   if (!run) throw new MutationError(null, `Run #${runId} does not exist.`);
+  // a run made "as of" an older snapshot (lib/history/as-of.ts) placed on that cloud, not today's
+  if (run.cloudRevision !== null && run.cloudRevision < 0)
+    throw new MutationError(
+      null,
+      `Run #${runId} was made as of snapshot #${-run.cloudRevision}, not on today's cloud: run it again on today's cloud to commit.`,
+    );
   if (claimed.count === 0) {
     if (run.error)
       throw new MutationError(null, `Run #${runId} found no host (${run.error}): there is nothing to commit.`);

@@ -20,6 +20,7 @@ export const EMPTY_FORM: FormValues = {
   build_near_host_ip: "",
   cidr: "",
   profile: "",
+  as_of: "",
 };
 
 export function requestToFormValues(

@@ -4,6 +4,7 @@
  * stores tens of MB.
  */
 import "server-only";
+import { type SnapshotChoice, snapshotChoices } from "@/lib/history/as-of";
 import type { PrismaClient } from "@/lib/db/client";
 import { DEFAULT_ENABLED_FILTERS } from "@/lib/scheduler/config";
 import type { ScheduleResult } from "@/lib/scheduler/result";
@@ -126,10 +127,12 @@ export interface ScheduleFormOptions {
   serverGroups: Array<{ uuid: string; name: string; policy: string; members: number }>;
   profiles: Array<{ name: string; active: boolean; description: string | null; enabledFilters: string[] }>;
   hostCount: number;
+  /** the history's snapshots a trial can run "as of", newest first */
+  snapshots: SnapshotChoice[];
 }
 
 export async function scheduleFormOptions(db: PrismaClient): Promise<ScheduleFormOptions> {
-  const [flavors, images, azs, projects, groups, profiles, hostCount] = await Promise.all([
+  const [flavors, images, azs, projects, groups, profiles, hostCount, snapshots] = await Promise.all([
     db.flavor.findMany({ orderBy: { name: "asc" }, include: { extraSpecs: { orderBy: { key: "asc" } } } }),
     db.image.findMany({
       orderBy: [{ name: "asc" }, { id: "asc" }],
@@ -156,8 +159,10 @@ export async function scheduleFormOptions(db: PrismaClient): Promise<ScheduleFor
       select: { name: true, active: true, description: true, config: true },
     }),
     db.computeHost.count(),
+    snapshotChoices(db),
   ]);
   return {
+    snapshots,
     flavors: flavors.map((f) => ({
       name: f.name,
       vcpus: f.vcpus,

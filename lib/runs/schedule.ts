@@ -20,6 +20,8 @@ import type { PrismaClient } from "@/lib/db/client";
 import { CloudValidationError, UnknownInRequestError, requestFromDb } from "@/lib/cloud/scenario-io";
 import { ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
+import { loadSnapshotAsOf } from "@/lib/history/as-of";
+import { SnapshotNotFoundError } from "@/lib/history/store";
 import type { ScheduleResult } from "@/lib/scheduler";
 import { processEngine } from "@/lib/runs/process-engine";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
@@ -81,13 +83,19 @@ export async function prepareRun(
   db: PrismaClient,
   request: ScenarioRequest,
   profileName?: string,
+  asOf?: number,
 ): Promise<PreparedRun> {
   let snap: Awaited<ReturnType<typeof loadSnapshotCached>>;
   try {
-    snap = await loadSnapshotCached(db, { profileName });
+    // "as of" an older snapshot: that moment's cloud under today's profile
+    snap =
+      asOf !== undefined
+        ? { ...(await loadSnapshotAsOf(db, asOf, { profileName })), cached: false }
+        : await loadSnapshotCached(db, { profileName });
   } catch (e) {
     if (e instanceof ProfileNotFoundError)
       throw new MutationError("profile", `scheduler profile "${e.profileName}" does not exist`);
+    if (e instanceof SnapshotNotFoundError) throw new MutationError("as_of", e.message);
     throw e;
   }
   const n = request.num_instances ?? 1;

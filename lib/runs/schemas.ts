@@ -105,6 +105,15 @@ export const ScheduleFormSchema = z
     }),
     /** scheduler profile name; empty = the active one */
     profile: optionalText(),
+    /** a history snapshot's id: schedule on the cloud as it was then; empty = today's cloud */
+    as_of: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
+      z
+        .number({ error: "must be a snapshot of the history (its number)" })
+        .int({ error: "must be a snapshot of the history (its number)" })
+        .positive({ error: "must be a snapshot of the history (its number)" })
+        .optional(),
+    ),
   })
   .superRefine((d, ctx) => {
     if (d.cidr !== undefined) {
@@ -140,6 +149,7 @@ export const SCHEDULE_FIELDS = [
   "build_near_host_ip",
   "cidr",
   "profile",
+  "as_of",
 ] as const;
 export type ScheduleField = (typeof SCHEDULE_FIELDS)[number];
 

@@ -17,13 +17,7 @@ import { recordChanges, type Target } from "@/lib/audit/trail";
 import { loadEntity } from "@/lib/audit/entities";
 import { createPrismaClient } from "@/lib/db/client";
 import { migrateDatabaseAt } from "@/lib/db/open";
-import {
-  CloudValidationError,
-  DEFAULT_IMPORT_PROFILE,
-  exportCloud,
-  importCloud,
-  requestFromDb,
-} from "@/lib/cloud/scenario-io";
+import { CloudValidationError, DEFAULT_IMPORT_PROFILE, exportCloud, requestFromDb } from "@/lib/cloud/scenario-io";
 import { stableStringify } from "./json";
 import { parseJsonText, validateCloud } from "./schema";
 import { ProfileNotFoundError } from "../cloud/snapshot";
@@ -31,10 +25,13 @@ import { formatPreview } from "../openstack/format";
 import { applyImport, NOVA_CONF_PROFILE, prepareImport, previewImport, type Stage } from "../openstack/import";
 import { exportNovaConf, formatNovaConfReport, importNovaConf } from "../openstack/nova-conf";
 import { saveNovaConfProfile } from "../openstack/profile";
+import { importWithSnapshot } from "../history/record";
+import type { SnapshotRow } from "../history/store";
+import { predictionsOf } from "../history/queries";
 import { BundleReadError, readBundlePath } from "../openstack/read-bundle";
 
 const USAGE = `usage:
-  npm run -s scenario -- import FILE [--profile NAME] [--keep-profiles]
+  npm run -s scenario -- import FILE [--profile NAME] [--keep-profiles] [--at TIME]
       Validate FILE (a scenario / cloud JSON document) and REPLACE the whole cloud
       with it (hosts, aggregates, server groups, instances, flavors, images) in one
       transaction. Its "config" becomes the active scheduler profile NAME
@@ -48,12 +45,15 @@ const USAGE = `usage:
       FILE (a request object or a whole scenario) or built from a stored flavor/image.
   npm run -s scenario -- validate FILE
       Check FILE only (shape and cross references); no database needed.
-  npm run -s scenario -- import-openstack DIR|FILE.tar.gz [--dry-run]
+  npm run -s scenario -- import-openstack DIR|FILE.tar.gz [--dry-run] [--at TIME]
       Read a bundle written by scripts/collect-openstack.sh, validate everything,
       print what changes (hosts, aggregates, flavors, images, server groups,
       instances added / changed / removed) and REPLACE the cloud with it in one
       transaction; with --dry-run, only print. A bundle's nova.conf becomes the
       active profile "${NOVA_CONF_PROFILE}". Nothing changes when the bundle is invalid.
+      Every import is a snapshot of the cloud's history (npm run -s cloud -- history);
+      --at TIME (ISO 8601) is when the file was collected: older than the newest
+      snapshot, it enters history only and the current cloud stays.
   npm run -s scenario -- nova-conf [--profile NAME] [--out FILE]
       Print the active (or NAME) profile as a nova.conf fragment: Nova's option
       names, only the values that differ from Nova's defaults.
@@ -132,10 +132,10 @@ function flag(flags: Record<string, string | true>, name: string): string | unde
 }
 
 const KNOWN_FLAGS: Record<string, string[]> = {
-  import: ["profile", "keep-profiles"],
+  import: ["profile", "keep-profiles", "at"],
   export: ["request", "profile", "out", "flavor", "image", "num", "az", "project", "server-group"],
   validate: [],
-  "import-openstack": ["dry-run"],
+  "import-openstack": ["dry-run", "at"],
   "nova-conf": ["profile", "out"],
   "import-nova-conf": ["profile"],
 };
@@ -174,7 +174,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const prisma = createPrismaClient(url);
   try {
-    if (cmd === "import-openstack") return await importOpenStack(prisma, rest, flags["dry-run"] === true, dbFile);
+    if (cmd === "import-openstack")
+      return await importOpenStack(prisma, rest, flags["dry-run"] === true, dbFile, parseAt(flag(flags, "at")));
     if (cmd === "nova-conf") {
       if (rest.length !== 0) throw new UsageError("nova-conf takes no positional arguments");
       const name = flag(flags, "profile");
@@ -228,11 +229,19 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length !== 1) throw new UsageError("import needs exactly one FILE");
       const bytes = readText(rest[0]);
       const doc = readJson(rest[0], bytes);
-      const s = await importCloud(prisma, doc, {
-        profileName: flag(flags, "profile"),
-        keepProfiles: flags["keep-profiles"] === true,
-        audit: importAudit("cloud.import", rest[0] === "-" ? "(standard input)" : path.basename(rest[0]), bytes),
-      });
+      const at = parseAt(flag(flags, "at"));
+      const label = rest[0] === "-" ? "(standard input)" : path.basename(rest[0]);
+      const s = await importWithSnapshot(
+        prisma,
+        doc,
+        {
+          profileName: flag(flags, "profile"),
+          keepProfiles: flags["keep-profiles"] === true,
+          audit: importAudit("cloud.import", label, bytes),
+        },
+        { source: "scenario", startedBy: cliActor().name, at, label },
+      );
+      await printSnapshot(prisma, s);
       for (const w of s.warnings) process.stderr.write(`warning: ${w}\n`);
       process.stdout.write(
         `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts in ${s.cells} cell(s), ` +
@@ -279,11 +288,42 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** `--at`: when the document was collected (ISO 8601); refused when it is not a time or in the future. */
+function parseAt(v: string | undefined): Date | undefined {
+  if (v === undefined) return undefined;
+  const t = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t))
+    throw new UsageError(`--at: must be an ISO 8601 time, e.g. 2026-11-20T06:00:00Z (got "${v}")`);
+  if (t > Date.now() + 60_000) throw new UsageError(`--at: must not be in the future (got "${v}")`);
+  return new Date(t);
+}
+
+async function printSnapshot(
+  prisma: ReturnType<typeof createPrismaClient>,
+  s: { snapshot?: SnapshotRow; historyOnly?: boolean },
+) {
+  if (!s.snapshot) return;
+  const n = s.snapshot;
+  process.stderr.write(
+    `history: snapshot #${n.id} taken ${n.takenAt.toISOString()} (${n.source}), digest ${n.digest.slice(0, 12)}, ` +
+      `added ${n.addedBytes} bytes for a ${n.bytes}-byte cloud` +
+      (s.historyOnly ? "; older than the newest snapshot: entered history only, the current cloud is unchanged" : "") +
+      "\n",
+  );
+  // predictions against the snapshot before it, kept for the overview's agreement figure
+  const r = await predictionsOf(prisma, n.id);
+  if (r?.predictions.length)
+    process.stderr.write(
+      `history: ${r.agreed} of ${r.compared} new server(s) where Schedscope predicted (npm run -s cloud -- predictions ${n.id})\n`,
+    );
+}
+
 async function importOpenStack(
   prisma: ReturnType<typeof createPrismaClient>,
   rest: string[],
   dryRun: boolean,
   dbFile: string,
+  at?: Date,
 ): Promise<number> {
   if (rest.length !== 1) throw new UsageError("import-openstack needs exactly one DIR or FILE.tar.gz");
   const t0 = performance.now();
@@ -304,9 +344,13 @@ async function importOpenStack(
   const s = await applyImport(
     prisma,
     prepared,
-    { audit: importAudit("cloud.import-openstack", source, archive) },
+    {
+      audit: importAudit("cloud.import-openstack", source, archive),
+      snapshot: { source: "bundle", startedBy: cliActor().name, at, label: source },
+    },
     progress,
   );
+  await printSnapshot(prisma, s);
   process.stdout.write(
     `replaced the cloud in ${dbFile} with ${rest[0]}: ${s.hosts} hosts, ${s.aggregates} aggregates, ` +
       `${s.serverGroups} server groups, ${s.instances} instances, ${s.flavors} flavors, ${s.images} images` +

@@ -518,6 +518,10 @@ export const InstanceSchema = z.looseObject(
     flavor: nonEmptyString().nullable().optional(),
     image: nonEmptyString().nullable().optional(),
     project_id: nonEmptyString().nullable().optional(),
+    /** the availability zone Nova reports for the server */
+    availability_zone: nonEmptyString().nullable().optional(),
+    /** when Nova created the server (ISO 8601, as the API reports it) */
+    created: nonEmptyString().nullable().optional(),
   },
   { error: rule("must be an object") },
 );

@@ -4,7 +4,7 @@
  * a local cloud that fails on purpose; one sync at a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportCloud } from "@/lib/scenario/import-export";
+import { exportCloud } from "@/lib/cloud/scenario-io";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-db";
 import { type FakeCloud, type Fault, startFakeCloud } from "@/lib/openstack-api/testing/fake-cloud";
 import { sealSecrets } from "./connections";

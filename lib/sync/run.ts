@@ -12,7 +12,7 @@ import { ApiError, type FetchLike } from "@/lib/openstack-api/http";
 import { type CollectProgress, collectBundle } from "@/lib/openstack-api/collect";
 import type { CloudSettings } from "@/lib/openstack-api/keystone";
 import { applyImport, prepareBundle } from "@/lib/openstack/import";
-import { CloudValidationError } from "@/lib/scenario/import-export";
+import { CloudValidationError } from "@/lib/cloud/scenario-io";
 import { fetchFor } from "./connections";
 import { takeLease } from "./lock";
 
