@@ -40,6 +40,8 @@ const SHORT_ISO =
 const INSTANCE = /^\[instance: ([0-9a-fA-F-]{36})\] /;
 // logging_debug_format_suffix: " funcName path/to/file.py:123"
 const DEBUG_SUFFIX = / [A-Za-z_<>][\w.<>]* \S+\.py:\d+$/;
+// devstack's: " {{(pid=123) funcName path/to/file.py:123}}"
+const DEVSTACK_SUFFIX = / ?\{\{\(pid=\d+\) \S+ \S+:\d+\}\}$/;
 // Terminal colours devstack adds around the level and context.
 const ANSI = /\x1b\[[0-9;]*m/g;
 
@@ -76,7 +78,8 @@ function finish(
     instance = m[1];
     message = message.slice(m[0].length);
   }
-  if (level === "DEBUG") message = message.replace(DEBUG_SUFFIX, "");
+  if (message.endsWith("}}")) message = message.replace(DEVSTACK_SUFFIX, "");
+  else if (level === "DEBUG") message = message.replace(DEBUG_SUFFIX, "");
   return { time, pid, level: level as LogLevel, logger, requestId: requestIdOf(context), instance, message };
 }
 
