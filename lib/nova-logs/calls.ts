@@ -40,6 +40,7 @@ const WEIGHER_ENTRY =
 const MAX_HOSTS = 2000;
 const MAX_PASSES = 200;
 const MAX_OPEN = 5000;
+const MAX_QUERIES = 100_000;
 /** A call with no line for this long (log time) is complete. */
 const IDLE_MS = 120_000;
 
@@ -108,12 +109,18 @@ export class CallAssembler {
   private open = new Map<string, Open>();
   private attempts = new Map<string, number>();
   private sinceSweep = 0;
+  /** Nova request id -> the allocation-candidates query placement-api logged for it (bounded). */
+  readonly queries = new Map<string, string>();
 
   constructor(private readonly options: AssemblerOptions) {}
 
   /** Feed one parsed line. `file` and `lineNo` say where it came from. */
   push(line: LogLine, file: string, lineNo: number): void {
     if (++this.sinceSweep >= 20_000) this.sweep(line.time);
+    if (line.logger === "placement.requestlog") {
+      this.placementLine(line);
+      return;
+    }
     const rid = line.requestId;
     if (!rid) return;
     const msg = line.message;
@@ -261,6 +268,18 @@ export class CallAssembler {
     }
   }
 
+  private placementLine(line: LogLine): void {
+    const gid = line.globalRequestId;
+    if (!gid) return;
+    const m = /"GET (\/[^" ]*allocation_candidates\?[^" ]*)/.exec(line.message);
+    if (!m || this.queries.has(gid)) return; // the first query is Nova's; the second its PCPU fallback
+    if (this.queries.size >= MAX_QUERIES) this.queries.delete(this.queries.keys().next().value as string);
+    const query = m[1].slice(m[1].indexOf("?") + 1);
+    this.queries.set(gid, query);
+    const open = this.open.get(gid);
+    if (open) open.call.placementQuery ??= query;
+  }
+
   /** Hand on every call still open (end of input). */
   finish(): void {
     for (const rid of [...this.open.keys()]) this.close(rid);
@@ -302,6 +321,7 @@ export class CallAssembler {
       errorDetail: null,
       filterResults: null,
       placement: { noCandidates: false, pcpuFallback: false, claimFailed: false, unmatched: 0 },
+      placementQuery: this.queries.get(rid) ?? null,
       lines: fromStart ? 1 : 0,
     };
     const o: Open = { call, pass: null, pending: [], last: line.time, done: false };

@@ -7,11 +7,30 @@
  * cloud document; a scenario's own request is the request replayed).
  * Counts of skipped lines go to stderr. Exit status 2 on bad arguments.
  */
-import { createReadStream, statSync } from "node:fs";
-import { loadScenarioFile, InvalidScenario } from "../scenario/file";
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { InvalidScenario, loadScenarioFile } from "../scenario/file";
+import { parseJson } from "../scheduler/python";
+import type { Scenario, ScenarioFlavor, ScenarioRequest } from "../scheduler/scenario";
 import { currentCloudAsOf, explainCall, explanationLine } from "./explain";
 import { readAllCalls } from "./read";
 import { byStart } from "./order";
+import { requestFor } from "./request";
+
+type Cloud = Omit<Scenario, "request"> & { request?: ScenarioRequest; flavors?: ScenarioFlavor[] };
+
+/** A scenario file (its request is the one replayed) or a cloud document (hosts, flavors, config). */
+function loadCloud(file: string): Cloud {
+  let doc: unknown;
+  try {
+    doc = parseJson(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new InvalidScenario(`not readable JSON (${(e as Error).message})`);
+  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new InvalidScenario("not a JSON object");
+  if ("request" in doc) return loadScenarioFile(file);
+  if (!Array.isArray((doc as { hosts?: unknown }).hosts)) throw new InvalidScenario("hosts: must be a list");
+  return doc as Cloud;
+}
 
 async function main(argv: string[]): Promise<number> {
   const args = argv.filter((a) => a !== "--");
@@ -22,9 +41,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write("usage: npm run -s explain -- --cloud CLOUD.json LOG...\n");
     return 2;
   }
-  let cloud: ReturnType<typeof loadScenarioFile>;
+  let cloud: Cloud;
   try {
-    cloud = loadScenarioFile(cloudFile);
+    cloud = loadCloud(cloudFile);
   } catch (e) {
     process.stderr.write(`explain: ${cloudFile}: ${e instanceof InvalidScenario ? e.message : String(e)}\n`);
     return 2;
@@ -43,7 +62,11 @@ async function main(argv: string[]): Promise<number> {
   const asOf = currentCloudAsOf(cloud, cloudFile);
   const out: string[] = [];
   for (const call of calls.sort(byStart))
-    out.push(JSON.stringify(explanationLine(explainCall(call, { cloudAsOf: asOf }))));
+    out.push(
+      JSON.stringify(
+        explanationLine(explainCall(call, { cloudAsOf: asOf, requestFor: requestFor(cloud.flavors ?? []) })),
+      ),
+    );
   if (out.length) process.stdout.write(`${out.join("\n")}\n`);
   process.stderr.write(
     `explain: ${stats.calls} scheduling call(s) in ${stats.lines} line(s); skipped ${stats.unparsed} unparsed, ${stats.tooLong} too long, ${stats.binary} binary${stats.refused.map((r) => `; ${r.file}: ${r.reason}`).join("")}\n`,

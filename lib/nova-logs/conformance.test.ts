@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../scenario/file";
 import { currentCloudAsOf, explainCall } from "./explain";
 import { type LogInput, readAllCalls } from "./read";
+import { requestFor } from "./request";
 
 function referenceDir(): string {
   const tried = [
@@ -143,5 +144,61 @@ describe("several workers' lines interleaved", () => {
     const key = (c: { requestId: string; selected: unknown; passes: unknown; error: unknown }) =>
       JSON.stringify([c.requestId, c.selected, c.passes, c.error]);
     expect(together.calls.map(key).sort()).toEqual(alone.flatMap((a) => a.calls.map(key)).sort());
+  });
+});
+
+/**
+ * Boots on the real cloud (../shared/real-cloud, Nova Zed): its scheduler's
+ * DEBUG log, placement-api's request log and the cloud collected before the
+ * boots (fixtures/real-cloud/). servers.json is what the compute API said
+ * after: where each server went, or ERROR.
+ */
+describe("the real cloud's boots", () => {
+  const dir = path.join(__dirname, "fixtures", "real-cloud");
+  const file = (f: string) => readFileSync(path.join(dir, f), "utf8");
+  const servers = JSON.parse(file("servers.json")) as Array<{ ID: string; Status: string; Host: string | null }>;
+  const cloud = JSON.parse(file("cloud.json"));
+  const read = () =>
+    readAllCalls([
+      input("nova-scheduler.log", file("nova-scheduler.log")),
+      input("placement.log", file("placement.log")),
+    ]);
+
+  it("each boot is a call whose selection and error are what the compute API says", async () => {
+    const { calls, stats } = await read();
+    expect(stats.unparsed).toBe(0);
+    expect(calls).toHaveLength(file("nova-scheduler.log").split("Starting to schedule for instances").length - 1);
+    for (const call of calls) {
+      const mine = call.instanceUuids.map((u) => servers.find((s) => s.ID === u)!);
+      if (mine.every((s) => s.Status === "ERROR")) {
+        expect(call.error).toBe("NoValidHost");
+        expect(call.selected).toEqual([]);
+      } else {
+        expect(call.error).toBeNull();
+        expect(call.selected.map((s) => s.host)).toEqual(mine.map((s) => s.Host));
+      }
+      expect(call.placementQuery).toMatch(/resources=/);
+    }
+  });
+
+  it("the boot that no aggregate takes names each host its filter removed, with Nova's words", async () => {
+    const { calls } = await read();
+    const failed = calls.find((c) => c.passes[0]?.filters.some((f) => f.hostsLeft === 0))!;
+    const agg = failed.passes[0].filters.find((f) => f.name === "AggregateInstanceExtraSpecsFilter")!;
+    expect(agg.hostsLeft).toBe(0);
+    expect(agg.removed.sort()).toEqual(cloud.hosts.map((h: { name: string }) => h.name).sort());
+    for (const r of agg.reasons) expect(r).toMatch(/^fails flavor extra_specs requirements/);
+  });
+
+  it("the replay on the cloud before the boots agrees with every call", async () => {
+    const { calls } = await read();
+    for (const call of calls) {
+      const e = explainCall(call, {
+        cloudAsOf: currentCloudAsOf(cloud, "real cloud"),
+        requestFor: requestFor(cloud.flavors),
+      });
+      expect(e.differences, call.requestId).toEqual([]);
+      expect(e.replayed).not.toBeNull();
+    }
   });
 });

@@ -22,6 +22,8 @@ export interface LogLine {
   logger: string;
   /** oslo.context's request id (req-…), or null for lines outside a request ([-]). */
   requestId: string | null;
+  /** The global request id a caller passed on (Placement logs Nova's request id here). */
+  globalRequestId: string | null;
   /** The `[instance: uuid] ` prefix oslo.log adds when a call passes instance or instance_uuid. */
   instance: string | null;
   message: string;
@@ -53,6 +55,12 @@ function parseTime(text: string): number {
   return Date.parse(t);
 }
 
+function globalIdOf(context: string): string | null {
+  const sp = context.indexOf(" ");
+  if (sp < 0 || !context.startsWith("req-")) return null;
+  return context.startsWith("req-", sp + 1) ? context.slice(0, sp) : null;
+}
+
 function requestIdOf(context: string): string | null {
   if (context === "-" || context === "") return null;
   // "[None req-… user project …]" or "[req-global req-… …]": the second token is the request id;
@@ -80,7 +88,16 @@ function finish(
   }
   if (message.endsWith("}}")) message = message.replace(DEVSTACK_SUFFIX, "");
   else if (level === "DEBUG") message = message.replace(DEBUG_SUFFIX, "");
-  return { time, pid, level: level as LogLevel, logger, requestId: requestIdOf(context), instance, message };
+  return {
+    time,
+    pid,
+    level: level as LogLevel,
+    logger,
+    requestId: requestIdOf(context),
+    globalRequestId: globalIdOf(context),
+    instance,
+    message,
+  };
 }
 
 /** An oslo line (the whole text after any journald prefix); null when it is not one. */
@@ -147,7 +164,11 @@ function parseJournalJson(text: string): LogLine | null {
       msg = msg.slice(m[0].length);
     }
     const rid = typeof rec.REQUEST_ID === "string" && rec.REQUEST_ID.startsWith("req-") ? rec.REQUEST_ID : null;
-    return { time, pid, level, logger: rec.LOGGER_NAME, requestId: rid, instance, message: msg };
+    const gid =
+      typeof rec.GLOBAL_REQUEST_ID === "string" && rec.GLOBAL_REQUEST_ID.startsWith("req-")
+        ? rec.GLOBAL_REQUEST_ID
+        : null;
+    return { time, pid, level, logger: rec.LOGGER_NAME, requestId: rid, globalRequestId: gid, instance, message: msg };
   }
   return null;
 }

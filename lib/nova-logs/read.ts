@@ -26,6 +26,8 @@ export interface ReadOptions {
   /** Called every few MB with the input bytes read so far and the total when known. */
   onProgress?: (read: number, total: number | null) => void;
   maxLineBytes?: number;
+  /** At the end: Nova request id -> Placement's allocation-candidates query, from placement-api's log. */
+  onQueries?: (queries: Map<string, string>) => void;
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -202,6 +204,7 @@ export async function readLogs(inputs: LogInput[], options: ReadOptions): Promis
     }
   }
   assembler.finish();
+  options.onQueries?.(assembler.queries);
   options.onProgress?.(read, total);
   return stats;
 }
@@ -209,6 +212,9 @@ export async function readLogs(inputs: LogInput[], options: ReadOptions): Promis
 /** Every call of the inputs, in the order they finish (small inputs: tests, the CLI). */
 export async function readAllCalls(inputs: LogInput[]): Promise<{ calls: SchedulingCall[]; stats: ReadStats }> {
   const calls: SchedulingCall[] = [];
-  const stats = await readLogs(inputs, { onCall: (c) => calls.push(c) });
+  let queries: Map<string, string> | null = null;
+  const stats = await readLogs(inputs, { onCall: (c) => calls.push(c), onQueries: (q) => (queries = q) });
+  // placement-api's log may come after the scheduler's: join its queries once all is read.
+  for (const c of calls) c.placementQuery ??= (queries as Map<string, string> | null)?.get(c.requestId) ?? null;
   return { calls, stats };
 }

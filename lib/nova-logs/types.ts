@@ -95,6 +95,11 @@ export interface SchedulingCall {
     /** Hosts whose allocation request did not match ("A host state with uuid = ... did not have a matching allocation_request"). */
     unmatched: number;
   };
+  /**
+   * The allocation-candidates query Placement logged for this request (placement-api's
+   * request log carries Nova's request id as its global request id), when that log was read.
+   */
+  placementQuery: string | null;
   /** Lines of this call that were read. */
   lines: number;
 }
