@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../scenario/file";
 import { currentCloudAsOf, explainCall } from "./explain";
 import { type LogInput, readAllCalls } from "./read";
+import { infoOnly } from "./info-only";
 import { requestFor } from "./request";
 
 function referenceDir(): string {
@@ -200,5 +201,28 @@ describe("the real cloud's boots", () => {
       expect(e.differences, call.requestId).toEqual([]);
       expect(e.replayed).not.toBeNull();
     }
+  });
+
+  it("from INFO lines alone, the filter NoValidHost is explained by its counts and the replay's reasons", async () => {
+    const info = file("nova-scheduler.log")
+      .split("\n")
+      .filter((l) => / INFO /.test(l))
+      .join("\n");
+    const { calls } = await readAllCalls([
+      input("nova-scheduler.log", info),
+      input("placement.log", file("placement.log")),
+    ]);
+    const failed = calls.find((c) => c.filterResults)!;
+    expect(failed.debug).toBe(false);
+    const e = explainCall(failed, {
+      cloudAsOf: currentCloudAsOf(cloud, "real cloud"),
+      requestFor: requestFor(cloud.flavors),
+    });
+    expect(e.logged.filters.at(-1)).toEqual(["AggregateInstanceExtraSpecsFilter", 0]);
+    expect(e.differences.filter((d) => d.cause !== "log")).toEqual([]);
+    const words = infoOnly(failed, e)!;
+    expect(words.logged).toMatch(/AggregateInstanceExtraSpecsFilter removed the last 6 host/);
+    expect(words.replay).toMatch(/AggregateInstanceExtraSpecsFilter removed cmp-/);
+    expect(words.setting).toMatch(/nova\.scheduler=DEBUG,nova\.filters=DEBUG,nova\.weights=DEBUG$/);
   });
 });

@@ -212,3 +212,14 @@ describe("line shapes", () => {
     expect(parseLogLine(text)).toMatchObject(want);
   });
 });
+
+describe("the setting that turns DEBUG on for the scheduler only", () => {
+  it("keeps Nova's default levels and adds the scheduler's three loggers at DEBUG", async () => {
+    const { SCHEDULER_DEBUG_SETTING } = await import("./info-only");
+    const value = SCHEDULER_DEBUG_SETTING.split("default_log_levels = ")[1].split(",");
+    expect(SCHEDULER_DEBUG_SETTING.startsWith("[DEFAULT]\n")).toBe(true);
+    expect(value).toContain("glanceclient=WARN");
+    expect(value).toContain("amqp=WARN");
+    expect(value.slice(-3)).toEqual(["nova.scheduler=DEBUG", "nova.filters=DEBUG", "nova.weights=DEBUG"]);
+  });
+});
