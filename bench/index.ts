@@ -318,6 +318,8 @@ async function main() {
   process.stdout.write(
     execFileSync(process.execPath, [bundled("bench/lose-hosts.ts")], { cwd: ROOT, encoding: "utf8" }),
   );
+  // Nova's logs: a ~1 GB synthetic nova-scheduler log parsed into scheduling calls (MB/s, peak RSS)
+  process.stdout.write(execFileSync(process.execPath, [bundled("bench/logs.ts")], { cwd: ROOT, encoding: "utf8" }));
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

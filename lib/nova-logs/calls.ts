@@ -41,6 +41,8 @@ const MAX_HOSTS = 2000;
 const MAX_PASSES = 200;
 const MAX_OPEN = 5000;
 const MAX_QUERIES = 100_000;
+/** Three lines per weigher (raw, normalized, score): room for 20 weighers. */
+const MAX_WEIGHER_LINES = 60;
 /** A call with no line for this long (log time) is complete. */
 const IDLE_MS = 120_000;
 
@@ -56,7 +58,7 @@ interface Open {
 }
 
 function newPass(startedWith: number | null, alternates: boolean): LoggedPass {
-  return { startedWith, filters: [], filtered: null, weighed: null, weighers: {}, selected: null, alternates };
+  return { startedWith, filters: [], filtered: null, weighed: null, weigherLines: [], selected: null, alternates };
 }
 
 function hostStates(text: string): LoggedHostState[] {
@@ -83,6 +85,28 @@ function num(s: string | undefined): number | null {
   return Number.isNaN(n) ? null : n;
 }
 
+/** Each weigher's share per host, from a pass's nova.weights lines (Zed and later log them). */
+export function weigherShares(pass: LoggedPass): Record<string, Record<string, LoggedWeigherShare>> {
+  const out: Record<string, Record<string, LoggedWeigherShare>> = {};
+  for (const text of pass.weigherLines) {
+    const m = WEIGHER_LINE.exec(text);
+    if (!m) continue;
+    const shares = (out[m[1]] ??= {});
+    let n = 0;
+    for (const e of m[3].matchAll(WEIGHER_ENTRY)) {
+      if (++n > MAX_HOSTS) break;
+      const s: LoggedWeigherShare = (shares[e[1]] ??= { raw: null, normalized: null, multiplier: null });
+      if (m[2] === "raw weights") s.raw = num(e[5]);
+      else if (m[2] === "normalized weights") s.normalized = num(e[5]);
+      else {
+        s.multiplier = num(e[3]);
+        s.normalized = num(e[4]) ?? s.normalized;
+      }
+    }
+  }
+  return out;
+}
+
 export function parseFilterResults(instance: string | null, text: string): LoggedFilterResults {
   const filters: LoggedFilterResults["filters"] = [];
   for (const m of text.matchAll(PART_RESULT)) {
@@ -105,6 +129,17 @@ export interface AssemblerOptions {
   onCall: (call: SchedulingCall) => void;
 }
 
+/** The loggers whose lines make up a scheduling call (all others are skipped unread). */
+export function readsLogger(logger: string): boolean {
+  return (
+    logger === "nova.filters" ||
+    logger === "nova.weights" ||
+    logger === "placement.requestlog" ||
+    SCHEDULER_LOGGERS.has(logger) ||
+    logger.startsWith("nova.scheduler.filters.")
+  );
+}
+
 export class CallAssembler {
   private open = new Map<string, Open>();
   private attempts = new Map<string, number>();
@@ -117,6 +152,7 @@ export class CallAssembler {
   /** Feed one parsed line. `file` and `lineNo` say where it came from. */
   push(line: LogLine, file: string, lineNo: number): void {
     if (++this.sinceSweep >= 20_000) this.sweep(line.time);
+    if (!readsLogger(line.logger)) return;
     if (line.logger === "placement.requestlog") {
       this.placementLine(line);
       return;
@@ -202,21 +238,8 @@ export class CallAssembler {
       return;
     }
     if (line.logger === "nova.weights") {
-      const m = WEIGHER_LINE.exec(msg);
-      if (!m) return;
       const pass = this.passOf(o);
-      const shares = (pass.weighers[m[1]] ??= {});
-      let n = 0;
-      for (const e of m[3].matchAll(WEIGHER_ENTRY)) {
-        if (++n > MAX_HOSTS) break;
-        const s: LoggedWeigherShare = (shares[e[1]] ??= { raw: null, normalized: null, multiplier: null });
-        if (m[2] === "raw weights") s.raw = num(e[5]);
-        else if (m[2] === "normalized weights") s.normalized = num(e[5]);
-        else {
-          s.multiplier = num(e[3]);
-          s.normalized = num(e[4]) ?? s.normalized;
-        }
-      }
+      if (pass.weigherLines.length < MAX_WEIGHER_LINES) pass.weigherLines.push(msg);
       return;
     }
     if (scheduler) {

@@ -7,6 +7,7 @@
 import { schedule } from "../scheduler/engine";
 import { type ScheduleResult, toResult } from "../scheduler/result";
 import type { Scenario, ScenarioRequest } from "../scheduler/scenario";
+import { weigherShares } from "./calls";
 import type { LoggedPass, SchedulingCall } from "./types";
 
 /** [name, hosts left] as the CLI prints a funnel. */
@@ -204,7 +205,7 @@ function weigherMultiplierDifferences(pass: LoggedPass | undefined, r: ScheduleR
   if (!pass) return [];
   const out: string[] = [];
   const weighed = r.requests[i]?.weighed ?? [];
-  for (const [weigher, hosts] of Object.entries(pass.weighers)) {
+  for (const [weigher, hosts] of Object.entries(weigherShares(pass))) {
     for (const [host, share] of Object.entries(hosts)) {
       const mine = weighed.find((w) => w.host === host)?.weighers[weigher];
       if (share.multiplier !== null && mine && mine.multiplier !== share.multiplier) {

@@ -47,8 +47,35 @@ const DEVSTACK_SUFFIX = / ?\{\{\(pid=\d+\) \S+ \S+:\d+\}\}$/;
 // Terminal colours devstack adds around the level and context.
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+let lastSecond = "";
+let lastSecondMs = Number.NaN;
+
+/** " funcName path/file.py:123" off the end (by hand: a regex would try at every space of long lines). */
+function stripDebugSuffix(message: string): string {
+  const b = message.lastIndexOf(" ");
+  if (b <= 0) return message;
+  const a = message.lastIndexOf(" ", b - 1);
+  if (a < 0) return message;
+  const colon = message.lastIndexOf(":");
+  if (colon < b || message.slice(colon - 3, colon) !== ".py") return message;
+  for (let i = colon + 1; i < message.length; i++) {
+    const c = message.charCodeAt(i);
+    if (c < 48 || c > 57) return message;
+  }
+  return DEBUG_SUFFIX.test(message.slice(a)) ? message.slice(0, a) : message;
+}
+
 function parseTime(text: string): number {
-  // oslo writes local time without a zone; deployments log UTC, so read it as UTC.
+  // The common case, "2026-01-01 00:00:00.123" (oslo writes local time without a zone; deployments
+  // log UTC, so read as UTC): one Date.parse per second of log, not per line.
+  if (text.length === 23 && text.charCodeAt(19) === 46 /* . */) {
+    const second = text.slice(0, 19);
+    if (second !== lastSecond) {
+      lastSecond = second;
+      lastSecondMs = Date.parse(`${second.replace(" ", "T")}Z`);
+    }
+    return lastSecondMs + Number(text.slice(20));
+  }
   let t = text.replace(",", ".").replace(" ", "T");
   if (!/(Z|[+-]\d\d:?\d\d)$/.test(t)) t += "Z";
   else t = t.replace(/([+-]\d\d)(\d\d)$/, "$1:$2");
@@ -62,14 +89,19 @@ function globalIdOf(context: string): string | null {
 }
 
 function requestIdOf(context: string): string | null {
-  if (context === "-" || context === "") return null;
   // "[None req-… user project …]" or "[req-global req-… …]": the second token is the request id;
   // older oslo.context wrote "[req-… user project - - -]".
-  const parts = context.split(" ", 2);
-  if (parts[1]?.startsWith("req-")) return parts[1];
-  if (parts[0].startsWith("req-")) return parts[0];
+  const sp = context.indexOf(" ");
+  if (sp >= 0 && context.startsWith("req-", sp + 1)) {
+    const end = context.indexOf(" ", sp + 1);
+    return context.slice(sp + 1, end < 0 ? undefined : end);
+  }
+  if (context.startsWith("req-")) return sp < 0 ? context : context.slice(0, sp);
   return null;
 }
+
+/** Which loggers' messages a reader reads; the rest are only checked for format (speed). */
+export type RelevantLogger = (logger: string) => boolean;
 
 function finish(
   time: number,
@@ -78,16 +110,21 @@ function finish(
   logger: string,
   context: string,
   rest: string,
+  relevant?: RelevantLogger,
 ): LogLine {
   let message = rest;
   let instance: string | null = null;
+  if (relevant && !relevant(logger)) {
+    // Not read further: neither the message's affixes nor the request ids are worked out.
+    return { time, pid, level: level as LogLevel, logger, requestId: null, globalRequestId: null, instance, message };
+  }
   const m = INSTANCE.exec(message);
   if (m) {
     instance = m[1];
     message = message.slice(m[0].length);
   }
   if (message.endsWith("}}")) message = message.replace(DEVSTACK_SUFFIX, "");
-  else if (level === "DEBUG") message = message.replace(DEBUG_SUFFIX, "");
+  else if (level === "DEBUG") message = stripDebugSuffix(message);
   return {
     time,
     pid,
@@ -105,14 +142,15 @@ export function parseOsloText(
   text: string,
   fallbackTime = Number.NaN,
   fallbackPid: number | null = null,
+  relevant?: RelevantLogger,
 ): LogLine | null {
   let m = OSLO.exec(text);
-  if (m) return finish(parseTime(m[1]), Number(m[2]), m[3], m[4], m[5], m[6]);
+  if (m) return finish(parseTime(m[1]), Number(m[2]), m[3], m[4], m[5], m[6], relevant);
   if (text.includes("\x1b[")) text = text.replace(ANSI, "");
   m = BARE.exec(text);
-  if (m) return finish(fallbackTime, fallbackPid, m[1], m[2], m[3], m[4]);
+  if (m) return finish(fallbackTime, fallbackPid, m[1], m[2], m[3], m[4], relevant);
   m = OSLO.exec(text);
-  if (m) return finish(parseTime(m[1]), Number(m[2]), m[3], m[4], m[5], m[6]);
+  if (m) return finish(parseTime(m[1]), Number(m[2]), m[3], m[4], m[5], m[6], relevant);
   return null;
 }
 
@@ -137,7 +175,7 @@ function journalMessage(v: unknown): string | null {
 }
 
 /** One `journalctl -o json` record. */
-function parseJournalJson(text: string): LogLine | null {
+function parseJournalJson(text: string, relevant?: RelevantLogger): LogLine | null {
   let rec: Record<string, unknown>;
   try {
     const v: unknown = JSON.parse(text);
@@ -151,7 +189,7 @@ function parseJournalJson(text: string): LogLine | null {
   const usec = Number(rec.__REALTIME_TIMESTAMP);
   const time = Number.isFinite(usec) ? usec / 1000 : Number.NaN;
   const pid = rec._PID !== undefined && Number.isFinite(Number(rec._PID)) ? Number(rec._PID) : null;
-  const line = parseOsloText(message.replace(/\n$/, ""), time, pid);
+  const line = parseOsloText(message.replace(/\n$/, ""), time, pid, relevant);
   if (line) return line;
   // oslo.log's own JournalHandler (use_journal = True): the message alone, the rest in fields.
   if (typeof rec.LOGGER_NAME === "string") {
@@ -174,16 +212,16 @@ function parseJournalJson(text: string): LogLine | null {
 }
 
 /** Any supported shape of one line; null when it is none of them (counted and skipped by the reader). */
-export function parseLogLine(raw: string): LogLine | null {
+export function parseLogLine(raw: string, relevant?: RelevantLogger): LogLine | null {
   const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
   const c = text.charCodeAt(0);
   if (c >= 48 && c <= 57) {
-    const line = parseOsloText(text);
+    const line = parseOsloText(text, Number.NaN, null, relevant);
     if (line) return line;
     const j = SHORT_ISO.exec(text);
-    if (j) return parseOsloText(j[3], parseTime(j[1]), j[2] ? Number(j[2]) : null);
+    if (j) return parseOsloText(j[3], parseTime(j[1]), j[2] ? Number(j[2]) : null, relevant);
     return null;
   }
-  if (c === 123 /* { */) return parseJournalJson(text);
-  return parseOsloText(text);
+  if (c === 123 /* { */) return parseJournalJson(text, relevant);
+  return parseOsloText(text, Number.NaN, null, relevant);
 }

@@ -6,11 +6,15 @@
  * what it gave and is reported.
  */
 import { createGunzip } from "node:zlib";
-import { CallAssembler } from "./calls";
+import { CallAssembler, readsLogger } from "./calls";
 import { parseLogLine } from "./line";
 import type { ReadStats, SchedulingCall } from "./types";
 
 export const MAX_LINE_BYTES = 1 << 20;
+
+/** oslo.log's time, process and level, then the logger and its context's opening bracket. */
+const OSLO_HEAD =
+  /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})? \d+ (?:DEBUG|INFO|WARNING|ERROR|CRITICAL|TRACE|AUDIT) (\S+) \[/;
 
 export interface LogInput {
   /** Shown in reports and call sources; never used as a path here. */
@@ -114,20 +118,29 @@ export async function readLogs(inputs: LogInput[], options: ReadOptions): Promis
     let carryLen = 0;
     let skipping = false; // inside a line longer than the limit
     let first = true;
+    let nulInChunk = true;
     const take = (buf: Buffer, start: number, end: number) => {
       lineNo++;
       stats.lines++;
       if (end - start === 0) return;
-      if (buf.indexOf(0, start) !== -1 && buf.indexOf(0, start) < end) {
+      // (a search bounded to the line: indexOf from `start` would scan to the chunk's end for every line)
+      if (nulInChunk && buf.subarray(start, end).indexOf(0) !== -1) {
         stats.binary++;
         return;
+      }
+      // An oslo line of a logger no call is made of is counted as read from its first bytes alone,
+      // without decoding the rest (most of a scheduler's DEBUG log: host states, locks).
+      const first = buf[start];
+      if (first >= 48 && first <= 57) {
+        const head = OSLO_HEAD.exec(buf.toString("latin1", start, Math.min(end, start + 200)));
+        if (head && !readsLogger(head[1])) return;
       }
       const text = buf.toString("utf8", start, end);
       if (text.includes("\uFFFD")) {
         stats.binary++;
         return;
       }
-      const line = parseLogLine(text);
+      const line = parseLogLine(text, readsLogger);
       if (!line) {
         stats.unparsed++;
         return;
@@ -143,6 +156,7 @@ export async function readLogs(inputs: LogInput[], options: ReadOptions): Promis
             break;
           }
         }
+        nulInChunk = chunk.indexOf(0) !== -1 || carryLen > 0;
         let pos = 0;
         for (;;) {
           const nl = chunk.indexOf(10, pos);

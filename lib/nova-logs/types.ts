@@ -45,8 +45,8 @@ export interface LoggedPass {
   /** The hosts left after filtering ("Filtered [...]"), with the state Nova printed. */
   filtered: LoggedHostState[] | null;
   weighed: LoggedWeighedHost[] | null;
-  /** Per weigher, per host name. */
-  weighers: Record<string, Record<string, LoggedWeigherShare>>;
+  /** nova.weights' lines of this pass as logged; read with weigherShares() (most callers never need them). */
+  weigherLines: string[];
   selected: { host: string; node: string; instance: string | null } | null;
   /** true when every instance already had its host: this pass picks alternates. */
   alternates: boolean;
