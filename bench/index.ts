@@ -29,6 +29,7 @@ import path from "node:path";
 import { bigCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
+import { benchLogs } from "./logs";
 import { benchSnapshot } from "./snapshot";
 import { median } from "./median";
 
@@ -319,7 +320,7 @@ async function main() {
     execFileSync(process.execPath, [bundled("bench/lose-hosts.ts")], { cwd: ROOT, encoding: "utf8" }),
   );
   // Nova's logs: a ~1 GB synthetic nova-scheduler log parsed into scheduling calls (MB/s, peak RSS)
-  process.stdout.write(execFileSync(process.execPath, [bundled("bench/logs.ts")], { cwd: ROOT, encoding: "utf8" }));
+  await benchLogs();
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );
