@@ -19,7 +19,7 @@ import type { ReadStats, SchedulingCall } from "./types";
 import { type CallView, callView } from "./view";
 
 /** What one upload may carry, all files together (the CLI reads any size). */
-export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024; // the proxy passes request bodies up to this (next.config.js)
 export const MAX_FILES = 20;
 /** Calls kept for explaining; a longer log is counted past them. */
 export const MAX_CALLS = 5000;
