@@ -226,3 +226,56 @@ describe("the real cloud's boots", () => {
     expect(words.setting).toMatch(/nova\.scheduler=DEBUG,nova\.filters=DEBUG,nova\.weights=DEBUG$/);
   });
 });
+
+describe("npm run -s explain", () => {
+  it("prints one JSON line per scheduling call, with the logged and replayed sides", async () => {
+    const { spawnSync } = await import("node:child_process");
+    // one success and one NoValidHost (every example is checked through explainCall above)
+    const lines = ["gpu-az", "s0002"].flatMap((name) => {
+      const r = spawnSync(
+        process.execPath,
+        [
+          path.resolve("node_modules/tsx/dist/cli.mjs"),
+          "lib/nova-logs/cli.ts",
+          "--cloud",
+          path.join(EXAMPLES, `${name}.scenario.json`),
+          path.join(EXAMPLES, `${name}.nova.log`),
+        ],
+        { encoding: "utf8" },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/scheduling call\(s\) in \d+ line\(s\); skipped 0 unparsed/);
+      return r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+    });
+    expect(lines).toHaveLength(2);
+    for (const l of lines) {
+      expect(Object.keys(l)).toEqual([
+        "request_id",
+        "attempt",
+        "instance_uuids",
+        "logged",
+        "replayed",
+        "agree",
+        "differences",
+      ]);
+      expect(Object.keys(l.logged)).toEqual(["filters", "selected", "error"]);
+      expect(l.agree).toBe(true);
+    }
+  }, 120_000);
+
+  it("refuses a missing cloud or log with its usage", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const r = spawnSync(
+      process.execPath,
+      [path.resolve("node_modules/tsx/dist/cli.mjs"), "lib/nova-logs/cli.ts", "x.log"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/usage: npm run -s explain -- --cloud CLOUD.json LOG/);
+  });
+});
