@@ -110,7 +110,7 @@ test("the real cloud's logs: every boot found, the failed one's funnel side by s
   await expect(detail).toContainText("NoValidHost");
 
   // the same boots under a profile that stacks by RAM
-  await page.getByLabel("Profile").selectOption("ram-stack");
+  await page.getByRole("combobox", { name: /^Profile/ }).selectOption("ram-stack");
   await page.getByRole("button", { name: "Replay the period" }).click();
   const period = page.getByRole("region", { name: /^The period under/ });
   await expect(period).toBeVisible({ timeout: 60_000 });
@@ -217,7 +217,7 @@ test.describe("the running real cloud", () => {
     stackingProfile("ram-stack-live");
     await page.goto(`${base}/explain`);
     await uploadLogs(page, [log, path.join(STATE, "log", "placement.log")]);
-    await page.getByLabel("Profile").selectOption("ram-stack-live");
+    await page.getByRole("combobox", { name: /^Profile/ }).selectOption("ram-stack-live");
     await page.getByRole("button", { name: "Replay the period" }).click();
     const period = page.getByRole("region", { name: /^The period under/ });
     await expect(period).toBeVisible({ timeout: 120_000 });
