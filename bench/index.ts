@@ -34,6 +34,7 @@ import { bigCloud, bigPlacementCloud } from "../lib/demo/big-cloud";
 import { bundled } from "./bundle";
 import { benchCapacity } from "./capacity";
 import { benchMetrics } from "./metrics";
+import { benchLogs } from "./logs";
 import { benchSnapshot } from "./snapshot";
 import { benchSync, printSync } from "./sync";
 import { benchHistory } from "./history";
@@ -380,6 +381,8 @@ async function main() {
   printSync(await benchSync(10000));
   // The cloud's history: what a day of 1 % changed hosts adds beside a full copy
   await benchHistory();
+  // Nova's logs: a ~1 GB synthetic nova-scheduler log parsed into scheduling calls (MB/s, peak RSS)
+  await benchLogs();
   console.log(
     `\nload average ${os.loadavg()[0].toFixed(1)} at the end. Click-to-result in the browser: npm run bench:browser`,
   );

@@ -15,6 +15,7 @@ export const NAV_ITEMS = [
   { href: "/schedule", label: "Schedule" },
   { href: "/runs", label: "Runs" },
   { href: "/capacity", label: "Capacity" },
+  { href: "/explain", label: "Explain" },
   { href: "/import", label: "Import" },
   { href: "/connections", label: "Connections" },
   { href: "/history", label: "History" },
