@@ -1,20 +1,20 @@
 /**
- * The moves the Nova reference refuses as "not modelled", answered from
- * Nova Zed's own code around the scheduler (the result says so:
- * "modelled from Nova's code, not checked against it"):
+ * Nova Zed's conductor (and API) code around the scheduler, for the moves
+ * whose answer is decided beside it, as ../shared/nova-reference runs it
+ * (conductor.py; SCENARIO.md "What the conductor decides"):
  * - live-migrate: LiveMigrationTask._find_destination asks the scheduler,
- *   checks the host it got (_check_compatible_with_source_hypervisor: same
- *   hypervisor type, version not older; _check_can_migrate_pci: no flavor
- *   PCI devices), and on failure ignores that host and asks again;
- * - a forced live-migrate (LiveMigrationTask._execute with a destination:
- *   target up, enough memory, compatible hypervisor, Placement claim of the
+ *   checks the host it got (_check_compatible_with_source_hypervisor on the
+ *   first node of the source host and of that host; _check_can_migrate_pci:
+ *   no flavor PCI devices), and on failure ignores that host and asks again,
+ *   up to [DEFAULT] migrate_max_retries (MaxRetriesExceeded);
+ * - a forced live-migrate (the target's checks, the Placement claim of the
  *   held allocation, PCI) or evacuate (rebuild_instance with a host:
  *   _allocate_for_evacuate_dest_host, the doubled-up Placement claim);
- * - unshelve to a host with an availability zone (API.unshelve
- *   _ensure_host_in_az, then the scheduler on that host).
- * What the destination's compute checks itself
- * (check_can_live_migrate_destination: CPU model, shared storage) is not
- * modelled, as for every move.
+ * - unshelve to a host (API.unshelve: _ensure_host_in_az, then the
+ *   scheduler on that host).
+ * What the reference still stubs is what the destination compute checks
+ * itself (check_can_live_migrate_destination): a live-migrate that ends on a
+ * host says so in `not_checked` (DESTINATION_CHECKS).
  */
 import type { SchedulerConfig } from "../config";
 import type { HostState } from "../host-state";
@@ -83,10 +83,24 @@ function resetRun(run: ScheduleRun): void {
 }
 
 /**
- * Answer a move the reference does not model, following Nova's code.
+ * What a real cloud still checks on a live migration's destination, which
+ * Nova's conductor asks the destination compute over RPC
+ * (check_can_live_migrate_destination) and no scheduler or conductor code
+ * decides: the reference answers it "succeeds".
+ */
+export const DESTINATION_CHECKS =
+  "the destination compute's own pre-checks (check_can_live_migrate_destination and, through it, the source's check_can_live_migrate_source): CPU model compatibility with the source (libvirt compareCPU), shared or block storage and disk over-commit, the NUMA/PCI live-migration claim in its resource tracker, the source's volume checks, and Neutron port bindings; a failure there skips the host (a forced move fails)";
+
+/** Whether the conductor's code decides around the scheduler (else one select_destinations call is the answer). */
+export function conductorDecides(move: Move): boolean {
+  return move.force || move.operation === "live-migrate" || (move.operation === "unshelve" && move.target !== null);
+}
+
+/**
+ * Run the conductor's code for a move conductorDecides() names.
  * `scenario` is the request the scheduler sees (prepareMove's).
  */
-export function answerBeyondReference(
+export function runConductor(
   move: Move,
   s: ConductorView,
   run: ScheduleRun,
@@ -96,12 +110,18 @@ export function answerBeyondReference(
 ): void {
   if (move.force) {
     forcedMove(move, s, run, scenario);
-    return;
-  }
-  if (move.operation === "live-migrate") {
+  } else if (move.operation === "live-migrate") {
     findDestination(move, s, run, scenario, selectDestinations);
-    return;
+  } else {
+    unshelveToHost(move, scenario, selectDestinations);
   }
+  // a live migration that ends on a host: what the destination compute checks itself is not answered
+  if (move.operation === "live-migrate" && run.selections.length && !run.error)
+    move.echo.not_checked = DESTINATION_CHECKS;
+}
+
+/** API.unshelve with a host: _ensure_host_in_az, then unshelve_instance's scheduler call. */
+function unshelveToHost(move: Move, scenario: Scenario, selectDestinations: () => void): void {
   // API.unshelve: a target host must be in the instance's availability zone
   const az = scenario.request.availability_zone;
   if (move.target && az) {
@@ -115,7 +135,9 @@ export function answerBeyondReference(
 /**
  * LiveMigrationTask._find_destination: schedule, check the host the
  * scheduler chose, and on failure ignore it and schedule again (the claim
- * on the refused host is removed; migrate_max_retries -1: no limit).
+ * on the refused host is removed); _check_not_over_max_retries before each
+ * call (migrate_max_retries -1: no limit). The echoed ignore_hosts is the
+ * list the last select_destinations call carried.
  */
 function findDestination(
   move: Move,
@@ -130,8 +152,19 @@ function findDestination(
   const numa = spec.numaTopology;
   const groupHosts = spec.instanceGroup ? [...spec.instanceGroup.hosts] : null;
   const skipped: Array<{ host: string; error: string; reason: string }> = [];
+  // the first node of the source host, as get_first_node_by_host_for_old_compat reads it
+  const sourceNode = firstNodeOf(scenario, source.name);
+  const maxRetries = s.config.migrateMaxRetries;
   for (;;) {
+    // _check_not_over_max_retries
+    const retries = attempted.length - 1;
+    if (maxRetries !== -1 && retries > maxRetries)
+      throw new NovaError(
+        "MaxRetriesExceeded",
+        `Exceeded maximum number of retries. Exceeded max scheduling retries ${retries} for instance ${move.uuid} during live migration`,
+      );
     spec.ignoreHosts = [...attempted];
+    if (move.echo.request_spec) move.echo.request_spec.ignore_hosts = [...attempted];
     // each select_destinations sees the conductor's RequestSpec, not the scheduler's fitted copy
     spec.numaTopology = numa;
     if (spec.instanceGroup && groupHosts) spec.instanceGroup.hosts = [...groupHosts];
@@ -139,13 +172,13 @@ function findDestination(
     selectDestinations();
     if (run.error || !run.selections.length) break;
     const host = run.selections[0].host.host;
-    const why = incompatibleHypervisor(source, firstNodeOf(scenario, host)) ?? pciRefusal(move);
+    const why = incompatibleHypervisor(sourceNode, firstNodeOf(scenario, host)) ?? pciRefusal(move);
     if (!why) break;
     skipped.push({ host, error: why.name, reason: why.message });
     attempted.push(host);
+    // the reference notes a refused host as the conductor removes its allocation
+    move.echo.skipped_hosts = [...skipped];
   }
-  if (move.echo.request_spec) move.echo.request_spec.ignore_hosts = [...attempted];
-  move.echo.skipped_hosts = skipped;
 }
 
 /** A forced live-migrate or evacuate: no scheduler, the conductor's checks of the target. */
