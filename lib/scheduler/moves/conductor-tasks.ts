@@ -22,6 +22,7 @@ import type { RequestSpec } from "../request-spec";
 import type { ScheduleRun } from "../run";
 import { buildPlacementCloud } from "../placement/providers";
 import { claim } from "../placement";
+import { stableUuid } from "../nova-uuid";
 import { NO_VALID_HOST, NovaError } from "../python";
 import type { Scenario, ScenarioHost } from "../scenario";
 import { cellOf, type Move } from ".";
@@ -108,6 +109,13 @@ export function runConductor(
   /** One select_destinations call for the move (the scheduler's answer lands in `run`). */
   selectDestinations: () => void,
 ): void {
+  if (move.operation === "live-migrate") {
+    // LiveMigrationTask._check_host_is_up(source): the service of the source
+    // host's first node (nova-api checked the instance's own node's)
+    const first = firstNodeOf(scenario, move.source!.name);
+    if (!(first.service?.up ?? true))
+      throw new NovaError("ComputeServiceUnavailable", `Compute service of ${first.name} is unavailable at this time.`);
+  }
   if (move.force) {
     forcedMove(move, s, run, scenario);
   } else if (move.operation === "live-migrate") {
@@ -122,6 +130,9 @@ export function runConductor(
 
 /** API.unshelve with a host: _ensure_host_in_az, then unshelve_instance's scheduler call. */
 function unshelveToHost(move: Move, scenario: Scenario, selectDestinations: () => void): void {
+  // get_first_node_by_host_for_old_compat, the context targeted at the instance's cell
+  if (move.target && cellOf(move.target) !== (move.instance.cell ?? "cell1"))
+    throw new NovaError("ComputeHostNotFound", `Compute host ${move.target.name} could not be found.`);
   // API.unshelve: a target host must be in the instance's availability zone
   const az = scenario.request.availability_zone;
   if (move.target && az) {
@@ -195,6 +206,12 @@ function forcedMove(move: Move, s: ConductorView, run: ScheduleRun, scenario: Sc
     held = holdSourceAllocation(move, cloud, instanceResources(move, !!spec.isBfv, config));
   }
   if (move.operation === "live-migrate") {
+    // LiveMigrationTask._check_destination_is_not_source
+    if (target.name === source.name)
+      throw new NovaError(
+        "UnableToMigrateToSelf",
+        `Unable to migrate instance (${move.uuid}) to current host (${source.name}).`,
+      );
     // LiveMigrationTask._check_host_is_up(destination)
     if (!(dest.service?.up ?? true))
       throw new NovaError(
@@ -211,8 +228,18 @@ function forcedMove(move: Move, s: ConductorView, run: ScheduleRun, scenario: Sc
         "MigrationPreCheckError",
         `Migration pre-check error: Unable to migrate ${move.uuid} to ${target.name}: Lack of memory(host:${avail} <= instance:${mem})`,
       );
-    const hv = incompatibleHypervisor(firstNodeOf(scenario, source.name), dest);
+    const sourceNode = firstNodeOf(scenario, source.name);
+    const hv = incompatibleHypervisor(sourceNode, dest);
     if (hv) throw new NovaError(hv.name, hv.message);
+    // claim_resources_on_destination reads the held allocation under the
+    // source host's FIRST node, while replace_allocation_with_migration held
+    // it under the instance's own: from a later node Nova fails on the key
+    if ((sourceNode.node ?? sourceNode.name) !== (source.node ?? source.name)) {
+      const first = s.hosts.find(
+        (h) => h.host === sourceNode.name && h.nodename === (sourceNode.node ?? sourceNode.name),
+      );
+      throw new NovaError("KeyError", `'${first?.uuid || stableUuid(sourceNode.node ?? sourceNode.name)}'`);
+    }
   }
   if (cloud && held) {
     // claim_resources_on_destination: the source's allocation, on the target's first node

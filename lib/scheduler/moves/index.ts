@@ -152,10 +152,11 @@ export function prepareMove(scenario: Scenario): { scenario: Scenario; move: Mov
   let target: ScenarioHost | null = null;
   if (targetName) {
     // compute/api.py looks the host up with its context targeted at the
-    // instance's cell (API.unshelve's get_first_node_by_host_for_old_compat
-    // too): a host of another cell is not found.
+    // instance's cell: a host of another cell is not found either (for
+    // unshelve API.unshelve's own look-up says so, after the RequestSpec is
+    // prepared: conductor-tasks.ts).
     const cell = source ? cellOf(source) : (inst.cell ?? "cell1");
-    target = hosts.find((h) => h.name === targetName && cellOf(h) === cell) ?? null;
+    target = hosts.find((h) => h.name === targetName && (op === "unshelve" || cellOf(h) === cell)) ?? null;
     if (!target) throw new NovaError("ComputeHostNotFound", `Compute host ${targetName} could not be found.`);
   }
 
