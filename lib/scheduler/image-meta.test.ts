@@ -28,7 +28,7 @@ describe("hw_numa_cpus.N is parsed as hardware.parse_cpu_spec does", () => {
 });
 
 describe("each release's ImageMetaProps (its own image_meta.py)", () => {
-  const boot = (nova_release: string, properties: Record<string, unknown>) =>
+  const boot = (nova_release: string, properties: Record<string, string>) =>
     schedule({
       config: { enabled_filters: ["ComputeFilter"], weighers: ["RAMWeigher"], nova_release },
       hosts: [{ name: "h1", vcpus: 8, memory_mb: 8192, local_gb: 100 }],

@@ -126,9 +126,11 @@ def commit(doc, u, src, dst):
     dst["memory_mb_used"] = dst.get("memory_mb_used", 0) + f["memory_mb"]
     dst["local_gb_used"] = dst.get("local_gb_used", 0) + disk
     dst["num_instances"] = dst.get("num_instances", 0) + 1
-    if "pci_passthrough:alias" in f.get("extra_specs", {}):
-        # the destination's claim took one device of its (only) pool
-        dst["pci_device_pools"][0]["count"] -= 1
+    pools = dst.get("pci_device_pools")
+    if "pci_passthrough:alias" in f.get("extra_specs", {}) and pools and pools[0]["count"] > 0:
+        # the destination's claim took one device of its (only) pool (without
+        # PciPassthroughFilter a host without devices may take it: nothing to claim)
+        pools[0]["count"] -= 1
 
 
 def reference_drain(ref, doc, drained):
