@@ -40,6 +40,8 @@ export interface ReleaseBehaviour {
   virtioSoundFilter: boolean;
   /** _translate_mem_encryption_request also requires the model's trait (hw:mem_encryption_model, 32.0.0). */
   memEncryptionModelTrait: boolean;
+  /** [pci] alias entries need both vendor_id and product_id (_validate_required_ids, 32.0.0). */
+  pciAliasRequiresIds: boolean;
   /** Request filter tpm_secret_security_filter (every vTPM request, hw:tpm_secret_security). */
   tpmSecretSecurityFilter: boolean;
   /**
@@ -217,6 +219,7 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     tpmModelAndStatelessFirmwareTraits: at(release, "2024.2"),
     virtioSoundFilter: at(release, "2025.2"),
     memEncryptionModelTrait: at(release, "2025.2"),
+    pciAliasRequiresIds: at(release, "2025.2"),
     tpmSecretSecurityFilter: at(release, "2026.1"),
     pep440VersionPredicates: at(release, "2025.1"),
     pinnedCellsUseFreePages: at(release, "2024.2"),

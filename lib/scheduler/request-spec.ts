@@ -127,7 +127,10 @@ export function requestInstanceUuid(index: number): string {
 export function buildRequestSpec(
   scenario: Scenario,
   hosts: HostState[],
-  pci: { pciAlias: unknown[]; release?: { pep440VersionPredicates: boolean; release: NovaRelease } } = { pciAlias: [] },
+  pci: {
+    pciAlias: unknown[];
+    release?: { pep440VersionPredicates: boolean; release: NovaRelease; pciAliasRequiresIds: boolean };
+  } = { pciAlias: [] },
 ): RequestSpec {
   const req = scenario.request;
   const f = req.flavor;
@@ -211,6 +214,9 @@ export function buildRequestSpec(
     requestedDestination: null,
   };
   // As nova-api builds a boot's: NUMA constraints, PCI NUMA policy, PCI requests.
-  Object.assign(spec, buildNumaRequest(spec, image.properties ?? {}, pci.pciAlias));
+  Object.assign(
+    spec,
+    buildNumaRequest(spec, image.properties ?? {}, pci.pciAlias, pci.release?.pciAliasRequiresIds ?? false),
+  );
   return spec;
 }

@@ -95,6 +95,7 @@ export function applyMove(
         spec.flavor.extraSpecs.find((e) => e.key === "pci_passthrough:alias")?.value,
         opts.pciAlias,
         null,
+        config.release.pciAliasRequiresIds,
       );
     }
     const node = target ? firstNode(target, hosts) : null;
