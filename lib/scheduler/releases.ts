@@ -42,6 +42,8 @@ export interface ReleaseBehaviour {
   memEncryptionModelTrait: boolean;
   /** [pci] alias entries need both vendor_id and product_id (_validate_required_ids, 32.0.0). */
   pciAliasRequiresIds: boolean;
+  /** LiveMigrationTask._check_can_migrate_pci asks for live-migratable devices (31.0.0). */
+  liveMigratablePciCheck: boolean;
   /** Request filter tpm_secret_security_filter (every vTPM request, hw:tpm_secret_security). */
   tpmSecretSecurityFilter: boolean;
   /**
@@ -220,6 +222,7 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     virtioSoundFilter: at(release, "2025.2"),
     memEncryptionModelTrait: at(release, "2025.2"),
     pciAliasRequiresIds: at(release, "2025.2"),
+    liveMigratablePciCheck: at(release, "2025.1"),
     tpmSecretSecurityFilter: at(release, "2026.1"),
     pep440VersionPredicates: at(release, "2025.1"),
     pinnedCellsUseFreePages: at(release, "2024.2"),

@@ -58,12 +58,19 @@ function incompatibleHypervisor(source: ScenarioHost, dest: ScenarioHost): { nam
   return null;
 }
 
-/** _check_can_migrate_pci: a flavor's PCI devices are not a Neutron port's: MigrationPreCheckError. */
-function pciRefusal(move: Move): { name: string; message: string } | null {
+/**
+ * _check_can_migrate_pci: a flavor's PCI devices are not a Neutron port's:
+ * MigrationPreCheckError. From 2025.1 (31.0.0) Nova words it as a device not
+ * requested live-migratable (an alias's live_migratable tag would allow it;
+ * the engine's alias schema is Zed's, which has no such tag).
+ */
+function pciRefusal(move: Move, config: SchedulerConfig): { name: string; message: string } | null {
   if (!move.instance.flavor.extra_specs?.["pci_passthrough:alias"]) return null;
   return {
     name: "MigrationPreCheckError",
-    message: "Migration pre-check error: non-VIF related PCI requests for instance are not allowed for live migration.",
+    message: config.release.liveMigratablePciCheck
+      ? "Migration pre-check error: This request does not explicitly request live-migratable devices."
+      : "Migration pre-check error: non-VIF related PCI requests for instance are not allowed for live migration.",
   };
 }
 
@@ -183,7 +190,7 @@ function findDestination(
     selectDestinations();
     if (run.error || !run.selections.length) break;
     const host = run.selections[0].host.host;
-    const why = incompatibleHypervisor(sourceNode, firstNodeOf(scenario, host)) ?? pciRefusal(move);
+    const why = incompatibleHypervisor(sourceNode, firstNodeOf(scenario, host)) ?? pciRefusal(move, s.config);
     if (!why) break;
     skipped.push({ host, error: why.name, reason: why.message });
     attempted.push(host);
@@ -251,7 +258,7 @@ function forcedMove(move: Move, s: ConductorView, run: ScheduleRun, scenario: Sc
       );
   }
   if (move.operation === "live-migrate") {
-    const pci = pciRefusal(move);
+    const pci = pciRefusal(move, config);
     if (pci) throw new NovaError(pci.name, pci.message);
     if (cellOf(dest) !== cellOf(source))
       throw new NovaError(
