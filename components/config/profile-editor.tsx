@@ -319,6 +319,8 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
   const optionByKey = new Map(catalogue.options.map((o) => [o.key as string, o]));
   const metricsKeys = ["metrics_weight_setting", "metrics_required", "metrics_weight_of_unavailable"];
   const selectionKeys = ["host_subset_size", "shuffle_best_same_weighed_hosts", "max_attempts"];
+  // the conductor's options, read around the scheduler for moves
+  const moveKeys = ["migrate_max_retries"];
   const filterKeys = catalogue.options
     .map((o) => o.key as string)
     .filter(
@@ -326,6 +328,7 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
         !multiplierKeys.has(k) &&
         !metricsKeys.includes(k) &&
         !selectionKeys.includes(k) &&
+        !moveKeys.includes(k) &&
         !PLACEMENT_OPTION_DOCS.some((o) => o.key === k),
     );
   const shownFields = [
@@ -464,6 +467,16 @@ export function ProfileEditor({ profile, catalogue }: { profile: ProfileData; ca
         <legend>Host selection</legend>
         <div className="option-grid">
           {selectionKeys.map((k) => {
+            const doc = optionByKey.get(k);
+            return doc ? <OptionField key={k} doc={doc} form={form} value={cfg[k]} /> : null;
+          })}
+        </div>
+      </fieldset>
+
+      <fieldset className="panel">
+        <legend>Moves (nova-conductor)</legend>
+        <div className="option-grid">
+          {moveKeys.map((k) => {
             const doc = optionByKey.get(k);
             return doc ? <OptionField key={k} doc={doc} form={form} value={cfg[k]} /> : null;
           })}

@@ -321,6 +321,7 @@ export const INT_OPTIONS = new Set([
   "max_attempts",
   "max_instances_per_host",
   "max_io_ops_per_host",
+  "migrate_max_retries",
 ]);
 export const BOOL_OPTIONS = new Set([
   "shuffle_best_same_weighed_hosts",

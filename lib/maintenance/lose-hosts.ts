@@ -11,7 +11,7 @@
  * hosts' facts once for the whole sweep.
  */
 import { schedule } from "../scheduler/engine";
-import { hostAvailabilityZone } from "../scheduler/moves/not-modelled";
+import { hostAvailabilityZone } from "../scheduler/moves/conductor-tasks";
 import { diagnose } from "../scheduler/result";
 import { freezeScenario, type Scenario, type ScenarioFlavor, type ScenarioHost } from "../scheduler/scenario";
 import type { Cloud } from "./drain";

@@ -50,6 +50,7 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
       "[DEFAULT]\ndefault_availability_zone = az#1\n",
       { default_availability_zone: "az#1" },
     ],
+    ["the conductor's live-migrate retry limit", "[DEFAULT]\nmigrate_max_retries = 2\n", { migrate_max_retries: 2 }],
   ])("%s", (_name, text, config) => {
     const r = importNovaConf(text);
     expect(r.errors).toEqual([]);
@@ -98,6 +99,11 @@ describe("nova.conf parsing (oslo.config's rules)", () => {
       "host_subset_size = 0",
       "[filter_scheduler]\nhost_subset_size = 0\n",
       "[filter_scheduler] host_subset_size (line 2): must be >= 1, got 0",
+    ],
+    [
+      "migrate_max_retries = -2",
+      "[DEFAULT]\nmigrate_max_retries = -2\n",
+      "[DEFAULT] migrate_max_retries (line 2): must be >= -1, got -2",
     ],
     [
       "Zed: an alias with only a name and a product id is valid; 2023.1's resource_class is not",
@@ -216,6 +222,7 @@ describe("profile -> nova.conf -> profile", () => {
         metrics_required: false,
         pci_alias: [{ name: "a100", vendor_id: "10de", product_id: "20b5", numa_policy: "required" }],
         default_availability_zone: "az0",
+        migrate_max_retries: 0,
         packing_host_numa_cells_allocation_strategy: true,
         placement: true,
         placement_prefilters: ["compute_status", "resources"],

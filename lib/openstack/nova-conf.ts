@@ -36,6 +36,8 @@ function option(section: string, name: string, type: OptType, dflt: unknown, key
 /** Nova's option -> the profile config key (names from nova/conf/{scheduler,pci,compute,workarounds}.py). */
 export const NOVA_CONF_OPTIONS: OptionMap[] = [
   option("DEFAULT", "default_availability_zone", "str", "nova"),
+  // the conductor's: live-migrate's retry loop (conductor/tasks/live_migrate.py)
+  option("DEFAULT", "migrate_max_retries", "int", -1),
   option("filter_scheduler", "host_subset_size", "int", 1),
   option("filter_scheduler", "max_io_ops_per_host", "int", 8),
   option("filter_scheduler", "max_instances_per_host", "int", 50),

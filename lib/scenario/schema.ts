@@ -581,6 +581,10 @@ export const ConfigSchema = z.looseObject(
     image_properties_default_architecture: str().nullable().optional(),
     /** [DEFAULT] allow_resize_to_same_host (moves). */
     allow_resize_to_same_host: bool().optional(),
+    /** [DEFAULT] migrate_max_retries (live-migrate's retry loop; -1: no limit). */
+    migrate_max_retries: anyInt()
+      .min(-1, { error: rule("must be an integer >= -1 (-1: no limit)") })
+      .optional(),
     /** Former Schedscope option; migrated by migrateProfileConfig (lib/scenario/profile-config.ts). */
     placement_prefilters: nonEmptyStringList("a list of prefilter names").optional(),
     // NUMA and PCI

@@ -62,6 +62,8 @@ export interface SchedulerConfig {
   packingHostNumaCellsAllocationStrategy: boolean;
   /** [DEFAULT] allow_resize_to_same_host (moves: a resize keeps its source as a candidate). */
   allowResizeToSameHost: boolean;
+  /** [DEFAULT] migrate_max_retries: hosts live-migrate's loop may refuse before MaxRetriesExceeded (-1: no limit). */
+  migrateMaxRetries: number;
 }
 
 /** Nova Zed's default [filter_scheduler] enabled_filters. */
@@ -116,6 +118,13 @@ export const OPTION_DOCS: OptionDoc[] = [
     default: 8,
     min: 0,
     help: "IoOpsFilter: hosts with this many concurrent I/O-heavy operations are busy.",
+  },
+  {
+    key: "migrate_max_retries",
+    int: true,
+    default: -1,
+    min: -1,
+    help: "Live-migrate: hosts the conductor may refuse (other hypervisor, older version, PCI) before MaxRetriesExceeded; -1: no limit.",
   },
   { key: "ram_weight_multiplier", default: 1.0, help: "RAMWeigher: > 0 spreads by free RAM, < 0 stacks." },
   { key: "cpu_weight_multiplier", default: 1.0, help: "CPUWeigher: > 0 spreads by free vCPUs, < 0 stacks." },
@@ -464,6 +473,7 @@ export function resolveConfig(
       (c.packing_host_numa_cells_allocation_strategy ?? false) as PyValue,
     ),
     allowResizeToSameHost: pyTruthy((c.allow_resize_to_same_host ?? false) as PyValue),
+    migrateMaxRetries: num(c, "migrate_max_retries", -1),
   };
 }
 

@@ -27,7 +27,7 @@ import { getFilter, getWeigher, KNOWN_CLASSES, notSimulatedFilter, notSimulatedW
 import { holdSourceAllocation, instanceResources, type SourceAllocation, sourceStillFits } from "./moves/allocations";
 import { applyMove, inCell } from "./moves/conductor";
 import { type Move, prepareMove, ScenarioError } from "./moves";
-import { answerBeyondReference } from "./moves/not-modelled";
+import { conductorDecides, runConductor } from "./moves/conductor-tasks";
 import { buildRequestSpec, type RequestSpec, requestInstanceUuid } from "./request-spec";
 import type { Scenario } from "./scenario";
 import type { FunnelStage, HostPass, InstanceTrace, PlacementRun, ScheduleRun, WeighedSet, WeigherColumn } from "./run";
@@ -267,8 +267,8 @@ export function schedule(scenario: Scenario, options: ScheduleOptions = {}): Sch
     // Placement's providers, like the host states, are the snapshot's: built once, before the clock.
     else if (config.placement) keepPlacementCloud(scenario, hosts, config.release.addedStandardTraits);
     started = now();
-    if (move?.beyondReference)
-      answerBeyondReference(move, s, run, scenario, () =>
+    if (move && conductorDecides(move))
+      runConductor(move, s, run, scenario, () =>
         selectDestinations(s, run, scenario, move, options.random, options.plain),
       );
     else selectDestinations(s, run, scenario, move, options.random, options.plain);

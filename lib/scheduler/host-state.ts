@@ -30,6 +30,7 @@ import { NumaFitFacts, type NUMALimits } from "./numa/fit";
 import { buildNumaCells, buildPciStats } from "./numa/host-topology";
 import type { NUMACell } from "./numa/objects";
 import { stableUuid } from "./nova-uuid";
+import type { NovaRelease } from "./releases";
 import { PciDeviceStats } from "./pci/stats";
 import type { Scenario, ScenarioAggregate, ScenarioHost } from "./scenario";
 
@@ -237,8 +238,8 @@ export class HostState {
   }
   instanceList: readonly string[] = NO_INSTANCES;
   private instanceSet: Set<string> | null = null;
-  /** Image properties of the host's instances that have them (ImagePropertiesWeigher). */
-  instanceImageProps: readonly ImageProps[] = NO_IMAGE_PROPS;
+  /** Image properties of the host's instances that have them (ImagePropertiesWeigher: instanceImageProps()). */
+  instanceImages: readonly InstanceImage[] = NO_INSTANCE_IMAGES;
   stats: Record<string, string> = NO_STATS;
   // Placement inventory (our extension).
   traits: ReadonlySet<string> = NO_TRAITS;
@@ -327,7 +328,7 @@ export class HostState {
     c.metricAt = this.metricAt;
     c.metricsReported = this.metricsReported;
     c.instanceList = this.instanceList;
-    c.instanceImageProps = this.instanceImageProps;
+    c.instanceImages = this.instanceImages;
     c.stats = this.stats;
     c.traits = this.traits;
     c.reservedVcpus = this.reservedVcpus;
@@ -367,23 +368,52 @@ const iter = (v: unknown, index: number, key: string): unknown[] =>
   Array.isArray(v) ? v : pyIter(v, `hosts[${index}].${key}`);
 
 const NO_IMAGE_PROPS: readonly ImageProps[] = [];
+const NO_INSTANCE_IMAGES: readonly InstanceImage[] = [];
+
+/** An instance's image properties as the scenario gives them, parsed per release when weighed. */
+export interface InstanceImage {
+  /** hosts[i].instance_image_properties.<uuid>: where an invalid value is reported. */
+  field: string;
+  properties: Record<string, unknown>;
+}
 
 /** hosts[i].instance_image_properties: each key one of the host's instances, each value image properties. */
-function instanceImageProps(h: ScenarioHost, index: number, instances: readonly string[]): ImageProps[] {
+function instanceImages(h: ScenarioHost, index: number, instances: readonly string[]): InstanceImage[] {
   const field = `hosts[${index}].instance_image_properties`;
   const given = h.instance_image_properties as unknown;
   if (given === null || typeof given !== "object" || Array.isArray(given))
     throw new NovaError("ValueError", `${field}: must be an object of instance UUID -> image properties`);
-  const out: ImageProps[] = [];
+  const out: InstanceImage[] = [];
   for (const [uuid, props] of Object.entries(given as Record<string, unknown>)) {
     if (!instances.includes(uuid))
       throw new NovaError("ValueError", `${field}.${uuid}: not one of hosts[${index}].instances`);
-    try {
-      out.push(buildImageProps(props as Record<string, unknown>));
-    } catch (e) {
-      if (!(e instanceof NovaError)) throw e;
-      throw new NovaError(e.name, `${field}.${uuid}: ${e.message.replace(/^image\.properties(: )?/, "")}`);
-    }
+    out.push({ field: `${field}.${uuid}`, properties: props as Record<string, unknown> });
+  }
+  return out;
+}
+
+const PARSED_IMAGES = new WeakMap<readonly InstanceImage[], Map<NovaRelease | undefined, ImageProps[]>>();
+
+/**
+ * The host's instances' image properties as the release's ImageMetaProps
+ * types them (ImageMeta.from_instance in ImagePropertiesWeigher): parsed
+ * once per host list and release; an invalid value raises, naming it.
+ */
+export function instanceImageProps(images: readonly InstanceImage[], release?: NovaRelease): readonly ImageProps[] {
+  if (!images.length) return NO_IMAGE_PROPS;
+  let byRelease = PARSED_IMAGES.get(images);
+  if (!byRelease) PARSED_IMAGES.set(images, (byRelease = new Map()));
+  let out = byRelease.get(release);
+  if (!out) {
+    out = images.map(({ field, properties }) => {
+      try {
+        return buildImageProps(properties, { release });
+      } catch (e) {
+        if (!(e instanceof NovaError)) throw e;
+        throw new NovaError(e.name, `${field}: ${e.message.replace(/^image\.properties(: )?/, "")}`);
+      }
+    });
+    byRelease.set(release, out);
   }
   return out;
 }
@@ -552,7 +582,7 @@ export type HostFacts = Pick<
   | "diskAllocationRatio"
   | "service"
   | "instanceList"
-  | "instanceImageProps"
+  | "instanceImages"
   | "traits"
   | "reservedVcpus"
   | "reservedMemoryMb"
@@ -566,7 +596,7 @@ export function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
     metricTable: NO_METRIC_VALUES,
     metricAt: 0,
     instanceList: NO_INSTANCES,
-    instanceImageProps: NO_IMAGE_PROPS,
+    instanceImages: NO_INSTANCE_IMAGES,
   } as HostFacts;
   t.hostIp = hostIpText(h.host_ip ?? "10.0.0.1");
   if (!isValidIp(t.hostIp)) {
@@ -640,7 +670,7 @@ export function deriveHostFacts(h: ScenarioHost, index: number): HostFacts {
     forced_down: svc.forced_down === undefined ? false : pyTruthy(svc.forced_down as PyValue),
   };
   if (h.instances !== undefined) t.instanceList = iter(h.instances, index, "instances") as string[];
-  if (h.instance_image_properties !== undefined) t.instanceImageProps = instanceImageProps(h, index, t.instanceList);
+  if (h.instance_image_properties !== undefined) t.instanceImages = instanceImages(h, index, t.instanceList);
   t.traits = h.traits?.length ? new Set(h.traits) : NO_TRAITS;
   t.reservedVcpus = h.reserved_vcpus ?? 0;
   t.reservedMemoryMb = h.reserved_memory_mb ?? 0;

@@ -3,7 +3,43 @@
  * are typed and validated (an invalid value fails the whole request with
  * ValueError), legacy names are mapped, unknown properties are dropped.
  */
-import { IMAGE_META_FIELDS, IMAGE_META_FIELD_ORDER, LEGACY_IMAGE_PROPERTIES } from "./image-meta-fields";
+import {
+  IMAGE_META_FIELDS,
+  IMAGE_META_FIELD_ORDER,
+  type ImageFieldKind,
+  LEGACY_IMAGE_PROPERTIES,
+} from "./image-meta-fields";
+import { IMAGE_META_CHANGES } from "./image-meta-releases";
+import { NOVA_RELEASES, type NovaRelease } from "./releases";
+
+/** One release's ImageMetaProps: its fields and their declaration order. */
+export interface ImageMetaTable {
+  fields: Record<string, { kind: ImageFieldKind; values?: string[] }>;
+  order: readonly string[];
+}
+
+const TABLES = new Map<NovaRelease, ImageMetaTable>();
+
+/**
+ * ImageMetaProps of a Nova release: Zed's fields with every later release's
+ * additions up to it (image-meta-releases.ts, read from each release's
+ * nova/objects/image_meta.py): a field a release does not know is no
+ * property of it (from_dict ignores it), a value its enum does not list is
+ * a ValueError.
+ */
+export function imageMetaTable(release: NovaRelease = "zed"): ImageMetaTable {
+  let t = TABLES.get(release);
+  if (t) return t;
+  const fields = { ...IMAGE_META_FIELDS };
+  let order: readonly string[] = IMAGE_META_FIELD_ORDER;
+  for (const r of NOVA_RELEASES.slice(0, NOVA_RELEASES.indexOf(release) + 1)) {
+    Object.assign(fields, IMAGE_META_CHANGES[r].fields);
+    order = IMAGE_META_CHANGES[r].order ?? order;
+  }
+  t = { fields, order };
+  TABLES.set(release, t);
+  return t;
+}
 import { canonicalizeArch, canonicalizeHvType, canonicalizeVmMode } from "./nova-fields";
 import { NovaError, PyObject, type PyValue, pyInt, pyStr, pyStrAt } from "./python";
 import { parseCpuSpec } from "./numa/cpu-spec";
@@ -189,7 +225,7 @@ function pyIntOf(raw: unknown, str: string): number {
  * AttributeError where Nova calls .lower() on a non-string).
  */
 function coerce(key: string, raw: unknown, text: string | undefined, options: ImagePropsOptions): PyValue {
-  const field = IMAGE_META_FIELDS[key];
+  const field = imageMetaTable(options.release).fields[key];
   const str = text ?? (typeof raw === "string" ? raw : pyStr(raw as PyValue));
   switch (field.kind) {
     case "arch":
@@ -254,6 +290,8 @@ function numaList(properties: Record<string, unknown>, key: "hw_numa_mem" | "hw_
 export interface ImagePropsOptions {
   /** img_hv_requested_version is parsed as PEP 440 versions (2025.1+). */
   pep440VersionPredicates?: boolean;
+  /** Whose ImageMetaProps (fields, enums): Zed's by default. */
+  release?: NovaRelease;
 }
 
 export function buildImageProps(properties: Record<string, unknown> = {}, options: ImagePropsOptions = {}): ImageProps {
@@ -276,7 +314,7 @@ export function buildImageProps(properties: Record<string, unknown> = {}, option
     props.set("hw_disk_bus", "scsi");
     props.set("hw_scsi_model", coerce("hw_scsi_model", adapter, undefined, options));
   }
-  for (const key of IMAGE_META_FIELD_ORDER) {
+  for (const key of imageMetaTable(options.release).order) {
     if (key === "hw_numa_mem" || key === "hw_numa_cpus") {
       const v = numaList(properties, key);
       if (v !== undefined) props.set(key, v);
@@ -293,7 +331,7 @@ export function buildImageProps(properties: Record<string, unknown> = {}, option
 }
 
 /** ImageMetaProps.get(name): None when unset; AttributeError for non-fields. */
-export function imagePropGet(props: ImageProps, name: string): PyValue | undefined {
-  if (!Object.hasOwn(IMAGE_META_FIELDS, name)) return undefined; // AttributeError: caller skips
+export function imagePropGet(props: ImageProps, name: string, release?: NovaRelease): PyValue | undefined {
+  if (!Object.hasOwn(imageMetaTable(release).fields, name)) return undefined; // AttributeError: caller skips
   return props.get(name) ?? null;
 }

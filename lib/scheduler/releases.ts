@@ -38,6 +38,12 @@ export interface ReleaseBehaviour {
   tpmModelAndStatelessFirmwareTraits: boolean;
   /** Request filter virtio_sound_filter (hw:sound_model=virtio). */
   virtioSoundFilter: boolean;
+  /** _translate_mem_encryption_request also requires the model's trait (hw:mem_encryption_model, 32.0.0). */
+  memEncryptionModelTrait: boolean;
+  /** [pci] alias entries need both vendor_id and product_id (_validate_required_ids, 32.0.0). */
+  pciAliasRequiresIds: boolean;
+  /** LiveMigrationTask._check_can_migrate_pci asks for live-migratable devices (31.0.0). */
+  liveMigratablePciCheck: boolean;
   /** Request filter tpm_secret_security_filter (every vTPM request, hw:tpm_secret_security). */
   tpmSecretSecurityFilter: boolean;
   /**
@@ -214,6 +220,9 @@ export function releaseBehaviour(release: NovaRelease): ReleaseBehaviour {
     tenantIdKeyPrefixes: at(release, "2024.2"),
     tpmModelAndStatelessFirmwareTraits: at(release, "2024.2"),
     virtioSoundFilter: at(release, "2025.2"),
+    memEncryptionModelTrait: at(release, "2025.2"),
+    pciAliasRequiresIds: at(release, "2025.2"),
+    liveMigratablePciCheck: at(release, "2025.1"),
     tpmSecretSecurityFilter: at(release, "2026.1"),
     pep440VersionPredicates: at(release, "2025.1"),
     pinnedCellsUseFreePages: at(release, "2024.2"),

@@ -5,6 +5,7 @@
  */
 import type { HostState } from "./host-state";
 import { buildImageProps, type ImageProps } from "./image-meta";
+import type { NovaRelease } from "./releases";
 import { stableUuid } from "./nova-uuid";
 import { NovaError, pyIntOfJson, pyIter, pyStrAt } from "./python";
 import type { InstanceNUMATopology } from "./numa/objects";
@@ -126,7 +127,10 @@ export function requestInstanceUuid(index: number): string {
 export function buildRequestSpec(
   scenario: Scenario,
   hosts: HostState[],
-  pci: { pciAlias: unknown[]; release?: { pep440VersionPredicates: boolean } } = { pciAlias: [] },
+  pci: {
+    pciAlias: unknown[];
+    release?: { pep440VersionPredicates: boolean; release: NovaRelease; pciAliasRequiresIds: boolean };
+  } = { pciAlias: [] },
 ): RequestSpec {
   const req = scenario.request;
   const f = req.flavor;
@@ -192,6 +196,7 @@ export function buildRequestSpec(
     imageName: image.name ?? "None",
     imageProps: buildImageProps(image.properties ?? {}, {
       pep440VersionPredicates: pci.release?.pep440VersionPredicates,
+      release: pci.release?.release,
     }),
     newerImageProps: newerImageProps(image.properties ?? {}),
     numInstances: int(req.num_instances ?? 1, "request.num_instances"),
@@ -209,6 +214,9 @@ export function buildRequestSpec(
     requestedDestination: null,
   };
   // As nova-api builds a boot's: NUMA constraints, PCI NUMA policy, PCI requests.
-  Object.assign(spec, buildNumaRequest(spec, image.properties ?? {}, pci.pciAlias));
+  Object.assign(
+    spec,
+    buildNumaRequest(spec, image.properties ?? {}, pci.pciAlias, pci.release?.pciAliasRequiresIds ?? false),
+  );
   return spec;
 }

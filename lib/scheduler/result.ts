@@ -104,9 +104,9 @@ export interface ScheduleResult {
   /** A move (SCENARIO.md "Moves"): the instance, its source and the RequestSpec Nova prepared. */
   move?: MoveEcho;
   /**
-   * Set when the answer follows Nova's code where the Nova reference gives
-   * none (e.g. a forced evacuation): "modelled from Nova's code, not checked
-   * against it: …".
+   * What a real cloud would still check that the answer does not (a live
+   * migration's destination compute pre-checks, which the Nova reference
+   * stubs too): "not checked: …".
    */
   not_checked?: string;
   timing: { engine_ms: number };
@@ -285,8 +285,7 @@ export function toResult(run: ScheduleRun, opts: { brief?: boolean } = {}): Sche
   }
   if (run.move) {
     result.move = run.move;
-    if (run.move.not_checked)
-      result.not_checked = `modelled from Nova's code, not checked against it: ${run.move.not_checked}`;
+    if (run.move.not_checked) result.not_checked = `not checked: ${run.move.not_checked}`;
   }
   const d = diagnose(run);
   if (d) result.diagnosis = d;

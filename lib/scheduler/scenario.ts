@@ -256,6 +256,8 @@ export interface ScenarioConfig {
   max_placement_results?: number;
   /** [DEFAULT] allow_resize_to_same_host: a resize may land on its source host. */
   allow_resize_to_same_host?: boolean;
+  /** [DEFAULT] migrate_max_retries: live-migrate's retry limit (-1: none). */
+  migrate_max_retries?: number;
   /** [workarounds] disable_fallback_pcpu_query */
   disable_fallback_pcpu_query?: boolean;
   /**

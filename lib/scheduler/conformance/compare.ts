@@ -40,6 +40,7 @@ export function firstDisagreement(exp: Json, act: Json): string | null {
       "force",
       "request_spec",
       "source_allocation",
+      "skipped_hosts",
     ]) {
       if ((key in em || key in am) && canon(em[key]) !== canon(am[key])) return `move ${key}`;
     }

@@ -5,12 +5,15 @@
  * once it agrees, the test asks for it to leave the list.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { firstDisagreement } from "./compare";
 
-const NOVA_REFERENCE_DIR = path.resolve(process.cwd(), "..", "shared", "nova-reference");
+// ../shared beside the project; NOVA_REFERENCE_DIR for a checkout elsewhere (a git worktree)
+const NOVA_REFERENCE_DIR =
+  process.env.NOVA_REFERENCE_DIR ?? path.resolve(process.cwd(), "..", "shared", "nova-reference");
 const EXAMPLES_DIR = path.join(NOVA_REFERENCE_DIR, "examples");
 
 /** Example name -> the issue whose work it waits for. */
@@ -37,8 +40,16 @@ function answers(): string[] {
   return lines;
 }
 
-/** compare.py's verdict on one example: null when it agrees, else its reason. */
+/**
+ * compare.py's verdict on one example, then ours (compare.ts: also the
+ * move's RequestSpec, skipped_hosts and source allocation): null when both agree.
+ */
 function verdict(dir: string, name: string, line: string): string | null {
+  const strict = firstDisagreement(
+    JSON.parse(readFileSync(path.join(EXAMPLES_DIR, `${name}.expected.json`), "utf8")),
+    JSON.parse(line),
+  );
+  if (strict) return strict;
   const actual = path.join(dir, `${name}.actual.jsonl`);
   writeFileSync(actual, `${line}\n`);
   const r = spawnSync(

@@ -31,7 +31,7 @@ export const AggregateImagePropertiesIsolation = defineFilter({
       check(host, spec) {
         for (const [key, options] of host.aggregates.split) {
           if (prefix && !key.startsWith(prefix)) continue;
-          const prop = imagePropGet(spec.imageProps, key);
+          const prop = imagePropGet(spec.imageProps, key, config.release.release);
           if (prop === undefined || !pyTruthy(prop)) continue;
           const s = pyStr(prop);
           if (!options.has(s))

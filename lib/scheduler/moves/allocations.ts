@@ -33,6 +33,7 @@ export function instanceResources(move: Move, isBfv: boolean, config: SchedulerC
     forcedNodes: null,
     translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
     translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
+    memEncryptionModelTrait: config.release.memEncryptionModelTrait,
   });
   const out = new Map<string, number>();
   for (const g of rr.groups.values()) for (const [rc, n] of g.resources) out.set(rc, (out.get(rc) ?? 0) + n);

@@ -31,17 +31,10 @@ function checkBeforeScheduling(move: Move, spec: RequestSpec): void {
       throw new NovaError("HTTPBadRequest", "The target host can't be the same one.");
     if (serviceUp(src)) throw new NovaError("ComputeServiceInUse", `Compute service of ${src.name} is still in use.`);
   }
-  if (target && src && target.name === src.name) {
-    // compute/api.py _validate_host_for_cold_migrate
-    if (op === "migrate")
-      throw new NovaError("CannotMigrateToSameHost", "Cannot migrate to the host where the server exists.");
-    // LiveMigrationTask._check_destination_is_not_source
-    if (op === "live-migrate" && move.force)
-      throw new NovaError(
-        "UnableToMigrateToSelf",
-        `Unable to migrate instance (${move.uuid}) to current host (${src.name}).`,
-      );
-  }
+  // compute/api.py _validate_host_for_cold_migrate (a forced live-migrate to
+  // its own host is the conductor's UnableToMigrateToSelf: conductor-tasks.ts)
+  if (target && src && target.name === src.name && op === "migrate")
+    throw new NovaError("CannotMigrateToSameHost", "Cannot migrate to the host where the server exists.");
   if (op === "resize") {
     // compute/api.py API.resize
     const old = move.instance.flavor;
@@ -102,6 +95,7 @@ export function applyMove(
         spec.flavor.extraSpecs.find((e) => e.key === "pci_passthrough:alias")?.value,
         opts.pciAlias,
         null,
+        config.release.pciAliasRequiresIds,
       );
     }
     const node = target ? firstNode(target, hosts) : null;

@@ -62,9 +62,9 @@ export interface MoveEcho {
     migration_uuid?: string;
   };
   /**
-   * Set when the answer follows Nova's conductor code where the reference
-   * refuses to answer (forced moves, live-migrate's per-host checks): it is
-   * modelled from Nova's code, not checked against it.
+   * What a real cloud would still check that neither the reference nor the
+   * engine answers: set on a live migration that ends on a host (the
+   * destination compute's own pre-checks, conductor-tasks.ts DESTINATION_CHECKS).
    */
   not_checked?: string;
   /** Live-migrate: hosts the scheduler chose and the conductor refused, in order, then ignored. */
@@ -81,12 +81,6 @@ export interface Move {
   force: boolean;
   returnAlternates: boolean;
   echo: MoveEcho;
-  /**
-   * What the reference refuses as "not modelled" and the engine answers
-   * from Nova's conductor code (nova/conductor/tasks/live_migrate.py,
-   * nova/compute/api.py); null when the reference answers the move too.
-   */
-  beyondReference: string | null;
 }
 
 function flavorId(f: { id?: unknown; name?: unknown }): string {
@@ -157,14 +151,14 @@ export function prepareMove(scenario: Scenario): { scenario: Scenario; move: Mov
 
   let target: ScenarioHost | null = null;
   if (targetName) {
-    // compute/api.py looks the host up in the instance's cell: a host of
-    // another cell is not found either (unshelve may name any cell's host).
+    // compute/api.py looks the host up with its context targeted at the
+    // instance's cell: a host of another cell is not found either (for
+    // unshelve API.unshelve's own look-up says so, after the RequestSpec is
+    // prepared: conductor-tasks.ts).
     const cell = source ? cellOf(source) : (inst.cell ?? "cell1");
     target = hosts.find((h) => h.name === targetName && (op === "unshelve" || cellOf(h) === cell)) ?? null;
     if (!target) throw new NovaError("ComputeHostNotFound", `Compute host ${targetName} could not be found.`);
   }
-
-  const beyondReference = beyondTheReference(op, inst, source, target, force, hosts, req);
 
   const groups = (scenario.server_groups ?? []).filter((g) => (g.members ?? []).includes(uuid));
   if (groups.length > 1) throw new ScenarioError(`instance ${uuid} is a member of several server groups`);
@@ -186,8 +180,6 @@ export function prepareMove(scenario: Scenario): { scenario: Scenario; move: Mov
   if (inst.image != null) request.image = inst.image;
   if (groups.length) request.server_group = groups[0].uuid || groups[0].name;
   const echo: MoveEcho = { operation: op, instance: uuid, source: source ? source.name : null };
-  // every answer to such a move, errors before scheduling included, is Nova's code unchecked
-  if (beyondReference) echo.not_checked = beyondReference;
   return {
     scenario: { ...scenario, request },
     move: {
@@ -199,45 +191,8 @@ export function prepareMove(scenario: Scenario): { scenario: Scenario; move: Mov
       force,
       returnAlternates: RETURN_ALTERNATES[op],
       echo,
-      beyondReference,
     },
   };
-}
-
-/**
- * What the reference refuses as not modelled (the conductor decides around
- * the scheduler): a forced live-migrate or evacuate; a live-migrate whose
- * scheduled hosts the conductor may refuse one by one (flavor PCI devices,
- * another hypervisor type or an older version in the cell); an unshelve to
- * a host with an availability zone requested. The engine answers these
- * from Nova's code (not-modelled.ts); null when the reference answers.
- */
-function beyondTheReference(
-  op: MoveOperation,
-  inst: ScenarioMoveInstance,
-  source: ScenarioHost | null,
-  target: ScenarioHost | null,
-  force: boolean,
-  hosts: ScenarioHost[],
-  req: ScenarioRequest,
-): string | null {
-  if (force) return `a forced ${op} (the conductor's checks on the target)`;
-  if (op === "live-migrate" && source) {
-    if (inst.flavor.extra_specs?.["pci_passthrough:alias"])
-      return "live-migrate of an instance with flavor PCI devices (the conductor refuses each host it is given)";
-    // A host without the keys reports what the scenario format defaults to
-    // (QEMU, 6002000), as the conductor would read it from its compute node.
-    const type = (h: ScenarioHost) => h.hypervisor_type ?? "QEMU";
-    const version = (h: ScenarioHost) => Number(h.hypervisor_version ?? 6002000);
-    for (const h of hosts) {
-      if (h === source || cellOf(h) !== cellOf(source)) continue;
-      if (type(h) !== type(source) || version(h) < version(source))
-        return `live-migrate where a host of the cell (${h.name}) has another hypervisor type or an older version than the source (the conductor skips such hosts and asks the scheduler again)`;
-    }
-  }
-  if (op === "unshelve" && target && req.availability_zone)
-    return "unshelve to a host with an availability zone requested";
-  return null;
 }
 
 export { flavorId, cellOf };

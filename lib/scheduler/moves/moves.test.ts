@@ -126,21 +126,23 @@ describe("the RequestSpec of a move", () => {
   });
 });
 
-describe("moves the reference does not model, answered from Nova's conductor code", () => {
+describe("Nova's conductor around the scheduler (live-migrate, forced moves, unshelve to a host)", () => {
   it.each([
-    ["a forced evacuation goes to its target", { operation: "evacuate", target_host: "h2", force: true }, DOWN, null],
+    ["a forced evacuation goes to its target", { operation: "evacuate", target_host: "h2", force: true }, DOWN, false],
     [
       "a forced live migration checks the target's memory",
       { operation: "live-migrate", target_host: "h2", force: true },
       {},
-      null,
+      true,
     ],
-  ])("%s", (_what, request, h1, error) => {
+  ])("%s", (_what, request, h1, destinationChecks) => {
     const r = run(scenario(request, h1));
-    expect(r.error).toBe(error);
+    expect(r.error).toBeNull();
     expect(r.selections.map((x) => x.host)).toEqual(["h2"]);
     expect(r.requests).toEqual([]);
-    expect(r.not_checked).toMatch(/^modelled from Nova's code, not checked against it/);
+    // only a live migration leaves checks to the destination compute
+    if (destinationChecks) expect(r.not_checked).toMatch(/^not checked: the destination compute's own pre-checks/);
+    else expect(r.not_checked).toBeUndefined();
   });
   it.each([
     ["down", { service: { up: false } }, "ComputeServiceUnavailable"],
@@ -150,7 +152,9 @@ describe("moves the reference does not model, answered from Nova's conductor cod
   ])("a forced live migration to a target %s: %s", (_what, h2, error) => {
     const s = scenario({ operation: "live-migrate", target_host: "h2", force: true });
     Object.assign(s.hosts[1], h2);
-    expect(run(s).error).toBe(error);
+    const r = run(s);
+    expect(r.error).toBe(error);
+    expect(r.not_checked).toBeUndefined();
   });
   it("a live migration skips a host the conductor refuses and schedules again", () => {
     const s = scenario({ operation: "live-migrate" });
@@ -159,14 +163,54 @@ describe("moves the reference does not model, answered from Nova's conductor cod
     expect(r.selections[0].host).toBe("h2");
     expect(r.move?.skipped_hosts?.map((x) => [x.host, x.error])).toEqual([["h4", "DestinationHypervisorTooOld"]]);
     expect(r.move?.request_spec?.ignore_hosts).toEqual(["h1", "h4"]);
-    expect(r.not_checked).toBeDefined();
+    expect(r.not_checked).toMatch(/CPU model compatibility/);
   });
-  it("an unshelve to a host outside the requested zone", () => {
-    const s = scenario({ operation: "unshelve", target_host: "h2", availability_zone: "az1" }, { instances: [] });
+  it("reports no skipped hosts when the first host passes", () => {
+    expect(run(scenario({ operation: "live-migrate" })).move).not.toHaveProperty("skipped_hosts");
+  });
+  it.each([
+    [-1, null, ["h1", "h4", "h5"], "h2"],
+    [2, null, ["h1", "h4", "h5"], "h2"],
+    [1, "MaxRetriesExceeded", ["h1", "h4"], null],
+    [0, "MaxRetriesExceeded", ["h1"], null],
+  ])("migrate_max_retries=%s: %s after ignoring %j", (retries, error, ignored, chosen) => {
+    const s = scenario({ operation: "live-migrate" }, {}, { migrate_max_retries: retries });
+    s.hosts.push(host("h4", { hypervisor_version: 1000 }), host("h5", { hypervisor_type: "VMware vCenter Server" }));
+    const r = run(s);
+    expect(r.error).toBe(error);
+    expect(r.move?.request_spec?.ignore_hosts).toEqual(ignored);
+    expect(r.selections.map((x) => x.host)).toEqual(chosen ? [chosen] : []);
+    if (error)
+      expect(r.message).toBe(
+        `Exceeded maximum number of retries. Exceeded max scheduling retries ${retries + 1} for instance ${UUID} during live migration`,
+      );
+  });
+  it("refuses migrate_max_retries below -1", () => {
+    const r = run(scenario({ operation: "live-migrate" }, {}, { migrate_max_retries: -2 }));
+    expect(r.error).toBe("ValueError");
+    expect(r.message).toMatch(/migrate_max_retries/);
+  });
+  it("compares the source host's first node, not the instance's own", () => {
+    // h1 has two nodes: the instance runs on the second, of a newer version than h2
+    const s = scenario({ operation: "live-migrate" });
+    const first = host("h1", { node: "h1-a", hypervisor_version: 6002000 });
+    Object.assign(s.hosts[0], { node: "h1-b", hypervisor_version: 7000000 });
+    s.hosts.unshift(first);
+    s.request.instance = { uuid: UUID, host: "h1", node: "h1-b", flavor: M1 } as never;
+    const r = run(s);
+    expect(r.move).not.toHaveProperty("skipped_hosts");
+    expect(r.selections[0].host).toBe("h2");
+  });
+  it.each([
+    ["outside the requested zone", "h2", ["h1"], "UnshelveHostNotInAZ"],
+    ["in the requested zone", "h2", ["h2"], null],
+    ["of another cell", "h3", ["h3"], "ComputeHostNotFound"],
+  ])("an unshelve to a host %s: %s", (_what, target, zoneHosts, error) => {
+    const s = scenario({ operation: "unshelve", target_host: target, availability_zone: "az1" }, { instances: [] });
     s.request.instance = { uuid: UUID, flavor: M1 };
-    s.aggregates = [{ name: "a", availability_zone: "az1", hosts: ["h1"] }];
-    expect(run(s).error).toBe("UnshelveHostNotInAZ");
-    s.aggregates[0].hosts = ["h2"];
-    expect(run(s).selections[0].host).toBe("h2");
+    s.aggregates = [{ name: "a", availability_zone: "az1", hosts: zoneHosts }];
+    const r = run(s);
+    expect(r.error).toBe(error);
+    if (!error) expect(r.selections[0].host).toBe(target);
   });
 });

@@ -35,6 +35,7 @@ export function buildNumaRequest(
   spec: NumaRequestSource,
   imageProperties: Record<string, unknown>,
   pciAlias: unknown[],
+  pciAliasRequiresIds = false,
 ): { numaTopology: InstanceNUMATopology | null; pciRequests: PciRequest[] } {
   const f = spec.flavor;
   const flavor: FlavorView = {
@@ -46,6 +47,11 @@ export function buildNumaRequest(
   const [imageCpus, imageMem] = imageCellLists(imageProperties);
   const numaTopology = numaGetConstraints(flavor, spec.imageProps, imageCpus, imageMem);
   const policy = pciNumaPolicyConstraint(flavor, spec.imageProps);
-  const pciRequests = pciRequestsFromFlavor(flavor.extraSpecs.get("pci_passthrough:alias"), pciAlias, policy);
+  const pciRequests = pciRequestsFromFlavor(
+    flavor.extraSpecs.get("pci_passthrough:alias"),
+    pciAlias,
+    policy,
+    pciAliasRequiresIds,
+  );
   return { numaTopology, pciRequests };
 }

@@ -46,7 +46,7 @@ export function aliasSchemaError(spec: unknown): string | null {
 }
 
 /** _get_alias_from_config: name -> (numa_policy, specs); one alias may list several devices. */
-export function aliasesFromConfig(entries: ReadonlyArray<unknown>): Aliases {
+export function aliasesFromConfig(entries: ReadonlyArray<unknown>, requireIds = false): Aliases {
   const aliases: Aliases = new Map();
   for (const entry of entries) {
     let spec: unknown = entry;
@@ -75,6 +75,19 @@ export function aliasesFromConfig(entries: ReadonlyArray<unknown>): Aliases {
       invalid(`Device type mismatch for alias '${name}'`);
     known.specs.push(device);
   }
+  if (requireIds) {
+    // _validate_required_ids (32.0.0, [filter_scheduler] pci_in_placement off):
+    // matching on a vendor or a product alone is refused
+    const without = [...aliases]
+      .filter(([, a]) => a.specs.some((d) => !("vendor_id" in d && "product_id" in d)))
+      .map(([name]) => name)
+      .sort();
+    if (without.length)
+      throw new NovaError(
+        "PciInvalidAlias",
+        `The PCI alias(es) ${without.join(",")} does not have vendor_id and product_id fields set.`,
+      );
+  }
   return aliases;
 }
 
@@ -83,9 +96,11 @@ export function pciRequestsFromFlavor(
   aliasSpec: string | undefined,
   aliasConfig: ReadonlyArray<unknown>,
   affinityPolicy: string | null,
+  /** The release refuses an alias without vendor_id and product_id (2025.2+). */
+  requireIds = false,
 ): PciRequest[] {
   if (aliasSpec === undefined) return [];
-  const aliases = aliasesFromConfig(aliasConfig);
+  const aliases = aliasesFromConfig(aliasConfig, requireIds);
   const requests: PciRequest[] = [];
   for (const item of aliasSpec.split(",")) {
     const parts = item.split(":");

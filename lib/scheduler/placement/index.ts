@@ -126,6 +126,7 @@ export function placementQueries(
     forcedNodes: forced ? forced.uuids : null,
     translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
     translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
+    memEncryptionModelTrait: config.release.memEncryptionModelTrait,
   };
   out.first = buildResourceRequest(spec, rf, { ...opts, enablePinningTranslate: true });
   if (out.first.cpuPinningRequested && !config.disableFallbackPcpuQuery)

@@ -131,6 +131,7 @@ export function processRequestSpec(
       forcedNodes: null,
       translateMaxphysaddr: config.release.packedRingAndMaxphysaddrTraits,
       translateTpmModelAndStatelessFirmware: config.release.tpmModelAndStatelessFirmwareTraits,
+      memEncryptionModelTrait: config.release.memEncryptionModelTrait,
     });
     const ignored = new Set([...allRequiredTraits(rr)].map((t) => `trait:${t}`));
     const isolated: string[] = [];

@@ -219,6 +219,61 @@ function translateStatelessFirmware(rr: ResourceRequest, spec: RequestSpec): voi
   addTrait(rr, "COMPUTE_SECURITY_STATELESS_FIRMWARE", "required");
 }
 
+const MEM_ENCRYPTION_MODELS = ["amd-sev", "amd-sev-es"];
+
+/**
+ * ResourceRequest._translate_memory_encryption (Zed to 2025.1) and
+ * _translate_mem_encryption_request (2025.2+) through
+ * hardware.get_mem_encryption_constraint: hw:mem_encryption or
+ * hw_mem_encryption asks MEM_ENCRYPTION_CONTEXT=1, refused when the two
+ * conflict, without a UEFI image, or with an image machine type outside
+ * the q35 family; from 32.0.0 the model (hw:mem_encryption_model or
+ * hw_mem_encryption_model, amd-sev by default) also requires its trait.
+ */
+function translateMemEncryption(rr: ResourceRequest, spec: RequestSpec, models: boolean): void {
+  const flavorText = extraSpec(spec, "hw:mem_encryption");
+  const flavorEnc = flavorText === undefined ? null : boolFromString(flavorText);
+  const image = spec.imageProps.get("hw_mem_encryption");
+  const imageEnc = image === undefined || image === null ? null : Boolean(image);
+  if (!flavorEnc && !imageEnc) return;
+  const flavorName = spec.flavor.name;
+  if (flavorEnc !== null && imageEnc !== null && flavorEnc !== imageEnc)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${flavorName} has hw:mem_encryption extra spec explicitly set to ${flavorText}, conflicting with image ${spec.imageName} which has hw_mem_encryption property explicitly set to ${imageEnc ? "True" : "False"}`,
+    );
+  const requesters: string[] = [];
+  if (flavorEnc) requesters.push(`hw:mem_encryption extra spec in ${flavorName} flavor`);
+  if (imageEnc) requesters.push(`hw_mem_encryption property of image ${spec.imageId}`);
+  if (imageString(spec.imageProps, "hw_firmware_type") !== "uefi")
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Memory encryption requested by ${requesters.join(" and ")} but image ${spec.imageName} doesn't have 'hw_firmware_type' property set to 'uefi'`,
+    );
+  const machine = imageString(spec.imageProps, "hw_machine_type");
+  if (machine !== undefined && !machine.includes("q35"))
+    throw new NovaError(
+      "InvalidMachineType",
+      `Machine type ${machine} is not compatible with image ${spec.imageName} (${spec.imageId}): q35 type is required for SEV to work`,
+    );
+  addResource(rr, "MEM_ENCRYPTION_CONTEXT", 1);
+  if (!models) return;
+  const flavorModel = extraSpec(spec, "hw:mem_encryption_model");
+  const imageModel = imageString(spec.imageProps, "hw_mem_encryption_model");
+  if (flavorModel !== undefined && imageModel !== undefined && flavorModel !== imageModel)
+    throw new NovaError(
+      "FlavorImageConflict",
+      `Flavor ${flavorName} has hw:mem_encryption_model extra spec explicitly set to ${flavorModel}, conflicting with image ${spec.imageName} which has hw_mem_encryption_model property explicitly set to ${imageModel}`,
+    );
+  const model = imageModel || flavorModel || "amd-sev";
+  if (!MEM_ENCRYPTION_MODELS.includes(model))
+    throw new NovaError(
+      "Invalid",
+      `Invalid memory encryption model ${pyRepr(model)}. Allowed values: ${MEM_ENCRYPTION_MODELS.join(", ")}.`,
+    );
+  addTrait(rr, model === "amd-sev-es" ? "HW_CPU_X86_AMD_SEV_ES" : "HW_CPU_X86_AMD_SEV", "required");
+}
+
 /** oslo strutils.bool_from_string (not strict), as ImageMetaProps reads a boolean. */
 function boolFromString(v: string): boolean {
   return ["1", "t", "true", "on", "y", "yes"].includes(v.trim().toLowerCase());
@@ -251,6 +306,8 @@ export interface ResourceRequestOptions {
   translateMaxphysaddr?: boolean;
   /** The release's _translate_vtpm_request adds the model trait, and it has _translate_stateless_firmware_request. */
   translateTpmModelAndStatelessFirmware?: boolean;
+  /** The release's _translate_mem_encryption_request requires the model's trait (2025.2+). */
+  memEncryptionModelTrait?: boolean;
 }
 
 /** ResourceRequest.from_request_spec followed by resources_from_request_spec. */
@@ -290,6 +347,7 @@ export function buildResourceRequest(
     if (!opts.isBfv) disk += f.rootGb;
     if (disk) addResource(rr, "DISK_GB", disk);
   }
+  translateMemEncryption(rr, spec, opts.memEncryptionModelTrait ?? false);
   translateTraits(rr, spec, opts.translateTpmModelAndStatelessFirmware ?? false);
   if (opts.translateMaxphysaddr) {
     const trait = maxphysaddrTrait(spec);

@@ -1,7 +1,7 @@
 import { parseMetricsWeightSetting } from "../config";
 import type { ImageProps } from "../image-meta";
 import { defineWeigher } from "../plugin";
-import type { HostState } from "../host-state";
+import { type HostState, instanceImageProps } from "../host-state";
 import { NovaError, pyStr } from "../python";
 
 /**
@@ -59,6 +59,8 @@ export const ImagePropertiesWeigher = defineWeigher({
   factory: (config) => {
     const ratios = new Map(parseMetricsWeightSetting(config.imagePropsWeightSetting));
     const off = config.imagePropsWeightMultiplier === 0;
+    // the release's ImageMetaProps: the fields added since Zed weigh too
+    const release = config.release.release;
     return {
       weigh: (host, spec) => {
         if (off) return 0.0;
@@ -66,7 +68,7 @@ export const ImagePropertiesWeigher = defineWeigher({
         // image_ref raises (nova/objects/image_meta.py; still so on master).
         if (spec.instanceGroup && hasStubInstance(host))
           throw new NovaError("OrphanedObjectError", "Cannot call obj_load_attr on orphaned Instance object");
-        return imagePropertiesWeight(spec.imageProps, host.instanceImageProps, ratios);
+        return imagePropertiesWeight(spec.imageProps, instanceImageProps(host.instanceImages, release), ratios);
       },
     };
   },

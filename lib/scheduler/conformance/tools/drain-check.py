@@ -9,7 +9,11 @@ every single move (SCENARIO.md "Moves"): the hosts' services disabled, each
 instance live-migrated, or cold-migrated when the live migration fails, each
 move committed (instance and usage leave the source for the destination)
 before the next. Each move's answer (operation, destination, or stranded)
-and the final placement must be equal. Prints one line per cloud and
+and the final placement must be equal. The clouds mix hypervisor types and
+versions (a live migration's conductor skips a host of another type or an
+older version and asks again), carry flavors with PCI devices (never
+live-migrated: the conductor refuses every host) and now and then a
+[DEFAULT] migrate_max_retries. Prints one line per cloud and
 'agree N/K'. --keep DIR writes each cloud (and the drained hosts) there.
 """
 import argparse
@@ -36,7 +40,10 @@ def uuid(rng):
 def cloud(rng):
     flavors = [{"name": "small", "vcpus": 1, "memory_mb": 2048, "root_gb": 10},
                {"name": "medium", "vcpus": 2, "memory_mb": 4096, "root_gb": 20},
-               {"name": "large", "vcpus": 4, "memory_mb": 16384, "root_gb": 40}]
+               {"name": "large", "vcpus": 4, "memory_mb": 16384, "root_gb": 40},
+               {"name": "gpu", "vcpus": 2, "memory_mb": 4096, "root_gb": 20,
+                "extra_specs": {"pci_passthrough:alias": "a100:1"}}]
+    mixed = rng.random() < 0.6
     images = [{"id": "img-x86", "properties": {"hw_architecture": "x86_64"}}]
     placement = rng.random() < 0.6
     n = rng.randint(3, 7)
@@ -49,8 +56,16 @@ def cloud(rng):
              "supported_instances": [["x86_64", "kvm", "hvm"]]}
         if rng.random() < 0.15:
             h["service"] = {"disabled": True, "disabled_reason": "old"}
+        if mixed:
+            h["hypervisor_type"] = rng.choice(["QEMU", "QEMU", "QEMU", "VMware vCenter Server"])
+            h["hypervisor_version"] = rng.choice([6002000, 7001000, 8000000])
+        if rng.random() < 0.4:
+            h["pci_device_pools"] = [{"vendor_id": "10de", "product_id": "20b5", "numa_node": None,
+                                      "count": rng.randint(1, 3), "tags": {"dev_type": "type-PCI"}}]
         for _ in range(rng.randint(0, 4)):
             f = rng.choice(flavors)
+            if "extra_specs" in f and not h.get("pci_device_pools"):
+                f = flavors[0]
             u = uuid(rng)
             h["instances"].append(u)
             h["vcpus_used"] += f["vcpus"]
@@ -65,7 +80,13 @@ def cloud(rng):
                                           "NumInstancesFilter"], rng.randint(2, 4)),
            "weighers": rng.sample(["RAMWeigher", "CPUWeigher", "DiskWeigher",
                                    "ServerGroupSoftAntiAffinityWeigher"], rng.randint(1, 3)),
-           "max_instances_per_host": rng.choice([3, 4, 50])}
+           "max_instances_per_host": rng.choice([3, 4, 50]),
+           "pci_alias": [{"name": "a100", "vendor_id": "10de", "product_id": "20b5",
+                          "device_type": "type-PCI"}]}
+    if rng.random() < 0.5:
+        cfg["enabled_filters"].append("PciPassthroughFilter")
+    if rng.random() < 0.4:
+        cfg["migrate_max_retries"] = rng.choice([0, 1, 2])
     if placement:
         cfg["placement"] = True
     doc = {"config": cfg, "hosts": hosts, "flavors": flavors, "images": images,
@@ -105,6 +126,11 @@ def commit(doc, u, src, dst):
     dst["memory_mb_used"] = dst.get("memory_mb_used", 0) + f["memory_mb"]
     dst["local_gb_used"] = dst.get("local_gb_used", 0) + disk
     dst["num_instances"] = dst.get("num_instances", 0) + 1
+    pools = dst.get("pci_device_pools")
+    if "pci_passthrough:alias" in f.get("extra_specs", {}) and pools and pools[0]["count"] > 0:
+        # the destination's claim took one device of its (only) pool (without
+        # PciPassthroughFilter a host without devices may take it: nothing to claim)
+        pools[0]["count"] -= 1
 
 
 def reference_drain(ref, doc, drained):

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Random move scenarios (SCENARIO.md "Moves") for conformance.
 
-usage: generate-moves.py --seed N --count K --out DIR [--prefix move-gen-] [--start I]
+usage: generate-moves.py [--conductor] --seed N --count K --out DIR [--prefix move-gen-] [--start I]
   writes DIR/<prefix>NNNN.scenario.json; scenario i depends only on (seed, i)
+  --conductor: the moves Nova's conductor decides around the scheduler
+  (conductor_scenario below), read from nova/conductor/tasks/live_migrate.py,
+  nova/conductor/manager.py and nova/compute/api.py
 
 Each scenario moves one existing instance: resize (new flavor, same flavor,
 zero disk, volume-backed, allow_resize_to_same_host), migrate (target host,
@@ -265,10 +268,140 @@ def scenario(rng):
     return doc
 
 
+HV_TYPES = ["QEMU", "QEMU", "QEMU", "VMware vCenter Server", "ironic"]
+HV_VERSIONS = [5000000, 6002000, 6002000, 7001000, 8000000]
+
+
+def conductor_scenario(rng):
+    """A move whose answer Nova's conductor decides beside the scheduler,
+    generated from what its code reads:
+    - LiveMigrationTask._find_destination: the loop's
+      _check_compatible_with_source_hypervisor compares the FIRST node of
+      the source host and of the chosen host
+      (get_first_node_by_host_for_old_compat): hosts with several nodes
+      whose types and versions differ, the instance on a later node;
+      _check_can_migrate_pci: flavor PCI aliases; _check_not_over_max_retries:
+      [DEFAULT] migrate_max_retries from -1 to 3;
+    - the forced path: _check_destination_is_not_source, _check_host_is_up
+      (down, disabled targets), _check_destination_has_enough_memory
+      (free_ram_mb, ram_allocation_ratio, the target's first node),
+      claim_resources_on_destination (Placement, a full target), another
+      cell's target;
+    - rebuild_instance: forced evacuation to a down or disabled host, the
+      doubled-up claim; unshelve_instance / API.unshelve: a target of
+      another cell (ComputeHostNotFound), _ensure_host_in_az with the
+      host's first aggregate zone or default_availability_zone;
+    - migrate with a target: Destination(node=the target's first node).
+    """
+    op = rng.choice(["live-migrate"] * 6 + ["evacuate"] * 2 + ["unshelve"] * 2 + ["migrate"])
+    placement = rng.random() < 0.45
+    pci = rng.random() < 0.3
+    numa = rng.random() < 0.08
+    n = rng.randint(3, 8)
+    hosts = []
+    for i in range(n):
+        nodes = 2 if rng.random() < 0.3 else 1
+        for k in range(nodes):
+            h = host(rng, i, numa, pci, True)
+            if nodes > 1:
+                h["node"] = "%s-%s" % (h["name"], "ab"[k])
+                if k:
+                    h["instances"] = []
+            if rng.random() < 0.6:
+                h["hypervisor_type"] = rng.choice(HV_TYPES)
+                h["hypervisor_version"] = rng.choice(HV_VERSIONS)
+            if k and "cell" in hosts[-1]:
+                h["cell"] = hosts[-1]["cell"]
+            elif k:
+                h.pop("cell", None)
+            if rng.random() < 0.1:
+                h["free_ram_mb"] = rng.choice([0, 2048, 8192, h["memory_mb"] // 2])
+            if rng.random() < 0.2:
+                h["ram_allocation_ratio"] = rng.choice([0.5, 1.0, 1.5, 2.0])
+            hosts.append(h)
+    names = sorted({h["name"] for h in hosts})
+    cfg = {"enabled_filters": rng.sample(FILTERS, rng.randint(1, 5)),
+           "weighers": rng.sample(WEIGHERS, rng.randint(1, 3)),
+           "max_attempts": rng.choice([1, 2, 3])}
+    if rng.random() < 0.5:
+        cfg["migrate_max_retries"] = rng.choice([-1, 0, 0, 1, 1, 2, 3])
+    if numa:
+        cfg["enabled_filters"].append("NUMATopologyFilter")
+    if pci:
+        cfg["enabled_filters"].append("PciPassthroughFilter")
+        cfg["pci_alias"] = [{"name": "a100", "vendor_id": "10de", "product_id": "20b5",
+                             "device_type": "type-PCI"}]
+        if rng.random() < 0.5:
+            cfg["weighers"].append("PCIWeigher")
+    if placement:
+        cfg["placement"] = True
+    if rng.random() < 0.2:
+        cfg["default_availability_zone"] = rng.choice(["nova", "az1"])
+    aggs = []
+    if rng.random() < 0.5:
+        k = rng.randint(1, len(names))
+        shuffled = rng.sample(names, len(names))
+        aggs.append({"name": "az1", "availability_zone": "az1", "hosts": shuffled[:k], "metadata": {}})
+        if rng.random() < 0.5 and k < len(names):
+            aggs.append({"name": "az2", "availability_zone": "az2", "hosts": shuffled[k:], "metadata": {}})
+
+    inst_uuid = uuid(rng)
+    f = flavor(rng)
+    specs = {}
+    if pci and rng.random() < 0.6:
+        specs["pci_passthrough:alias"] = "a100:1"
+    if numa and rng.random() < 0.5:
+        specs["hw:numa_nodes"] = "1"
+    instance = {"uuid": inst_uuid, "flavor": dict(f)}
+    if specs:
+        instance["flavor"]["extra_specs"] = specs
+    if rng.random() < 0.4:
+        props = {"hw_architecture": "x86_64"}
+        if rng.random() < 0.5:
+            props["img_hv_type"] = rng.choice(["qemu", "kvm", "vmware"])
+        instance["image"] = {"id": uuid(rng), "properties": props}
+    req = {"operation": op, "instance": instance, "project_id": rng.choice(PROJECTS)}
+    src = None
+    if op == "unshelve":
+        if rng.random() < 0.3:
+            instance["cell"] = rng.choice(["cell1", "cell2"])
+    else:
+        src = rng.choice(hosts)
+        src["instances"] = src["instances"] + [inst_uuid]
+        add_usage(src, f)
+        instance["host"] = src["name"]
+        if src.get("node"):
+            instance["node"] = src["node"]
+        if op == "evacuate":
+            src["service"] = {"up": False} if rng.random() < 0.9 else {"up": True}
+        else:
+            src["service"] = {"up": True} if rng.random() < 0.95 else {"up": False}
+    if rng.random() < (0.7 if op != "live-migrate" else 0.45):
+        r = rng.random()
+        if r < 0.05:
+            req["target_host"] = "no-such-host"
+        elif r < 0.12 and src is not None:
+            req["target_host"] = src["name"]
+        else:
+            req["target_host"] = rng.choice(names)
+        if op in ("live-migrate", "evacuate") and rng.random() < 0.45:
+            req["force"] = True
+    if aggs and rng.random() < 0.5:
+        req["availability_zone"] = rng.choice(["az1", "az2", "nova"])
+    doc = {"config": cfg, "hosts": hosts, "request": req}
+    if aggs:
+        doc["aggregates"] = aggs
+    return doc
+
+
 def main():
     # the seed is an int for random.Random("%d-%d"), as the fixtures were made
+    make = scenario
+    if "--conductor" in sys.argv:
+        sys.argv.remove("--conductor")
+        make = conductor_scenario
     seeded_main(__doc__.split("\n")[0], "move-gen-",
-                lambda seed, i: scenario(random.Random("%d-%d" % (int(seed), i))),
+                lambda seed, i: make(random.Random("%d-%d" % (int(seed), i))),
                 sort_keys=True)
 
 
