@@ -1,10 +1,8 @@
 /**
- * A move of a stored instance in the scenario format (SCENARIO.md "Moves"),
- * and what committing it does to its source and destination hosts' usage.
+ * A move of a stored instance in the scenario format (SCENARIO.md "Moves").
  * Pure: the database rows are read by lib/instances/move.ts.
  */
 import type { PageMoveOperation } from "@/lib/cloud/form-schemas";
-import { demandOf, type Demand, type FlavorSize } from "@/lib/runs/commit-room";
 import type { ScenarioFlavor, ScenarioImage, ScenarioRequest } from "@/lib/scheduler/scenario";
 
 export interface StoredInstance {
@@ -42,30 +40,4 @@ export function moveRequest(instance: StoredInstance, choice: MoveChoice): Scena
 /** The flavor a request schedules: a boot's or resize's `flavor`, else the moved instance's own. */
 export function scheduledFlavor(request: ScenarioRequest): ScenarioFlavor | undefined {
   return request.flavor ?? request.instance?.flavor;
-}
-
-/**
- * The usage a committed move changes, per host row: the source gives back
- * the old flavor's footprint, the destination takes the new one's (the
- * same row for a resize to the same host: the difference).
- */
-export function moveUsage(
-  source: string,
-  destination: string,
-  oldFlavor: FlavorSize,
-  newFlavor: FlavorSize,
-): Map<string, Demand & { instances: number }> {
-  const out = new Map<string, Demand & { instances: number }>();
-  const add = (host: string, d: Demand, sign: 1 | -1) => {
-    const cur = out.get(host) ?? { vcpus: 0, memoryMb: 0, diskGb: 0, instances: 0 };
-    out.set(host, {
-      vcpus: cur.vcpus + sign * d.vcpus,
-      memoryMb: cur.memoryMb + sign * d.memoryMb,
-      diskGb: cur.diskGb + sign * d.diskGb,
-      instances: cur.instances + sign,
-    });
-  };
-  add(source, demandOf(oldFlavor), -1);
-  add(destination, demandOf(newFlavor), 1);
-  return out;
 }
