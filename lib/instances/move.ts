@@ -23,7 +23,7 @@ import { lockHosts } from "@/lib/db/lock";
 import { prepareRun, type PreparedRun } from "@/lib/runs/schedule";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
 import type { z } from "zod";
-import { moveRequest } from "./move-request";
+import { moveRequest, resizeRefusedByDriver } from "./move-request";
 
 type MoveTrial = z.output<typeof MoveTrialSchema>;
 type MoveCommit = z.output<typeof MoveCommitSchema>;
@@ -78,6 +78,11 @@ export async function prepareMoveRun(db: PrismaClient, d: MoveTrial, profileName
   const p = await prepareRun(db, await resolveMoveRequest(db, d), profileName);
   if (p.result.error === "ScenarioError")
     throw new MutationError(null, p.result.message ?? "the move is not well formed");
+  const refused = resizeRefusedByDriver(p.request);
+  if (refused && !p.result.error) {
+    const note = `modelled from Nova's code, not checked against it: ${refused}`;
+    p.result.not_checked = p.result.not_checked ? `${p.result.not_checked}; ${note}` : note;
+  }
   return p;
 }
 
@@ -117,6 +122,8 @@ export async function prepareMoveCommit(db: PrismaClient, d: MoveCommit): Promis
       `Not moved: on today's cloud the ${d.operation} fails (${why}). Run the trial again.`,
     );
   }
+  const refused = resizeRefusedByDriver(p.request);
+  if (refused) throw new MutationError(null, `Not moved: ${refused}`);
   const sel = p.result.selections[0];
   if (sel.host !== d.destination)
     throw new MutationError(
