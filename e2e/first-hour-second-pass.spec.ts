@@ -1,0 +1,67 @@
+// The operator's first hour, second pass (issue 38): every number the page
+// shows adds up after a write, and a move Nova would refuse says so.
+import { expect, type Page, test } from "@playwright/test";
+import { queryAll } from "./db";
+
+/** An instance of `flavor` on an enabled, up host (with PCPUs when `pcpus`), in no server group. */
+function instanceOf(flavor: string, pcpus = false, offset = 0) {
+  return queryAll<{ uuid: string; host: string }>(
+    `SELECT i.uuid, h.name AS host FROM "Instance" i
+       JOIN "ComputeHost" h ON h.id = i.hostId JOIN "Flavor" f ON f.id = i.flavorId
+      WHERE f.name = ? AND i.serverGroupId IS NULL AND h.serviceDisabled = 0 AND h.serviceUp = 1
+        AND h.forcedDown = 0 ${pcpus ? "AND h.pcpus > 0" : ""}
+      ORDER BY i.id LIMIT 1 OFFSET ?`,
+    flavor,
+    offset,
+  )[0];
+}
+
+async function trialMove(page: Page, uuid: string, operation: string, flavor?: string) {
+  await page.goto(`/instances/${uuid}`);
+  const form = page.getByRole("form", { name: "Trial a move" });
+  await form.getByLabel("Move", { exact: true }).selectOption(operation);
+  if (flavor) await form.getByLabel("New flavor").selectOption(flavor);
+  await form.getByRole("button", { name: "Trial move" }).click();
+  await expect(page.getByRole("list", { name: "Run details" })).toBeVisible({ timeout: 60_000 });
+}
+
+test.describe("First hour, second pass", () => {
+  test("a pinned instance moved and committed moves again: its PCPU usage went with it", async ({ page }) => {
+    const inst = instanceOf("c1.xlarge", true);
+    expect(inst, "a c1.xlarge instance on a host with PCPUs").toBeTruthy();
+    await trialMove(page, inst.uuid, "migrate");
+    await page.getByRole("button", { name: "Commit move" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Moved" })).toBeVisible({ timeout: 60_000 });
+    const moved = queryAll<{ host: string; pcpus: number; pcpusUsed: number }>(
+      `SELECT h.name AS host, h.pcpus, h.pcpusUsed FROM "Instance" i JOIN "ComputeHost" h ON h.id = i.hostId
+        WHERE i.uuid = ?`,
+      inst.uuid,
+    )[0];
+    expect(moved.host).not.toBe(inst.host);
+    if (moved.pcpus > 0) expect(moved.pcpusUsed).toBeGreaterThanOrEqual(8);
+    // before: "the usage of HOST (PCPU used: 0) must include instance …'s allocation (PCPU: 8)"
+    await trialMove(page, inst.uuid, "live-migrate");
+    await expect(page.getByText(/must include instance/)).toHaveCount(0);
+    await expect(page.getByRole("table", { name: "Funnel, instance 1" })).toBeVisible();
+  });
+
+  test("a resize to a smaller root disk says the libvirt driver refuses it, and is not committed", async ({ page }) => {
+    const inst = instanceOf("m1.large");
+    expect(inst, "an m1.large instance").toBeTruthy();
+    await trialMove(page, inst.uuid, "resize", "m1.tiny");
+    await expect(page.getByRole("note").filter({ hasText: "Unable to resize disk down." })).toContainText(
+      "root disk would shrink from 80 GB (m1.large) to 1 GB (m1.tiny)",
+    );
+    const commit = page.getByRole("button", { name: "Commit move" });
+    if (await commit.count()) {
+      await commit.click();
+      await expect(page.getByText(/Not moved: .*Unable to resize disk down/)).toBeVisible({ timeout: 60_000 });
+    }
+    const row = queryAll<{ host: string; flavor: string }>(
+      `SELECT h.name AS host, f.name AS flavor FROM "Instance" i JOIN "ComputeHost" h ON h.id = i.hostId
+         JOIN "Flavor" f ON f.id = i.flavorId WHERE i.uuid = ?`,
+      inst.uuid,
+    )[0];
+    expect(row).toEqual({ host: inst.host, flavor: "m1.large" });
+  });
+});
