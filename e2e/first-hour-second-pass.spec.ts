@@ -1,7 +1,7 @@
 // The operator's first hour, second pass (issue 38): every number the page
 // shows adds up after a write, and a move Nova would refuse says so.
 import { expect, type Page, test } from "@playwright/test";
-import { queryAll } from "./db";
+import { execute, queryAll } from "./db";
 
 /** An instance of `flavor` on an enabled, up host (with PCPUs when `pcpus`), in no server group. */
 function instanceOf(flavor: string, pcpus = false, offset = 0) {
@@ -63,5 +63,49 @@ test.describe("First hour, second pass", () => {
       inst.uuid,
     )[0];
     expect(row).toEqual({ host: inst.host, flavor: "m1.large" });
+  });
+
+  test("what-if on gpu=false: Apply sets gpu=true in place, as the re-run checked", async ({ page }) => {
+    const gpuValue = () =>
+      queryAll<{ value: string }>(
+        `SELECT m.value FROM "AggregateMetadata" m JOIN "Aggregate" a ON a.id = m.aggregateId
+          WHERE a.name = 'gpu-a40' AND m.key = 'gpu'`,
+      ).map((r) => r.value);
+    const setGpu = (value: string) => {
+      execute(
+        `UPDATE "AggregateMetadata" SET value = ? WHERE key = 'gpu'
+            AND aggregateId = (SELECT id FROM "Aggregate" WHERE name = 'gpu-a40')`,
+        value,
+      );
+      execute(`UPDATE "CloudRevision" SET revision = revision + 1`);
+    };
+    const host = queryAll<{ name: string }>(
+      `SELECT h.name FROM "ComputeHost" h JOIN "AggregateHost" ah ON ah.hostId = h.id
+         JOIN "Aggregate" a ON a.id = ah.aggregateId
+        WHERE a.name = 'gpu-a40' AND h.serviceDisabled = 0 AND h.serviceUp = 1 ORDER BY h.name LIMIT 1`,
+    )[0].name;
+    setGpu("false");
+    try {
+      await page.goto("/schedule");
+      await page.getByLabel("Flavor").selectOption("gpu.large");
+      await page.getByRole("button", { name: "Schedule", exact: true }).click();
+      await expect(page.getByRole("status").filter({ hasText: /Run #\d+/ })).toBeVisible({ timeout: 30_000 });
+      const form = page.getByRole("form", { name: "What would let a host pass" });
+      await form.getByLabel("Rejected host").fill(host);
+      await form.getByRole("button", { name: "Find changes" }).click();
+      const region = page.getByRole("region", { name: `Changes for ${host}` });
+      const apply = region.getByRole("button", {
+        name: "Apply: set aggregate gpu-a40 metadata gpu=true (replacing gpu=false)",
+      });
+      await expect(apply).toBeVisible({ timeout: 30_000 });
+      page.once("dialog", (d) => void d.accept());
+      await apply.click();
+      await expect(page.getByRole("status", { name: "Applied change" })).toContainText(
+        "Applied to the cloud: set aggregate gpu-a40 metadata gpu=true",
+      );
+      expect(gpuValue()).toEqual(["true"]);
+    } finally {
+      if (gpuValue()[0] !== "true") setGpu("true");
+    }
   });
 });
