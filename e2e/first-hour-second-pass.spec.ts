@@ -108,4 +108,24 @@ test.describe("First hour, second pass", () => {
       if (gpuValue()[0] !== "true") setGpu("true");
     }
   });
+
+  test("capacity after a fill: disk-stranded hosts counted, the largest VM flavor, a full bar at done", async ({
+    page,
+  }) => {
+    await page.goto("/capacity");
+    await page.getByLabel("Flavor", { exact: true }).selectOption("m1.large");
+    await page.getByLabel("Scheduler profile").selectOption("default");
+    await page.getByRole("button", { name: "Fill", exact: true }).click();
+    await expect(page.getByLabel("Instances that fit")).toBeVisible({ timeout: 90_000 });
+    const progress = page.getByRole("progressbar", { name: /Fill progress/ });
+    await expect(progress).toHaveAttribute("value", (await progress.getAttribute("max")) ?? "");
+    await expect(page.getByText(/— done: /)).toBeVisible();
+    const frag = page.getByRole("region", { name: "Fragmentation after the fill" });
+    await expect(frag).not.toContainText("No host has capacity stranded");
+    await expect(frag).not.toContainText(/could hold is bm\./);
+    await expect(frag.getByRole("figure", { name: "Hosts with stranded capacity" })).toContainText(
+      /[1-9][\d,]* with the vCPUs and RAM of a filled flavor but not its disk, 80 GB or more/,
+    );
+    await expect(frag).toContainText("free RAM (GiB)");
+  });
 });
