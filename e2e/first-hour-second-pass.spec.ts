@@ -128,4 +128,36 @@ test.describe("First hour, second pass", () => {
     );
     await expect(frag).toContainText("free RAM (GiB)");
   });
+
+  for (const width of [1440, 390]) {
+    test(`the overview answers "am I OK?" at ${width} px: the limit and headroom, near-full rows, bare metal by node`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/");
+      const headroom = page.getByRole("region", { name: "Headroom" });
+      await expect(headroom).toBeVisible();
+      const items = headroom.getByRole("list", { name: "Headroom for the main flavors" }).getByRole("listitem");
+      await expect(items.first()).toContainText(
+        /^(Disk|RAM|vCPU|Pinned CPU \(PCPU\)) is the limit for \S+ \([\d,]+ running\): [\d,]+ more fit; [\d,]+ of [\d,]+ enabled hosts cannot take one\.$/,
+      );
+      // the headroom comes before the usage cards
+      const box = await headroom.boundingBox();
+      const cards = await page.getByRole("list", { name: "Cloud summary" }).boundingBox();
+      expect(box!.y).toBeLessThan(cards!.y);
+      // near full: named in the headroom, and marked on its row
+      const near = await headroom.getByText(/Near full \(90 % or more\)/).count();
+      if (near) await expect(page.getByText(/near full: (vCPU|RAM|disk|bare-metal nodes) \d+%/).first()).toBeVisible();
+      else await expect(headroom).toContainText("No zone or aggregate has a resource at 90 % or more.");
+      // the bare-metal aggregate counts its nodes (all three of the Ironic host), not 0 / 0
+      const table = page.getByRole("table", { name: /Capacity by aggregate/ });
+      const row = table.getByRole("row", { name: /^baremetal/ });
+      await expect(row).toContainText(/[0-3] \/ 3$/);
+      const o = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        viewport: document.documentElement.clientWidth,
+      }));
+      expect(o.scroll).toBeLessThanOrEqual(o.viewport + 1);
+    });
+  }
 });
