@@ -160,4 +160,17 @@ test.describe("First hour, second pass", () => {
       expect(o.scroll).toBeLessThanOrEqual(o.viewport + 1);
     });
   }
+
+  test("a host that does not exist is said so; the runs list names a move's operation", async ({ page }) => {
+    const missing = await page.goto("/hosts/no-such-host-e2e");
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "No such host" })).toBeVisible();
+    await expect(page.getByText("Not here yet")).toHaveCount(0);
+
+    const inst = instanceOf("m1.small", false, 3);
+    await trialMove(page, inst.uuid, "migrate");
+    await page.goto("/runs");
+    const latest = page.getByRole("table", { name: "Scheduling runs" }).getByRole("row").nth(1);
+    await expect(latest).toContainText("migrate m1.small");
+  });
 });
