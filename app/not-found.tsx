@@ -3,9 +3,9 @@ import Link from "next/link";
 export default function NotFound() {
   return (
     <section>
-      <h1>Not here yet</h1>
+      <h1>Page not found</h1>
       <p>
-        This page does not exist (yet). Go back to the <Link href="/">overview</Link>.
+        No page has this address. Go back to the <Link href="/">overview</Link>.
       </p>
     </section>
   );

@@ -6,7 +6,8 @@ import { LossHeatMap } from "@/components/overview/loss-heat-map";
 import { RunwaySection } from "@/components/capacity/runway-section";
 import { runwayView } from "@/lib/metrics/runway-view";
 import { fmtDate, fmtGb, fmtInt, fmtMb, pct } from "@/components/ui/format";
-import { capacityOverview, cloudCounts, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
+import { capacityOverview, cloudCounts, headroomOverview, problemHosts, type CapacityRow } from "@/lib/cloud/queries";
+import { CLASS_WORDS, type FlavorHeadroom, fullest, NEAR_FULL } from "@/lib/cloud/headroom";
 import { prisma } from "@/lib/db";
 import { previewHostLosses } from "@/lib/maintenance/preview";
 import { listRuns } from "@/lib/runs/queries";
@@ -18,6 +19,7 @@ export const metadata: Metadata = { title: "Overview" };
 export const dynamic = "force-dynamic";
 
 function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: string; caption: string }) {
+  const bareMetal = rows.some((r) => r.bareMetalNodes > 0);
   return (
     <DataTable
       className="capacity-table"
@@ -28,26 +30,44 @@ function CapacityTable({ rows, group, caption }: { rows: CapacityRow[]; group: s
         { label: "vCPU used / total", num: true },
         { label: "RAM used / total", num: true },
         { label: "Disk used / total", num: true },
+        ...(bareMetal ? [{ label: "Bare-metal nodes in use", num: true }] : []),
       ]}
     >
-      {rows.map((r) => (
-        <tr key={r.name}>
-          <th scope="row">{r.name}</th>
-          <td className="num">{fmtInt(r.hosts)}</td>
-          <td className="num">
-            {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
-            <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
-          </td>
-          <td className="num">
-            {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
-            <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
-          </td>
-          <td className="num">
-            {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
-            <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
-          </td>
-        </tr>
-      ))}
+      {rows.map((r) => {
+        const top = fullest(r);
+        const near = top !== null && top.share >= NEAR_FULL;
+        return (
+          <tr key={r.name} className={near ? "near-full" : undefined}>
+            <th scope="row">
+              {r.name}
+              {near ? (
+                <span className="badge-near-full">
+                  {" "}
+                  near full: {top.resource} {Math.round(top.share * 100)}%
+                </span>
+              ) : null}
+            </th>
+            <td className="num">{fmtInt(r.hosts)}</td>
+            <td className="num">
+              {fmtInt(r.vcpusUsed)} / {fmtInt(r.vcpusCapacity)}{" "}
+              <span className="muted">({pct(r.vcpusUsed, r.vcpusCapacity)})</span>
+            </td>
+            <td className="num">
+              {fmtMb(r.memoryMbUsed)} / {fmtMb(r.memoryMbCapacity)}{" "}
+              <span className="muted">({pct(r.memoryMbUsed, r.memoryMbCapacity)})</span>
+            </td>
+            <td className="num">
+              {fmtGb(r.localGbUsed)} / {fmtGb(r.localGbCapacity)}{" "}
+              <span className="muted">({pct(r.localGbUsed, r.localGbCapacity)})</span>
+            </td>
+            {bareMetal ? (
+              <td className="num">
+                {r.bareMetalNodes ? `${fmtInt(r.bareMetalUsed)} / ${fmtInt(r.bareMetalNodes)}` : "—"}
+              </td>
+            ) : null}
+          </tr>
+        );
+      })}
     </DataTable>
   );
 }
@@ -78,16 +98,64 @@ function CapacitySection({
   );
 }
 
+/** "Am I OK?": the limit and the headroom for the main flavors, and what is near full. */
+function Headroom({
+  headroom,
+  nearFull,
+}: {
+  headroom: FlavorHeadroom[];
+  nearFull: Array<{ what: string; name: string; resource: string; share: number }>;
+}) {
+  return (
+    <section aria-labelledby="headroom-h" className="headroom">
+      <h2 id="headroom-h">Headroom</h2>
+      {headroom.length ? (
+        <ul aria-label="Headroom for the main flavors">
+          {headroom.map((h) => (
+            <li key={h.flavor}>
+              {h.limit ? <strong>{CLASS_WORDS[h.limit]} is the limit</strong> : <strong>No limit met</strong>} for{" "}
+              {h.flavor} ({fmtInt(h.instances)} running): {fmtInt(h.more)} more fit; {fmtInt(h.full)} of{" "}
+              {fmtInt(h.usable)} enabled hosts cannot take one.
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No instances yet: nothing to measure headroom against.</p>
+      )}
+      <p className="muted small">
+        By Placement's vCPU, RAM and disk after allocation ratios, on enabled hosts that are up; filters and aggregates
+        may allow fewer: a trial or a <Link href="/capacity">capacity fill</Link> says exactly.
+      </p>
+      {nearFull.length ? (
+        <p className="near-full-list">
+          <strong>Near full (90 % or more):</strong>{" "}
+          {nearFull.map((n) => `${n.what} ${n.name} (${n.resource} ${Math.round(n.share * 100)}%)`).join(", ")}.
+        </p>
+      ) : (
+        <p>No zone or aggregate has a resource at 90 % or more.</p>
+      )}
+    </section>
+  );
+}
+
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const losses = readPageParams("/", await searchParams).losses === "1" ? await previewHostLosses(prisma) : null;
-  const [counts, capacity, problems, { runs }, runway, agreement] = await Promise.all([
+  const [counts, capacity, problems, { runs }, runway, agreement, headroom] = await Promise.all([
     cloudCounts(prisma),
     capacityOverview(prisma),
     problemHosts(prisma, 25),
     listRuns(prisma, { limit: 10 }),
     runwayView(prisma),
     storedAgreement(prisma),
+    headroomOverview(prisma),
   ]);
+  const nearFull = [
+    ...capacity.byZone.map((r) => ({ what: "zone", r })),
+    ...capacity.byAggregate.map((r) => ({ what: "aggregate", r })),
+  ].flatMap(({ what, r }) => {
+    const top = fullest(r);
+    return top && top.share >= NEAR_FULL ? [{ what, name: r.name, ...top }] : [];
+  });
   const total = capacity.byCell.reduce(
     (a, r) => ({
       vcpusUsed: a.vcpusUsed + r.vcpusUsed,
@@ -110,7 +178,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <p className="empty">
           No hosts yet. Seed the demo cloud with <code>npm run seed</code>.
         </p>
-      ) : null}
+      ) : (
+        <Headroom headroom={headroom} nearFull={nearFull} />
+      )}
       <ul className="stat-cards" aria-label="Cloud summary">
         <li>
           <Link href="/hosts">

@@ -17,9 +17,10 @@ test.describe("Capacity page", () => {
     expect(n).toBeGreaterThan(0);
     await expect(count).toContainText("× m1.large fit");
 
-    // the progress bar ends on the count
+    // the progress bar ends full, on the count
     const progress = page.getByRole("progressbar", { name: /Fill progress/ });
-    await expect(progress).toHaveAttribute("value", String(n));
+    await expect(progress).toHaveAttribute("value", (await progress.getAttribute("max")) ?? "");
+    await expect(progress).toHaveAttribute("aria-valuetext", `done: ${n} boots`);
 
     // a stacked bar per AZ, and the same numbers in a table that sum to the count
     await expect(page.getByRole("figure", { name: "Boots per availability zone" })).toBeVisible();

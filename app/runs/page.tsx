@@ -82,7 +82,15 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     <Link href={`/runs/${r.id}`}>#{r.id}</Link>
                   </th>
                   <td className="sc-nowrap">{when(r.createdAt)}</td>
-                  <td>{r.flavorName}</td>
+                  <td>
+                    {r.operation ? (
+                      <>
+                        <span className="sc-badge">{r.operation}</span> {r.flavorName}
+                      </>
+                    ) : (
+                      r.flavorName
+                    )}
+                  </td>
                   <td className="num">{r.numInstances}</td>
                   <td>{r.profileName ?? <span className="sc-muted">none</span>}</td>
                   <td>

@@ -258,10 +258,19 @@ export function CapacityView({ options }: { options: CapacityOptions }) {
           {progress ? (
             <label className="cap-progress">
               Fill progress
-              <progress max={progress.limit} value={progress.placed} aria-valuetext={`${progress.placed} boots`} />
+              {/* done is full: a fill that stops early (no host left) has finished, not stalled at its share of the limit */}
+              <progress
+                max={progress.limit}
+                value={running ? progress.placed : progress.limit}
+                aria-valuetext={running ? `${progress.placed} boots` : `done: ${progress.placed} boots`}
+              />
               <span className="muted small">
                 {nf.format(progress.placed)} boots
-                {running ? "" : " — done"}
+                {running
+                  ? ""
+                  : progress.placed < progress.limit
+                    ? " — done: no host took the next boot"
+                    : " — done: the limit was reached"}
               </span>
             </label>
           ) : null}
@@ -406,16 +415,17 @@ function CapacityResult({
       <section aria-labelledby="cap-frag-h">
         <h3 id="cap-frag-h">Fragmentation after the fill</h3>
         <p>
-          Free in total (enabled hosts, after allocation ratios): {nf.format(s.fragmentation.freeVcpus)} vCPUs and{" "}
-          {fmtMb(s.fragmentation.freeRamMb)} RAM.{" "}
+          Free in total (enabled hosts with vCPUs, after allocation ratios): {nf.format(s.fragmentation.freeVcpus)}{" "}
+          vCPUs, {fmtMb(s.fragmentation.freeRamMb)} RAM and {nf.format(s.fragmentation.freeDiskGb ?? 0)} GB of disk.{" "}
           {s.stopped?.error === "NoValidHost" ? (
             <>
               The fill stopped because no host passed the filters for boot {nf.format(s.count + 1)}, so no flavor boots
               here without changing what stopped it.{" "}
               {s.fragmentation.largestFit ? (
                 <>
-                  By vCPU, RAM and disk alone, the largest flavor that one host could hold is{" "}
-                  <strong>{s.fragmentation.largestFit}</strong>.
+                  By vCPU, RAM and disk alone, the largest virtual-machine flavor that one host could hold is{" "}
+                  <strong>{s.fragmentation.largestFit}</strong> (bare-metal and vGPU flavors ask for their own resource
+                  class).
                 </>
               ) : (
                 "No flavor fits on any host by vCPU, RAM and disk either."
@@ -423,7 +433,7 @@ function CapacityResult({
             </>
           ) : (
             <>
-              Largest flavor that still fits on one host (by vCPU, RAM and disk):{" "}
+              Largest virtual-machine flavor that still fits on one host (by vCPU, RAM and disk):{" "}
               <strong>{s.fragmentation.largestFit ?? "none"}</strong>.
             </>
           )}
@@ -431,12 +441,15 @@ function CapacityResult({
         {s.fragmentation.stranded.length ? (
           <figure className="chart" aria-label="Hosts with stranded capacity">
             <figcaption>
-              Stranded capacity: {nf.format(s.fragmentation.stranded.length)} hosts with RAM but no vCPU left, or vCPUs
-              but under 1 GiB of RAM
+              Stranded capacity: {nf.format(s.fragmentation.stranded.length)} hosts (
+              {nf.format(s.fragmentation.stranded.filter((h) => h.kind === "ram").length)} with RAM but no vCPU left,{" "}
+              {nf.format(s.fragmentation.stranded.filter((h) => h.kind === "vcpu").length)} with vCPUs but under 1 GiB
+              of RAM, {nf.format(s.fragmentation.stranded.filter((h) => h.kind === "disk").length)} with the vCPUs and
+              RAM of a filled flavor but not its disk, {nf.format(s.fragmentation.smallestDiskGb ?? 0)} GB or more)
             </figcaption>
             <div style={{ width: "100%", height: 240 }}>
               <ResponsiveContainer width="100%" height="100%">
-                <ScatterChart margin={{ top: 8, right: 16, bottom: 22, left: 12 }}>
+                <ScatterChart margin={{ top: 8, right: 16, bottom: 26, left: 12 }}>
                   <CartesianGrid stroke="#e3e7ee" />
                   <XAxis
                     type="number"
@@ -448,27 +461,35 @@ function CapacityResult({
                   />
                   <YAxis
                     type="number"
-                    dataKey="freeRamMb"
+                    dataKey="freeRamGib"
                     name="free RAM"
-                    unit=" MiB"
+                    unit=" GiB"
                     fontSize={11}
                     width={86}
-                    label={{ value: "free RAM (MiB)", angle: -90, position: "insideLeft", offset: 0, fontSize: 11 }}
+                    domain={[0, "auto"]}
+                    allowDecimals={false}
+                    label={{ value: "free RAM (GiB)", angle: -90, position: "insideLeft", offset: 0, fontSize: 11 }}
                   />
                   <Tooltip />
-                  <Scatter
-                    name="RAM left, no vCPU"
-                    data={s.fragmentation.stranded.filter((h) => h.kind === "ram")}
-                    fill="#c0392b"
-                    isAnimationActive={false}
-                  />
-                  <Scatter
-                    name="vCPUs left, little RAM"
-                    data={s.fragmentation.stranded.filter((h) => h.kind === "vcpu")}
-                    fill="#e07b39"
-                    isAnimationActive={false}
-                  />
-                  <Legend wrapperStyle={{ fontSize: 11 }} />
+                  {(
+                    [
+                      ["ram", "RAM left, no vCPU", "#c0392b"],
+                      ["vcpu", "vCPUs left, little RAM", "#e07b39"],
+                      ["disk", "vCPUs and RAM left, no disk", "#2c6fbb"],
+                    ] as const
+                  ).map(([kind, name, fill]) => (
+                    <Scatter
+                      key={kind}
+                      name={name}
+                      data={s.fragmentation.stranded
+                        .filter((h) => h.kind === kind)
+                        .map((h) => ({ ...h, freeRamGib: Math.round((h.freeRamMb / 1024) * 10) / 10 }))}
+                      fill={fill}
+                      isAnimationActive={false}
+                    />
+                  ))}
+                  {/* on top: below, it would sit on the x axis' title */}
+                  <Legend verticalAlign="top" height={24} wrapperStyle={{ fontSize: 11 }} />
                 </ScatterChart>
               </ResponsiveContainer>
             </div>

@@ -52,8 +52,9 @@ function CommitMove({
       label="Commit move"
       help={
         <>
-          Moves the instance to {chosen} in the database: its vCPUs, RAM and disk leave its host for {chosen} (the move
-          is scheduled again first, and must still choose {chosen}).
+          Moves the instance to {chosen} in the database: everything it holds (vCPUs or pinned CPUs, RAM, disk, vGPUs,
+          NUMA cells, PCI devices) leaves its host for {chosen} (the move is scheduled again first, and must still
+          choose {chosen}).
         </>
       }
       run={async () => {

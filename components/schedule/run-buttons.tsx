@@ -59,8 +59,8 @@ export function CommitButton({
       help={
         <>
           Creates {chosen.length} instance{chosen.length === 1 ? "" : "s"} of {meta.flavorName} on {hosts.join(", ")}{" "}
-          and uses
-          {hosts.length === 1 ? " its" : " their"} vCPUs, RAM and disk (capacity is checked again first).
+          and takes there what the flavor asks of Placement (vCPUs or pinned CPUs, RAM, disk, or a vGPU, a bare-metal
+          node's class) and of the host (NUMA cells, PCI devices); room is checked again first.
         </>
       }
       run={async () => {

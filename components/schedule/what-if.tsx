@@ -36,6 +36,7 @@ async function applyChange(c: Proposal["changes"][number]): Promise<string | nul
   const version = String(c.version ?? "");
   if (c.kind === "enable-service")
     r = await setHostService(null, formData({ host: c.host, disabled: "false", version }));
+  else if (c.kind !== "add-to-aggregate" && c.kind !== "set-metadata") return `${c.text}: made on the cloud, not here`;
   else if (c.aggregateId === undefined) return `aggregate ${c.aggregate} no longer exists`;
   else if (c.kind === "add-to-aggregate")
     r = await addAggregateHosts(
@@ -45,7 +46,15 @@ async function applyChange(c: Proposal["changes"][number]): Promise<string | nul
   else
     r = await saveAggregateMetadata(
       null,
-      formData({ id: String(c.aggregateId), key: c.key, value: c.value, aggregate_name: c.aggregate, version }),
+      // set, in place: the key's row when it has one (gpu=false becomes gpu=true), else a new row
+      formData({
+        id: String(c.aggregateId),
+        key: c.key,
+        original_key: c.key,
+        value: c.value,
+        aggregate_name: c.aggregate,
+        version,
+      }),
     );
   return r.ok ? null : `${c.text}: ${failure(r)}`;
 }
@@ -87,7 +96,8 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
       // each change moves its record one version on: a later change to the same record sends the next one
       const done = new Map<string, number>();
       for (const c of p.changes) {
-        const record = c.kind === "enable-service" ? `host:${c.host}` : `aggregate:${c.aggregate}`;
+        const record =
+          c.kind === "add-to-aggregate" || c.kind === "set-metadata" ? `aggregate:${c.aggregate}` : `host:${c.host}`;
         const before = done.get(record) ?? 0;
         const why = await applyChange({ ...c, version: c.version === undefined ? undefined : c.version + before });
         done.set(record, before + 1);
@@ -178,24 +188,38 @@ export function WhatIf({ runId, index }: { runId: number; index: number }) {
                   <li key={text}>
                     {text}{" "}
                     <span className="sc-muted">(checked: with this change {view.host} survives every filter)</span>{" "}
-                    <button
-                      type="button"
-                      className="sc-btn sc-btn-small"
-                      disabled={busy}
-                      onClick={() => void apply(p)}
-                      aria-label={`Apply: ${text}`}
-                    >
-                      Apply
-                    </button>
+                    {p.appliable ? (
+                      <button
+                        type="button"
+                        className="sc-btn sc-btn-small"
+                        disabled={busy}
+                        onClick={() => void apply(p)}
+                        aria-label={`Apply: ${text}`}
+                      >
+                        Apply
+                      </button>
+                    ) : (
+                      <span className="sc-muted">made on the cloud itself (nova.conf, Placement), not from here</span>
+                    )}
                   </li>
                 );
               })}
             </ul>
           ) : view.rejection ? (
-            <p className="sc-muted">
-              No change to the service or to aggregates lets it pass
-              {view.unanswered.length ? ` (${view.unanswered.map((u) => u.filter).join(", ")})` : ""}.
-            </p>
+            <div>
+              <p className="sc-muted">
+                No change to the service, aggregates, allocation ratios or traits lets {view.host} pass. What still
+                blocks it:
+              </p>
+              <ul aria-label={`What still blocks ${view.host}`}>
+                {(view.unanswered.length ? view.unanswered : [{ ...view.rejection, after: [] }]).map((u) => (
+                  <li key={`${u.filter}:${u.reason}`}>
+                    <strong>{u.filter}</strong>: {u.reason}
+                    {u.after.length ? ` (after: ${u.after.join(", then ")})` : ""}
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : null}
         </div>
       ) : null}

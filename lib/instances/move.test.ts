@@ -17,6 +17,7 @@ import { commitMoveTx, prepareMoveCommit } from "./move";
 const SMALL = flavorRow("m1.small", 1, 2048, 20);
 const LARGE = flavorRow("m1.large", 4, 8192, 80);
 const HUGE = flavorRow("m1.huge", 64, 262144, 80);
+const TINY = flavorRow("m1.tiny", 1, 512, 1);
 const VM = "11111111-2222-4333-8444-555555555555";
 
 /** "src" holds the instance; "b" has more free RAM than "a", so RAMWeigher (spread) picks "b". */
@@ -36,7 +37,7 @@ function cloud(srcUp = true) {
       host("a", 16384),
       host("b", 0),
     ],
-    flavors: [SMALL, LARGE, HUGE],
+    flavors: [SMALL, LARGE, HUGE, TINY],
     instances: [{ uuid: VM, name: "web-1", flavor: "m1.small", project_id: "p1" }],
   };
 }
@@ -92,6 +93,23 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     expect(p.result.diagnosis?.summary).toMatch(/^0\/3 hosts available/);
   });
 
+  it("answers a resize to a smaller root disk as Nova does: scheduled, then refused by the libvirt driver", async () => {
+    await reset();
+    const p = await prepareMoveRun(t.prisma, trial({ operation: "resize", flavor: "m1.tiny" }));
+    expect(p.result.error).toBeNull();
+    expect(p.result.not_checked).toMatch(
+      /libvirt driver on src refuses it .*ResizeError "Unable to resize disk down.": its root disk would shrink from 20 GB \(m1.small\) to 1 GB \(m1.tiny\)/,
+    );
+    const d = MoveCommitSchema.parse({
+      uuid: VM,
+      operation: "resize",
+      flavor: "m1.tiny",
+      id: await rowId(),
+      destination: "b",
+    });
+    await expect(prepareMoveCommit(t.prisma, d)).rejects.toThrow(/Not moved: .*Unable to resize disk down/);
+  });
+
   it("evacuates from a host that is down", async () => {
     await reset(false);
     const p = await prepareMoveRun(t.prisma, trial({ operation: "evacuate" }));
@@ -138,6 +156,7 @@ describe.each(PROVIDERS)("on %s", (provider) => {
     { input: { operation: "migrate", destination: "a" }, field: "destination" },
     { input: { operation: "resize", flavor: "m1.nope", destination: "b" }, field: "flavor" },
     { input: { operation: "resize", flavor: "m1.huge", destination: "b" }, field: null },
+    { input: { operation: "resize", flavor: "m1.tiny", destination: "b" }, field: null },
   ])("refuses $input.operation to $input.destination ($field), writing nothing", async ({ input, field }) => {
     await reset();
     const before = await Promise.all(["src", "a", "b"].map(usage));

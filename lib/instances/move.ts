@@ -4,9 +4,10 @@
  * schedules the move again on the current snapshot (the client's chosen
  * host is only compared with the new answer, never used), re-checks the
  * destination's room under the hosts' locks, and moves the instance and
- * its usage: the source gives back the old flavor's vCPUs, RAM, disk and
- * instance count, the destination takes the new flavor's, as a boot commit
- * consumes them (lib/runs/commit.ts).
+ * everything it holds: the source gives back the old flavor's Placement
+ * classes (VCPU or PCPU, RAM, disk, vGPUs...), NUMA cells and PCI devices,
+ * the destination takes the new flavor's as the scheduler placed them, as
+ * a boot commit does (lib/cloud/usage.ts).
  */
 import "server-only";
 import { MutationError, existing } from "@/lib/actions/mutation";
@@ -14,13 +15,14 @@ import type { Tx } from "@/lib/db/client";
 import type { Target } from "@/lib/audit/trail";
 import type { MoveCommitSchema } from "@/lib/cloud/form-schemas";
 import type { PrismaClient } from "@/lib/db/client";
-import { capacityProblem, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/commit-room";
-import { consumeResources } from "@/lib/runs/commit";
+import { capacityProblem, demandOn, HOST_CAPACITY_SELECT, type HostCapacity } from "@/lib/runs/commit-room";
+import { editUsage, pciAliases } from "@/lib/cloud/usage-row";
+import { giveBackInstance, takeInstance } from "@/lib/cloud/usage";
 import { lockHosts } from "@/lib/db/lock";
 import type { PreparedRun } from "@/lib/runs/schedule";
 import type { z } from "zod";
 import { prepareMoveRun } from "@/lib/runs/move-run";
-import { moveUsage } from "./move-usage";
+import { resizeRefusedByDriver } from "@/lib/runs/move-request";
 
 type MoveCommit = z.output<typeof MoveCommitSchema>;
 
@@ -34,6 +36,8 @@ export async function prepareMoveCommit(db: PrismaClient, d: MoveCommit): Promis
       `Not moved: on today's cloud the ${d.operation} fails (${why}). Run the trial again.`,
     );
   }
+  const refused = resizeRefusedByDriver(p.request);
+  if (refused) throw new MutationError(null, `Not moved: ${refused}`);
   const sel = p.result.selections[0];
   if (sel.host !== d.destination)
     throw new MutationError(
@@ -57,7 +61,7 @@ export interface MoveOutcome {
 async function rowOf(tx: Tx, host: string, node: string) {
   const rows = await tx.computeHost.findMany({
     where: { hypervisorHostname: node, OR: [{ name: host, serviceHost: null }, { serviceHost: host }] },
-    select: HOST_CAPACITY_SELECT,
+    select: { ...HOST_CAPACITY_SELECT, pcpus: true },
   });
   return rows[0] ?? null;
 }
@@ -75,7 +79,10 @@ export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promi
   const request = p.request;
   const moved = request.instance!;
   const sel = p.result.selections[0];
-  const source = await tx.computeHost.findFirst({ where: { id: inst.hostId ?? -1 }, select: HOST_CAPACITY_SELECT });
+  const source = await tx.computeHost.findFirst({
+    where: { id: inst.hostId ?? -1 },
+    select: { ...HOST_CAPACITY_SELECT, pcpus: true },
+  });
   if (!source || inst.flavor?.name !== moved.flavor.name)
     throw new MutationError(
       null,
@@ -85,8 +92,14 @@ export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promi
   if (!dest) throw new MutationError("destination", `destination: ${sel.host} no longer exists`);
   await lockHosts(tx, [source.name, dest.name]);
   const newFlavor = request.flavor ?? moved.flavor;
-  const usage = moveUsage(source.name, dest.name, moved.flavor, newFlavor);
-  const take = usage.get(dest.name)!;
+  // the room re-check: what the destination takes beyond what it gives back (a resize on its own host)
+  const take = demandOn(newFlavor, dest);
+  if (dest.id === source.id) {
+    const back = demandOn(moved.flavor, source);
+    take.vcpus -= back.vcpus;
+    take.memoryMb -= back.memoryMb;
+    take.diskGb -= back.diskGb;
+  }
   if (take.vcpus > 0 || take.memoryMb > 0 || take.diskGb > 0) {
     const room = dest.id === source.id ? { ...dest, serviceDisabled: false, serviceUp: true, forcedDown: false } : dest;
     const why = capacityProblem(room as HostCapacity, {
@@ -100,8 +113,15 @@ export async function commitMoveTx(tx: Tx, d: MoveCommit, p: PreparedRun): Promi
         `Not moved: ${dest.name} cannot take ${newFlavor.name} any more (${why}). Run the trial again.`,
       );
   }
-  for (const row of dest.id === source.id ? [dest] : [source, dest])
-    await consumeResources(tx, row, usage.get(row.name)!);
+  // The source gives back everything the instance holds (Placement's classes,
+  // NUMA cells, PCI devices), the destination takes what the scheduler's
+  // consume step placed: lib/cloud/usage.ts, one rule for every commit.
+  const aliases = pciAliases(p.config);
+  await editUsage(tx, source.id, (h) => giveBackInstance(h, moved.flavor, aliases));
+  const claim = p.result.placement?.claims.find((c) => c.index === 0);
+  await editUsage(tx, dest.id, (h) =>
+    takeInstance(h, newFlavor, { numa: sel.numa, pci: sel.pci, allocations: claim?.allocations }, aliases),
+  );
   const flavorRow =
     request.flavor && d.operation === "resize"
       ? await tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } })

@@ -15,9 +15,8 @@
  * (the availability zone and hints an instance was booted with) is not
  * passed on: the moves run with the stored request's defaults.
  */
-import { keepConsumed } from "../scheduler/fill";
 import { schedule } from "../scheduler/engine";
-import type { HostState } from "../scheduler/host-state";
+import { giveBackInstance, type Placed, pciAliases, takeInstance } from "../cloud/usage";
 import { type ScheduleResult, toResult } from "../scheduler/result";
 import type { Scenario, ScenarioFlavor, ScenarioHost, ScenarioImage } from "../scheduler/scenario";
 
@@ -60,8 +59,6 @@ export interface DrainSummary {
   more_hosts_needed: number | null;
 }
 
-const used = (v: number | undefined) => Number(v ?? 0);
-
 /** A move scenario of the cloud as it is now. */
 export function moveScenario(
   cloud: Cloud,
@@ -88,43 +85,22 @@ export function moveScenario(
   };
 }
 
-/** The resources an instance of this flavor holds on its host (what the host's *_used counts). */
-function footprint(f: ScenarioFlavor) {
-  return {
-    vcpus: used(f.vcpus),
-    ram: used(f.memory_mb),
-    disk: used(f.root_gb) + used(f.ephemeral_gb) + Math.ceil(used(f.swap) / 1024),
-  };
-}
-
 /**
- * Commit a move in the (copied) cloud: the instance and its usage leave the
- * source for the destination. With the destination's state after the
- * scheduler's consume step, its NUMA cells and PCI pools become what that
- * step left (as a capacity fill keeps them); the source's are left as they
- * are: which cells and devices the instance held there is not recorded, and
- * a drained or lost host takes no instance anyway.
+ * Commit a move in the (copied) cloud: the instance and everything it holds
+ * leave the source for the destination (lib/cloud/usage.ts, the rule every
+ * commit follows): the destination takes the NUMA cells and PCI devices
+ * the scheduler's consume step placed (`placed`), the source gives back
+ * from the cell that can account for them (which cells and devices the
+ * instance held is not recorded in a cloud file).
  */
-export function commitMove(
-  cloud: Cloud,
-  uuid: string,
-  from: ScenarioHost,
-  to: ScenarioHost,
-  consumed?: HostState,
-): void {
+export function commitMove(cloud: Cloud, uuid: string, from: ScenarioHost, to: ScenarioHost, placed?: Placed): void {
   const inst = (cloud.instances ?? []).find((i) => i.uuid === uuid)!;
-  const f = footprint((cloud.flavors ?? []).find((x) => x.name === inst.flavor)!);
+  const f = (cloud.flavors ?? []).find((x) => x.name === inst.flavor)! as ScenarioFlavor;
+  const aliases = pciAliases(cloud.config);
   from.instances = (from.instances ?? []).filter((u) => u !== uuid);
-  from.vcpus_used = used(from.vcpus_used) - f.vcpus;
-  from.memory_mb_used = used(from.memory_mb_used) - f.ram;
-  from.local_gb_used = used(from.local_gb_used) - f.disk;
-  from.num_instances = Math.max(used(from.num_instances) - 1, 0);
+  giveBackInstance(from, f, aliases);
   to.instances = [...(to.instances ?? []), uuid];
-  to.vcpus_used = used(to.vcpus_used) + f.vcpus;
-  to.memory_mb_used = used(to.memory_mb_used) + f.ram;
-  to.local_gb_used = used(to.local_gb_used) + f.disk;
-  to.num_instances = used(to.num_instances) + 1;
-  if (consumed) keepConsumed(to, consumed);
+  takeInstance(to, f, placed, aliases);
   // free_* given explicitly would no longer match the usage: Nova derives them from it
   for (const h of [from, to]) {
     delete h.free_ram_mb;
@@ -156,8 +132,11 @@ function moveOne(cloud: Cloud, uuid: string, source: ScenarioHost): DrainStep {
     if (r.not_checked) step.not_checked = r.not_checked;
     if (!r.error && r.selections.length) {
       const destName = r.selections[0].host;
-      const dest = cloud.hosts.find((h) => h.name === destName)!;
-      commitMove(cloud, uuid, source, dest, run.selections[0].host);
+      const chosen = run.selections[0].host;
+      // by host and node: an Ironic service host has one entry per node
+      const dest = cloud.hosts.find((h) => h.name === destName && (h.node ?? h.name) === chosen.nodename)!;
+      const claim = r.placement?.claims.find((c) => c.index === 0);
+      commitMove(cloud, uuid, source, dest, { ...run.selections[0].placement, allocations: claim?.allocations });
       step.operation = op;
       step.destination = destName;
       if (failedLive) step.live_migration_failed = strandedOf(failedLive).reason;

@@ -15,6 +15,7 @@ import { hostAvailabilityZone } from "../scheduler/moves/conductor-tasks";
 import { diagnose } from "../scheduler/result";
 import { freezeScenario, type Scenario, type ScenarioFlavor, type ScenarioHost } from "../scheduler/scenario";
 import type { Cloud } from "./drain";
+import { giveBackInstance, type PciAliasRef, type Placed, pciAliases, takeInstance } from "../cloud/usage";
 
 export interface StrandedInstance {
   instance: string;
@@ -38,20 +39,32 @@ export interface LossSweep {
   worst_by_zone: Record<string, { host: string; stranded: number; hosts: number }>;
 }
 
-const n = (v: number | undefined) => Number(v ?? 0);
-
-/** A host's usage after an instance of flavor `f` left (sign -1) or arrived (+1). */
-function withInstance(h: ScenarioHost, uuid: string, f: ScenarioFlavor, sign: 1 | -1): ScenarioHost {
-  const disk = n(f.root_gb) + n(f.ephemeral_gb) + Math.ceil(n(f.swap) / 1024);
+/**
+ * A host's usage after an instance of flavor `f` left (sign -1) or arrived
+ * (+1, with what the scheduler placed): a new host object (the frozen one
+ * is shared), edited by the rule every commit follows (lib/cloud/usage.ts).
+ */
+function withInstance(
+  h: ScenarioHost,
+  uuid: string,
+  f: ScenarioFlavor,
+  sign: 1 | -1,
+  aliases: PciAliasRef[],
+  placed?: Placed,
+): ScenarioHost {
   const { free_ram_mb: _r, free_disk_gb: _d, ...rest } = h;
-  return {
+  const out: ScenarioHost = {
     ...rest,
     instances: sign > 0 ? [...(h.instances ?? []), uuid] : (h.instances ?? []).filter((u) => u !== uuid),
-    vcpus_used: n(h.vcpus_used) + sign * n(f.vcpus),
-    memory_mb_used: n(h.memory_mb_used) + sign * n(f.memory_mb),
-    local_gb_used: n(h.local_gb_used) + sign * disk,
-    num_instances: Math.max(n(h.num_instances) + sign, 0),
   };
+  // only what the edit may change is copied
+  if (h.numa_topology) out.numa_topology = structuredClone(h.numa_topology);
+  if (h.pci_device_pools) out.pci_device_pools = structuredClone(h.pci_device_pools);
+  if (h.inventories) out.inventories = structuredClone(h.inventories);
+  if (h.child_providers) out.child_providers = structuredClone(h.child_providers);
+  if (sign > 0) takeInstance(out, f, placed, aliases);
+  else giveBackInstance(out, f, aliases);
+  return out;
 }
 
 /** Evacuate every instance of `hostName` from `cloud` (frozen: not changed). */
@@ -66,6 +79,7 @@ export function loseHost(cloud: Cloud, hostName: string, lookup = instanceLookup
  */
 export function loseHosts(cloud: Cloud, hostNames: string[], lookup = instanceLookup(cloud)): HostLoss[] {
   const { flavors: _f, images: _i, instances: _n, request: _r, ...base } = cloud;
+  const aliases = pciAliases(cloud.config);
   let hosts = cloud.hosts.slice();
   const lost = hostNames.map((name) => {
     const at = hosts.findIndex((h) => h.name === name);
@@ -116,10 +130,12 @@ export function loseHosts(cloud: Cloud, hostNames: string[], lookup = instanceLo
         });
         continue;
       }
-      const dest = hosts.findIndex((h) => h.name === r.selections[0].host.host);
+      const chosen = r.selections[0];
+      // by host and node: an Ironic service host has one entry per node
+      const dest = hosts.findIndex((h) => h.name === chosen.host.host && (h.node ?? h.name) === chosen.host.nodename);
       hosts = hosts.slice();
-      hosts[at] = withInstance(hosts[at], uuid, inst.flavor, -1);
-      hosts[dest] = withInstance(hosts[dest], uuid, inst.flavor, 1);
+      hosts[at] = withInstance(hosts[at], uuid, inst.flavor, -1, aliases);
+      hosts[dest] = withInstance(hosts[dest], uuid, inst.flavor, 1, aliases, chosen.placement);
       loss.evacuated++;
     }
     return loss;

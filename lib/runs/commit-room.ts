@@ -7,6 +7,8 @@
  */
 import { serviceIsUp } from "@/lib/cloud/service";
 import { flavorDiskGb, resourceShortfall } from "@/lib/scheduler/placement/room";
+import { flavorAmounts } from "@/lib/cloud/usage";
+import type { ScenarioFlavor } from "@/lib/scheduler/scenario";
 
 export interface HostCapacity {
   name: string;
@@ -85,6 +87,20 @@ export function freeRamMb(h: HostCapacity): number {
 export function freeDiskGb(h: HostCapacity): number {
   const free = h.freeDiskGb ?? h.localGb - h.localGbUsed;
   return h.diskAvailableLeast === null ? free : Math.min(free, h.diskAvailableLeast);
+}
+
+/**
+ * What `count` instances of a flavor take of a node's VCPU, MEMORY_MB and
+ * DISK_GB as Placement allocates them (pinned CPUs from PCPU where the node
+ * has some, `resources:` overrides: a bare-metal flavor takes none of the three).
+ */
+export function demandOn(f: ScenarioFlavor, h: { pcpus?: number | null }, count = 1): Demand {
+  const a = flavorAmounts(f, { pcpus: h.pcpus ?? 0 });
+  return {
+    vcpus: (a.get("VCPU") ?? 0) * count,
+    memoryMb: (a.get("MEMORY_MB") ?? 0) * count,
+    diskGb: (a.get("DISK_GB") ?? 0) * count,
+  };
 }
 
 /** null when the host can take `d`, else why not (one line). */

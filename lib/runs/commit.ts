@@ -16,8 +16,8 @@
  *      commits read the same free room), then re-reads them and re-checks
  *      capacity (free vCPU / RAM / disk under the allocation ratios, service
  *      enabled and up) for everything this run puts on each host;
- *   3. consumes the resources (vcpus_used, memory_mb_used, local_gb_used,
- *      num_instances; and the free_* overrides when set) and creates the
+ *   3. consumes what each instance holds (lib/cloud/usage.ts: VCPU or PCPU,
+ *      memory, disk, other classes, num_instances, NUMA cells, PCI devices) and creates the
  *      Instance rows (uuid, host, flavor, image, project, server group).
  * Any failure rolls the whole thing back, including the claim.
  *
@@ -31,7 +31,12 @@ import type { Tx } from "@/lib/db/client";
 import { bumpCloudRevision } from "@/lib/cloud/revision";
 import type { PrismaClient } from "@/lib/db/client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
-import { capacityProblem, type Demand, demandOf, HOST_CAPACITY_SELECT, type HostCapacity } from "./commit-room";
+import { capacityProblem, demandOn, HOST_CAPACITY_SELECT, type HostCapacity } from "./commit-room";
+import { editUsage, pciAliases } from "@/lib/cloud/usage-row";
+import { takeInstance } from "@/lib/cloud/usage";
+import type { ScheduleResult } from "@/lib/scheduler/result";
+import type { ScenarioConfig } from "@/lib/scheduler/scenario";
+import { readRunColumn } from "./store";
 import { lockHosts } from "../db/lock";
 import { selectedRows } from "./selected-rows";
 import type { Target } from "@/lib/audit/trail";
@@ -60,7 +65,15 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   });
   const run = await tx.schedulingRun.findUnique({
     where: { id: runId },
-    select: { request: true, chosenHosts: true, error: true, committedAt: true, flavorName: true, cloudRevision: true },
+    select: {
+      request: true,
+      config: true,
+      chosenHosts: true,
+      error: true,
+      committedAt: true,
+      flavorName: true,
+      cloudRevision: true,
+    },
   });
   if (!run) throw new MutationError(null, `Run #${runId} does not exist.`);
   // a run made "as of" an older snapshot (lib/history/as-of.ts) placed on that cloud, not today's
@@ -94,7 +107,7 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   await lockHosts(tx, perHost.keys());
   const hosts = await tx.computeHost.findMany({
     where: { name: { in: [...perHost.keys()] } },
-    select: HOST_CAPACITY_SELECT,
+    select: { ...HOST_CAPACITY_SELECT, pcpus: true },
   });
   const byName = new Map(hosts.map((h) => [h.name, h]));
   const problems: string[] = [];
@@ -104,7 +117,7 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
       problems.push(`${name} no longer exists`);
       continue;
     }
-    const why = capacityProblem(h as HostCapacity, demandOf(request.flavor, count));
+    const why = capacityProblem(h as HostCapacity, demandOn(request.flavor, h, count));
     if (why) problems.push(`${name} cannot take ${count} × ${request.flavor.name} any more (${why})`);
   }
   if (problems.length) {
@@ -114,9 +127,17 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
     );
   }
 
-  // 3. consume and create the instances
-  for (const [name, count] of perHost) {
-    await consumeResources(tx, byName.get(name)!, { ...demandOf(request.flavor, count), instances: count });
+  // 3. consume (what the scheduler's consume step placed: NUMA cells, PCI
+  // devices, child providers; lib/cloud/usage.ts) and create the instances
+  const stored = await readRunColumn(tx, runId, "result");
+  const result = stored ? (JSON.parse(stored) as ScheduleResult) : null;
+  const aliases = pciAliases(JSON.parse(run.config) as ScenarioConfig);
+  for (const [index, name] of rowNames.entries()) {
+    const sel = result?.selections?.[index];
+    const claim = result?.placement?.claims?.find((c) => c.index === index);
+    await editUsage(tx, byName.get(name)!.id, (h) =>
+      takeInstance(h, request.flavor, { numa: sel?.numa, pci: sel?.pci, allocations: claim?.allocations }, aliases),
+    );
   }
   const [flavor, image, group] = await Promise.all([
     tx.flavor.findUnique({ where: { name: request.flavor.name }, select: { id: true } }),
@@ -148,29 +169,6 @@ export async function commitRunTx(tx: Tx, runId: number): Promise<CommitOutcome>
   });
   await tx.schedulingRun.update({ where: { id: runId }, data: { committedInstances: JSON.stringify(instances) } });
   return { runId, committedAt, instances };
-}
-
-/**
- * Add `d` to a host's usage counters (negative: give it back), keeping the
- * free_* overrides, where set, in step with them.
- */
-export async function consumeResources(
-  tx: Tx,
-  h: { id: number; freeRamMb: number | null; freeDiskGb: number | null; diskAvailableLeast: number | null },
-  d: Demand & { instances: number },
-): Promise<void> {
-  await tx.computeHost.update({
-    where: { id: h.id },
-    data: {
-      vcpusUsed: { increment: d.vcpus },
-      memoryMbUsed: { increment: d.memoryMb },
-      localGbUsed: { increment: d.diskGb },
-      numInstances: { increment: d.instances },
-      ...(h.freeRamMb !== null ? { freeRamMb: { decrement: d.memoryMb } } : {}),
-      ...(h.freeDiskGb !== null ? { freeDiskGb: { decrement: d.diskGb } } : {}),
-      ...(h.diskAvailableLeast !== null ? { diskAvailableLeast: { decrement: d.diskGb } } : {}),
-    },
-  });
 }
 
 export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; message: string };

@@ -42,3 +42,31 @@ export function moveRequest(instance: StoredInstance, choice: MoveChoice): Scena
 export function scheduledFlavor(request: ScenarioRequest): ScenarioFlavor | undefined {
   return request.flavor ?? request.instance?.flavor;
 }
+
+/**
+ * What the libvirt driver does with a resize the scheduler placed, on the
+ * source host before anything is copied (virt/libvirt/driver.py
+ * migrate_disk_and_power_off): a smaller root disk (unless booted from a
+ * volume) or a smaller ephemeral disk is refused with ResizeError "Unable
+ * to resize disk down.", wrapped in InstanceFaultRollback: the instance
+ * stays where it is, the migration ends in error. (A root disk of 0 is
+ * refused earlier, by the API: CannotResizeDisk.) null when it goes ahead.
+ */
+export function resizeRefusedByDriver(request: ScenarioRequest): string | null {
+  if (request.operation !== "resize" || !request.flavor || !request.instance) return null;
+  const old = request.instance.flavor;
+  const now = request.flavor;
+  const gb = (v: unknown) => Math.trunc(Number(v ?? 0));
+  const rootDown = gb(now.root_gb) < gb(old.root_gb) && !request.is_bfv;
+  const ephemeralDown = gb(now.ephemeral_gb) < gb(old.ephemeral_gb);
+  if (!rootDown && !ephemeralDown) return null;
+  const what = rootDown
+    ? `its root disk would shrink from ${gb(old.root_gb)} GB (${old.name}) to ${gb(now.root_gb)} GB (${now.name})`
+    : `its ephemeral disk would shrink from ${gb(old.ephemeral_gb)} GB (${old.name}) to ${gb(now.ephemeral_gb)} GB (${now.name})`;
+  const src = request.instance.host;
+  return (
+    `the scheduler places this resize, then the libvirt driver on ${src} refuses it before copying anything ` +
+    `(migrate_disk_and_power_off): ResizeError "Unable to resize disk down.": ${what}. ` +
+    `The instance stays on ${src} and the migration ends in error; resize to a flavor with at least as much disk.`
+  );
+}

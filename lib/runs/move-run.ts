@@ -10,7 +10,7 @@ import type { MoveTrialSchema } from "@/lib/cloud/form-schemas";
 import { CloudValidationError, requestFromDb } from "@/lib/cloud/scenario-io";
 import type { PrismaClient } from "@/lib/db/client";
 import type { ScenarioRequest } from "@/lib/scheduler/scenario";
-import { moveRequest } from "./move-request";
+import { moveRequest, resizeRefusedByDriver } from "./move-request";
 import { prepareRun, type PreparedRun } from "./schedule";
 
 export type MoveTrial = z.output<typeof MoveTrialSchema>;
@@ -65,6 +65,11 @@ export async function prepareMoveRun(db: PrismaClient, d: MoveTrial, profileName
   const p = await prepareRun(db, await resolveMoveRequest(db, d), profileName);
   if (p.result.error === "ScenarioError")
     throw new MutationError(null, p.result.message ?? "the move is not well formed");
+  const refused = resizeRefusedByDriver(p.request);
+  if (refused && !p.result.error) {
+    const note = `modelled from Nova's code, not checked against it: ${refused}`;
+    p.result.not_checked = p.result.not_checked ? `${p.result.not_checked}; ${note}` : note;
+  }
   return p;
 }
 

@@ -23,6 +23,8 @@ export interface RunSummary {
   hostCount: number;
   engineMs: number | null;
   committedAt: Date | null;
+  /** A move's operation (resize, migrate, live-migrate, evacuate, unshelve); null for a boot. */
+  operation: string | null;
 }
 
 const SUMMARY = {
@@ -36,12 +38,15 @@ const SUMMARY = {
   hostCount: true,
   engineMs: true,
   committedAt: true,
+  // small (a flavor and hints): read for a move's operation
+  request: true,
 } as const;
 
-type SummaryRow = Omit<RunSummary, "chosenHosts"> & { chosenHosts: string };
+type SummaryRow = Omit<RunSummary, "chosenHosts" | "operation"> & { chosenHosts: string; request: string };
 
-function summary(r: SummaryRow): RunSummary {
-  return { ...r, chosenHosts: JSON.parse(r.chosenHosts) as string[] };
+function summary({ request, ...r }: SummaryRow): RunSummary {
+  const operation = (JSON.parse(request) as ScenarioRequest).operation ?? null;
+  return { ...r, chosenHosts: JSON.parse(r.chosenHosts) as string[], operation };
 }
 
 /** Newest first; `before` = an id for the next page. */

@@ -257,4 +257,15 @@ describe("NoValidHost groups the funnel by code", () => {
       ["DOWN", 1, "ComputeFilter"],
     ]);
   });
+
+  it("hosts sharing one message that starts with a number read after the count with 'with'", () => {
+    const r = toResult(
+      schedule({
+        config: { enabled_filters: ["NumInstancesFilter"], max_instances_per_host: 2 },
+        hosts: ["a", "b"].map((name) => ({ name, vcpus: 8, memory_mb: 8192, local_gb: 100, num_instances: 2 })),
+        request: { flavor: { name: "m1", vcpus: 1, memory_mb: 512 } },
+      }),
+    );
+    expect(r.diagnosis?.summary).toBe("0/2 hosts available: 2 with 2 instances already (max 2)");
+  });
 });

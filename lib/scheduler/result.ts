@@ -185,7 +185,14 @@ export function groupByCode(funnel: FunnelStage[]): NonNullable<Diagnosis["group
   return [...groups.values()]
     .map(({ messages, ...g }) => ({
       ...g,
-      label: g.label || (messages.size === 1 ? [...messages][0] : (REASON_LABELS[g.code] ?? `rejected by ${g.stage}`)),
+      label:
+        g.label ||
+        // one message says it all; one that starts with a number reads after the count with "with" ("8 with 50 instances already")
+        (messages.size === 1
+          ? /^\d/.test([...messages][0])
+            ? `with ${[...messages][0]}`
+            : [...messages][0]
+          : (REASON_LABELS[g.code] ?? `rejected by ${g.stage}`)),
     }))
     .sort((a, b) => b.count - a.count);
 }

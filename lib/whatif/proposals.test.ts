@@ -97,3 +97,85 @@ describe("every proposal lets the host pass when the run is scheduled again with
     expect(w.unanswered.map((u) => u.filter)).toEqual(["NumInstancesFilter"]);
   });
 });
+
+describe("proposals beyond services and aggregates, each checked by re-running", () => {
+  /** One host `h` kept out by `reason`; every other host is full, so only h can take it once the change is made. */
+  function oneHost(over: Record<string, unknown>, config: Record<string, unknown> = {}, aggMetadata = {}): Scenario {
+    const host = (name: string, extra: Record<string, unknown> = {}) => ({
+      name,
+      vcpus: 8,
+      memory_mb: 16384,
+      local_gb: 100,
+      ...extra,
+    });
+    return {
+      config: {
+        placement: true,
+        enabled_filters: ["ComputeFilter", "AggregateInstanceExtraSpecsFilter", "AggregateIoOpsFilter"],
+        ...config,
+      },
+      hosts: [host("h", over), host("full", { vcpus_used: 32, memory_mb_used: 16384, local_gb_used: 100 })],
+      aggregates: [{ name: "agg", hosts: ["h", "full"], metadata: aggMetadata }],
+      request: {
+        flavor: { name: "f", vcpus: 4, memory_mb: 2048, root_gb: 40, extra_specs: {} },
+      },
+    } as unknown as Scenario;
+  }
+
+  it.each([
+    [
+      "VCPU short: the cpu_allocation_ratio",
+      oneHost({ vcpus_used: 30 }),
+      /set cpu_allocation_ratio = 4.3 on h \(now 4;/,
+    ],
+    [
+      "DISK_GB short: the disk_allocation_ratio",
+      oneHost({ local_gb_used: 80 }),
+      /set disk_allocation_ratio = 1.2 on h \(now 1;/,
+    ],
+    [
+      "I/O ops: the aggregate's max_io_ops_per_host",
+      oneHost({ num_io_ops: 3 }, {}, { max_io_ops_per_host: "3" }),
+      /set aggregate agg metadata max_io_ops_per_host=4 \(replacing max_io_ops_per_host=3\)/,
+    ],
+    [
+      "a required trait",
+      (() => {
+        const s = oneHost({});
+        s.request.flavor.extra_specs = { "trait:HW_CPU_X86_AVX512F": "required" };
+        return s;
+      })(),
+      /add trait HW_CPU_X86_AVX512F to h's resource provider/,
+    ],
+    [
+      "gpu=false on its aggregate: set gpu=true, replacing it",
+      (() => {
+        const s = oneHost({}, {}, { gpu: "false" });
+        s.request.flavor.extra_specs = { "aggregate_instance_extra_specs:gpu": "true" };
+        return s;
+      })(),
+      /^set aggregate agg metadata gpu=true \(replacing gpu=false\)$/,
+    ],
+  ])("%s", (_, scenario, text) => {
+    const w = whatWouldLetItPass(scenario, "h");
+    expect(w.rejection).not.toBeNull();
+    const p = w.proposals.find((x) => x.changes.some((c) => text.test(describeChange(c))));
+    expect(
+      p,
+      JSON.stringify([w.rejection, w.proposals.map((x) => x.changes.map(describeChange)), w.unanswered]),
+    ).toBeDefined();
+    const again = toResult(schedule(applyChanges(scenario, p!.changes))).requests[0];
+    expect(again.weighed.map((x) => x.host)).toContain("h");
+  });
+
+  it("names what still blocks, after the changes tried, when nothing lets it pass", () => {
+    // disabled and with too little RAM for even the largest ratio that helps: enabling leads to MEMORY_MB,
+    // and a RAM ratio would need more memory than the host has in one piece (max_unit)
+    const s = oneHost({ service: { disabled: true }, memory_mb: 1024 });
+    const w = whatWouldLetItPass(s, "h");
+    expect(w.proposals).toEqual([]);
+    expect(w.unanswered).toEqual([
+      expect.objectContaining({ code: "MEMORY_MB_SHORT", after: ["enable the compute service on h"] }),
+    ]);
+  });
+});

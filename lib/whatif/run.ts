@@ -8,13 +8,23 @@ import type { PrismaClient } from "@/lib/db/client";
 import { getRunResult, getRunText } from "@/lib/runs/queries";
 import { parseJson } from "@/lib/scheduler/python";
 import type { Scenario } from "@/lib/scheduler/scenario";
-import { describeChange, rejectionOf, whatWouldLetItPass, type Change, type Rejection, type WhatIf } from "./proposals";
+import {
+  appliedHere,
+  describeChange,
+  rejectionOf,
+  whatWouldLetItPass,
+  type Change,
+  type Rejection,
+  type WhatIf,
+} from "./proposals";
 
 export class WhatIfInputError extends Error {}
 
 export interface WhatIfView extends Omit<WhatIf, "proposals"> {
   proposals: Array<{
     changes: Array<Change & { text: string; aggregateId?: number; version?: number }>;
+    /** Every change is one the page applies (else it is made on the cloud: nova.conf, Placement). */
+    appliable: boolean;
     answers: Rejection[];
   }>;
 }
@@ -28,7 +38,9 @@ export async function runWhatIf(db: PrismaClient, runId: number, host: string, i
   const w = whatWouldLetItPass(scenario, host, index);
   const names = [
     ...new Set(
-      w.proposals.flatMap((p) => p.changes.flatMap((c) => (c.kind === "enable-service" ? [] : [c.aggregate]))),
+      w.proposals.flatMap((p) =>
+        p.changes.flatMap((c) => (c.kind === "add-to-aggregate" || c.kind === "set-metadata" ? [c.aggregate] : [])),
+      ),
     ),
   ];
   const rows = names.length
@@ -48,12 +60,13 @@ export async function runWhatIf(db: PrismaClient, runId: number, host: string, i
     ...w,
     proposals: w.proposals.map((p) => ({
       answers: p.answers,
+      appliable: p.changes.every(appliedHere),
       changes: p.changes.map((c) => ({
         ...c,
         text: describeChange(c),
         ...(c.kind === "enable-service"
           ? { version: hostVersions.get(c.host) }
-          : ids.has(c.aggregate)
+          : (c.kind === "add-to-aggregate" || c.kind === "set-metadata") && ids.has(c.aggregate)
             ? { aggregateId: ids.get(c.aggregate), version: versions.get(c.aggregate) }
             : {}),
       })),

@@ -8,6 +8,7 @@
  */
 export * from "./aggregates";
 export * from "./zone-totals";
+export * from "./headroom";
 export * from "./counts";
 export * from "./flavors";
 export * from "./hosts";

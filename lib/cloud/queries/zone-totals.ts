@@ -14,6 +14,9 @@ export type CapacityRow = ResourceFigures & {
   hosts: number;
   /** up and not disabled (what ComputeFilter lets through) */
   enabledHosts: number;
+  /** Bare-metal nodes (no vCPU, a custom resource class: Ironic's), and those holding an instance */
+  bareMetalNodes: number;
+  bareMetalUsed: number;
 };
 
 const CAPACITY_COLUMNS = `count(*) AS "hosts",
@@ -22,7 +25,16 @@ const CAPACITY_COLUMNS = `count(*) AS "hosts",
   sum(h."memoryMb") AS "memoryMb", sum(h."memoryMbUsed") AS "memoryMbUsed",
   sum(h."memoryMb" * h."ramAllocationRatio") AS "memoryMbCapacity",
   sum(h."localGb") AS "localGb", sum(h."localGbUsed") AS "localGbUsed",
-  sum(h."localGb" * h."diskAllocationRatio") AS "localGbCapacity", sum(h."numInstances") AS "numInstances"`;
+  sum(h."localGb" * h."diskAllocationRatio") AS "localGbCapacity", sum(h."numInstances") AS "numInstances",
+  sum(CASE WHEN h."vcpus" = 0 AND h."inventories" IS NOT NULL THEN 1 ELSE 0 END) AS "bareMetalNodes",
+  sum(CASE WHEN h."vcpus" = 0 AND h."inventories" IS NOT NULL AND h."numInstances" > 0 THEN 1 ELSE 0 END) AS "bareMetalUsed"`;
+
+/**
+ * A service host's other compute nodes (Ironic's: rows named by their node,
+ * with serviceHost set) belong where its first node's row does: aggregates
+ * and zones list that row only.
+ */
+const FIRST_ROW = `COALESCE((SELECT f."id" FROM "ComputeHost" f WHERE f."name" = h."serviceHost"), h."id")`;
 
 /** A host's availability zones: its aggregates' zones (comma joined, as Nova does; sorted). */
 const hostZones = (d: SqlDialect) => `
@@ -46,6 +58,8 @@ function capacityRows(rows: Record<string, unknown>[]): CapacityRow[] {
     localGbUsed: num(r.localGbUsed),
     localGbCapacity: Math.round(num(r.localGbCapacity)),
     numInstances: num(r.numInstances),
+    bareMetalNodes: num(r.bareMetalNodes),
+    bareMetalUsed: num(r.bareMetalUsed),
   }));
 }
 
@@ -62,7 +76,7 @@ export async function capacityByAggregate(db: Db): Promise<CapacityRow[]> {
   return capacityRows(
     await db.$queryRawUnsafe(
       `SELECT a."name" AS "name", ${CAPACITY_COLUMNS} FROM "Aggregate" a
-       JOIN "AggregateHost" ah ON ah."aggregateId" = a."id" JOIN "ComputeHost" h ON h."id" = ah."hostId"
+       JOIN "AggregateHost" ah ON ah."aggregateId" = a."id" JOIN "ComputeHost" h ON ${FIRST_ROW} = ah."hostId"
        GROUP BY a."id", a."name", a."position" ORDER BY a."position", a."id"`,
     ),
   );
@@ -77,7 +91,7 @@ export async function capacityByAvailabilityZone(db: Db, defaultAz?: string): Pr
   return capacityRows(
     await db.$queryRaw`SELECT COALESCE(z."az", ${defaultAz ?? (await defaultAvailabilityZone(db))}) AS "name",
         ${Prisma.raw(CAPACITY_COLUMNS)}
-        FROM "ComputeHost" h LEFT JOIN (${Prisma.raw(hostZones(sqlFor(db)))}) z ON z."hostId" = h."id"
+        FROM "ComputeHost" h LEFT JOIN (${Prisma.raw(hostZones(sqlFor(db)))}) z ON z."hostId" = ${Prisma.raw(FIRST_ROW)}
        GROUP BY 1 ORDER BY 1`,
   );
 }

@@ -8,7 +8,7 @@
  */
 import type { SchedulerConfig } from "../config";
 import { stableUuid } from "../nova-uuid";
-import { capacity, type PlacementCloud, type Provider } from "../placement/providers";
+import { capacity, type PlacementCloud, type Provider, type ResourceProvider } from "../placement/providers";
 import { emptyOutput } from "../placement/request-filters";
 import { buildResourceRequest } from "../placement/resource-request";
 import { NO_VALID_HOST, NovaError } from "../python";
@@ -41,7 +41,7 @@ export function instanceResources(move: Move, isBfv: boolean, config: SchedulerC
 }
 
 /** Placement's _check_capacity_exceeded for one consumer's amounts on a provider whose usage already holds them. */
-function fitsAgain(p: Provider, amounts: Map<string, number>): boolean {
+function fitsAgain(p: ResourceProvider, amounts: Map<string, number>): boolean {
   for (const [rc, n] of amounts) {
     if (!n) continue;
     const inv = p.inventories.get(rc);
@@ -54,11 +54,43 @@ function fitsAgain(p: Provider, amounts: Map<string, number>): boolean {
 export interface SourceAllocation {
   provider: Provider;
   amounts: Map<string, number>;
+  /** The amounts per provider of the source's tree (a vGPU on a child provider of the compute node). */
+  parts: Array<{ provider: ResourceProvider; amounts: Map<string, number> }>;
   /**
    * Evacuate: the claim on a destination also rewrites the source's part
    * (the instance keeps it), which Placement checks again.
    */
   claimAlsoChecks: boolean;
+}
+
+/**
+ * The instance's allocation as Placement holds it on the source's tree:
+ * each class on the provider of the tree that has it and holds that much
+ * (the compute node first, then its children: a vGPU's physical GPU).
+ * Pinned CPUs on a node that reports no PCPU inventory were allocated as
+ * VCPU (Nova's fallback query, [workarounds] disable_fallback_pcpu_query
+ * false), so that is what the source holds.
+ */
+function sourceParts(
+  root: Provider,
+  amounts: Map<string, number>,
+): Array<{ provider: ResourceProvider; amounts: Map<string, number> }> {
+  const pcpu = amounts.get("PCPU");
+  if (pcpu && !root.inventories.has("PCPU") && root.inventories.has("VCPU")) {
+    amounts.delete("PCPU");
+    amounts.set("VCPU", (amounts.get("VCPU") ?? 0) + pcpu);
+  }
+  const parts = new Map<ResourceProvider, Map<string, number>>();
+  for (const [rc, n] of amounts) {
+    const holder =
+      [root, ...root.children].find((p) => p.inventories.has(rc) && (p.used.get(rc) ?? 0) >= n) ??
+      [root, ...root.children].find((p) => p.inventories.has(rc)) ??
+      root;
+    const part = parts.get(holder) ?? new Map<string, number>();
+    part.set(rc, n);
+    parts.set(holder, part);
+  }
+  return [...parts].map(([provider, a]) => ({ provider, amounts: a }));
 }
 
 /**
@@ -76,25 +108,27 @@ export function holdSourceAllocation(
   const src = move.source!;
   const node = src.node ?? src.name;
   const provider = cloud.providers.find((p) => p.host.host === src.name && p.host.nodename === node)!;
-  for (const [rc, n] of amounts) {
-    const used = provider.used.get(rc) ?? 0;
-    if (!provider.inventories.has(rc) || used < n)
-      throw new ScenarioError(
-        `the usage of ${src.name} (${rc} used: ${used}) must include instance ${move.uuid}'s allocation (${rc}: ${n})`,
-      );
-  }
+  const parts = sourceParts(provider, amounts);
+  for (const part of parts)
+    for (const [rc, n] of part.amounts) {
+      const used = part.provider.used.get(rc) ?? 0;
+      if (!part.provider.inventories.has(rc) || used < n)
+        throw new ScenarioError(
+          `the usage of ${src.name} (${rc} used: ${used}) must include instance ${move.uuid}'s allocation (${rc}: ${n})`,
+        );
+    }
   const resources: Record<string, number> = {};
   for (const rc of [...amounts.keys()].sort()) resources[rc] = amounts.get(rc)!;
   const toMigration = move.operation !== "evacuate";
-  if (toMigration && !fitsAgain(provider, amounts))
+  if (toMigration && !parts.every((part) => fitsAgain(part.provider, part.amounts)))
     throw new NovaError("NoValidHost", `${NO_VALID_HOST} Unable to replace instance claim on source`);
   move.echo.source_allocation = toMigration
     ? { host: src.name, resources, consumer: "migration", migration_uuid: stableUuid(`migration-${move.uuid}`) }
     : { host: src.name, resources, consumer: "instance" };
-  return { provider, amounts, claimAlsoChecks: !toMigration };
+  return { provider, amounts, parts, claimAlsoChecks: !toMigration };
 }
 
 /** Whether an evacuation's claim passes on the source's side too. */
 export function sourceStillFits(src: SourceAllocation): boolean {
-  return !src.claimAlsoChecks || fitsAgain(src.provider, src.amounts);
+  return !src.claimAlsoChecks || src.parts.every((part) => fitsAgain(part.provider, part.amounts));
 }
