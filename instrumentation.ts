@@ -1,13 +1,13 @@
 /**
  * Next.js runs register() once when a server process starts, before it
  * handles a request. Here the process warms its scheduler engine up
- * (lib/runs/process-engine.ts, lib/scheduler/warm-up.ts), then loads the cloud and
+ * (lib/core/process-engine.ts, lib/scheduler/warm-up.ts), then loads the cloud and
  * schedules its flavors once (lib/runs/prime.ts), so the first Schedule
  * click pays neither for compiling the engine nor for reading the cloud.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { processEngine } = await import("./lib/runs/process-engine");
+  const { processEngine } = await import("./lib/core/process-engine");
   processEngine().warmUp();
   try {
     const { prisma } = await import("./lib/db");

@@ -1,7 +1,7 @@
 /**
  * The engine as the server runs it, for the timed child processes of npm
  * run bench. A production server runs every request on the engine its
- * instrumentation.ts warmed (lib/runs/process-engine.ts), and `next build` puts that
+ * instrumentation.ts warmed (lib/core/process-engine.ts), and `next build` puts that
  * engine in one module: one scope, where a call from one file's function to
  * another's is a plain call. Run from source through tsx, each file is a
  * module of its own and such a call goes through the getter esbuild writes

@@ -9,7 +9,7 @@ import { seedDemoCloud } from "../lib/demo/seed";
 import { diffSnapshots } from "../lib/history/diff";
 import { importWithSnapshot } from "../lib/history/record";
 import { historyBytes, listSnapshots, loadSnapshotDoc } from "../lib/history/store";
-import { exportCloud } from "../lib/scenario/import-export";
+import { exportCloud } from "../lib/cloud/scenario-io";
 import { createTestDatabaseOf, type Provider } from "../lib/testing/test-db";
 
 const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;

@@ -105,6 +105,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["catalog"],
   ["scenario"],
   ["cloud"],
+  ["history"],
   ["auth"],
   ["audit"],
   ["actions"],
@@ -121,9 +122,12 @@ const FLOORS: readonly (readonly string[])[] = [
     "openstack",
     "demo",
   ],
-  ["runs"],
-  ["instances"],
+  // the outside systems' adapters: their wire formats stop here
+  ["openstack-api", "nova-logs"],
+  ["runs", "sync"],
+  ["instances", "metrics"],
   ["whatif"],
+  ["cloud-cli"],
   ["testing"],
 ];
 

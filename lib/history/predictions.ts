@@ -12,7 +12,7 @@
  * N best, with the chosen host's probability); a tie on weight; a filter or
  * weigher the engine does not simulate; or the weights as we computed them.
  */
-import { processEngine } from "@/lib/runs/process-engine";
+import { processEngine } from "@/lib/core/process-engine";
 import type { ExportedCloud } from "@/lib/cloud/scenario-io";
 import type { Scenario, ScenarioConfig, ScenarioHost, ScenarioRequest } from "@/lib/scheduler/scenario";
 

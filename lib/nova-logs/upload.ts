@@ -7,7 +7,7 @@
  * then {"type":"result",...}; a failure after that is {"type":"error"}.
  * Nothing is written. A log is text: it is matched, never run or rendered.
  */
-import { apiError } from "../api/errors";
+import { apiError } from "@/lib/core/errors";
 import { isNovaRelease } from "../scheduler/releases";
 import type { Scenario, ScenarioConfig, ScenarioFlavor } from "../scheduler/scenario";
 import { currentCloudAsOf, explainCall } from "./explain";

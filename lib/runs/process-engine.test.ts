@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { peekProcessSingleton, setProcessSingleton } from "@/lib/process-singleton";
-import { ENGINE_SINGLETON, type ProcessEngine, processEngine } from "./process-engine";
+import { ENGINE_SINGLETON, type ProcessEngine, processEngine } from "@/lib/core/process-engine";
 import { schedule } from "../scheduler";
 
 // Another server entry's copy of the engine, registered first (as instrumentation.ts's is).

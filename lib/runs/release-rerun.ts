@@ -6,7 +6,7 @@
  */
 import { MutationError } from "@/lib/actions/mutation";
 import type { Db } from "@/lib/db/client";
-import { processEngine } from "@/lib/runs/process-engine";
+import { processEngine } from "@/lib/core/process-engine";
 import { NOVA_RELEASES } from "@/lib/scheduler/releases";
 import type { Scenario, ScenarioConfig } from "@/lib/scheduler/scenario";
 import { readCloudRevision } from "@/lib/cloud/revision";

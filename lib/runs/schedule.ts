@@ -23,7 +23,7 @@ import { loadSnapshotCached } from "@/lib/cloud/snapshot-cache";
 import { loadSnapshotAsOf } from "@/lib/history/as-of";
 import { SnapshotNotFoundError } from "@/lib/history/store";
 import type { ScheduleResult } from "@/lib/scheduler";
-import { processEngine } from "@/lib/runs/process-engine";
+import { processEngine } from "@/lib/core/process-engine";
 import type { Scenario, ScenarioConfig, ScenarioRequest } from "@/lib/scheduler/scenario";
 import { checkRequest, formToRequestParts, MAX_HOST_INSTANCES, type ScheduleForm } from "./schemas";
 import { storeRunDetails, type RunDetails } from "./store";

@@ -6,7 +6,7 @@
 import "server-only";
 import type { PrismaClient } from "@/lib/db/client";
 import { parseJson } from "@/lib/scheduler/python";
-import { processEngine } from "@/lib/runs/process-engine";
+import { processEngine } from "@/lib/core/process-engine";
 import type { Scenario } from "@/lib/scheduler/scenario";
 import { getRun, getRunResult, getRunText } from "./queries";
 import { MULTIPLIER_KEY, weightSensitivity, type Sensitivity } from "./sensitivity";
