@@ -37,10 +37,8 @@ test("a bundle import is a snapshot; the history shows the diff and the predicti
   test.setTimeout(180_000);
   const before = snapshots().length;
   expect(before).toBeGreaterThan(0); // the demo seed's snapshot
-  const demoHosts = queryFile<{ n: number }>(
-    dbFile,
-    `SELECT count(DISTINCT COALESCE("serviceHost", name)) AS n FROM "ComputeHost"`,
-  )[0].n;
+  // compute nodes: the diff names each node of a service host with several (Ironic) apart
+  const demoHosts = queryFile<{ n: number }>(dbFile, `SELECT count(*) AS n FROM "ComputeHost"`)[0].n;
 
   const bundle = path.join(tmp, "modern.tar.gz");
   execFileSync("tar", ["-czf", bundle, "-C", FIXTURES, "modern"]);
