@@ -101,7 +101,7 @@ test("a bundle import is a snapshot; the history shows the diff and the predicti
 
 test("an unknown snapshot is named; the trial can run as of an older snapshot", async ({ page }) => {
   await page.goto(`${base}/history?a=999999&b=1`);
-  await expect(page.getByRole("alert")).toContainText("Snapshot #999999 does not exist");
+  await expect(page.getByRole("alert").filter({ hasText: "Snapshot #999999 does not exist" })).toBeVisible();
 
   const [older] = snapshots().map((s) => s.id);
   await page.goto(`${base}/schedule`);
