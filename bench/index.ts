@@ -276,6 +276,15 @@ function recordRun(started: Date, loadStart: number): void {
     (process.argv.includes("--placement-only") ? "; --placement-only" : "");
   const file = path.join(ROOT, "docs/performance.md");
   appendRun(file, runSection({ started, loadStart, loadEnd: os.loadavg()[0], machine, output: printed.join("") }));
+  // In the house format, so `npm run lint` passes on the appended tables.
+  try {
+    execFileSync(path.join(ROOT, "node_modules/.bin/biome"), ["format", "--write", file], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
+  } catch {
+    console.log("(biome could not format docs/performance.md: run npm run format)");
+  }
   console.log(`(this run's tables and goals appended to docs/performance.md; --no-record leaves it alone)`);
 }
 

@@ -543,6 +543,11 @@ export const ResultView = memo(function ResultView({
           Nova release <b>{view.novaRelease}</b>
           {view.novaReleaseProvenance ? <span className="muted"> ({view.novaReleaseProvenance})</span> : null}
         </li>
+        {view.conductorProvenance ? (
+          <li>
+            conductor <span className="muted">({view.conductorProvenance})</span>
+          </li>
+        ) : null}
         <li>
           <b>{fmtCount(meta.hostCount)}</b> hosts
         </li>

@@ -8,7 +8,8 @@
  * scheduler profile schema takes the known filter/weigher names as an
  * argument (the server passes FILTERS/WEIGHERS from the engine).
  */
-import { readUserJson, recordIdOf } from "@/lib/core/input-limits";
+import { readUserJson } from "@/lib/core/input-limits";
+import { recordId } from "@/lib/core/record-id";
 import { z } from "zod";
 import { OPTION_DOCS } from "@/lib/scheduler/config";
 import { pyFloat } from "@/lib/scheduler/python";
@@ -66,14 +67,6 @@ export function intText(field: string, min: number, dflt?: number) {
       return n;
     });
 }
-
-/** A record id from a hidden input. */
-export const recordId = (field = "id") =>
-  z
-    .string({ error: `${field}: is required` })
-    .regex(/^\d{1,10}$/, { error: `${field}: must be a record id` })
-    .transform(Number)
-    .refine((n) => recordIdOf(n) !== null, { error: `${field}: must be a record id` });
 
 /** Checkbox: "on"/"true" → true, missing → false. */
 export const checkbox = () =>

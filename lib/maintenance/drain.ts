@@ -46,7 +46,7 @@ export interface DrainStep {
   stranded?: { error: string; reason: string; funnel: Array<{ filter: string; in: number; out: number }> };
   /** Set when live migration failed first and the instance was cold-migrated (or stranded). */
   live_migration_failed?: string;
-  /** "modelled from Nova's code, not checked against it: ..." when the conductor's loop decided. */
+  /** "not checked: ..." when the live migration ended on a host: what its destination compute would still check. */
   not_checked?: string;
 }
 

@@ -1,6 +1,6 @@
 "use server";
 
-import { MAX_DB_INT } from "@/lib/core/input-limits";
+import { recordId } from "@/lib/core/record-id";
 import { after } from "next/server";
 import { z } from "zod";
 import { mutate, type ActionResult } from "@/lib/actions/mutation";
@@ -94,13 +94,7 @@ async function storeNewRun<S extends z.ZodType>(
   return res;
 }
 
-const RunIdSchema = z.object({
-  runId: z.coerce
-    .number({ error: "must be a run id" })
-    .int({ error: "must be a run id" })
-    .positive({ error: "must be a run id" })
-    .max(MAX_DB_INT, { error: "must be a run id" }),
-});
+const RunIdSchema = z.object({ runId: recordId("runId", "a run id") });
 
 /** Place the run's instances on its chosen hosts (one transaction that re-checks capacity). */
 export async function commitRunAction(runId: number): Promise<ActionResult<CommitOutcome>> {
@@ -124,11 +118,7 @@ export async function rerunAction(runId: number): Promise<ActionResult<{ runId: 
 }
 
 const ReleaseRerunSchema = z.object({
-  runId: z.coerce
-    .number({ error: "runId: must be a run id" })
-    .int({ error: "runId: must be a run id" })
-    .min(1, { error: "runId: must be a run id" })
-    .max(MAX_DB_INT, { error: "runId: must be a run id" }),
+  runId: recordId("runId", "a run id"),
   release: z.string({ error: "release: is required" }).trim().min(1, { error: "release: is required" }),
 });
 

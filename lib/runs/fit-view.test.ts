@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES_DIR } from "@/lib/testing/cloud";
-import { placementView, releaseOf, releaseProvenanceOf, selectionFits } from "./fit-view";
+import { conductorProvenanceOf, placementView, releaseOf, releaseProvenanceOf, selectionFits } from "./fit-view";
 
 const expected = (name: string) =>
   JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, `${name}.expected.json`), "utf8"));
@@ -95,5 +95,15 @@ describe("placementView", () => {
     ["99 (Nowhere)", null],
   ])("says how the answers of %s are known: %s", (label, provenance) => {
     expect(releaseProvenanceOf(label)).toBe(provenance);
+  });
+});
+
+describe("conductorProvenanceOf", () => {
+  it.each([
+    ["26 (Zed)", "checked against Nova 26.2.2's conductor"],
+    ["33 (2026.1 Gazpacho)", "read from Nova's source"],
+    ["no such release", null],
+  ])("%s: %s", (label, provenance) => {
+    expect(conductorProvenanceOf(label)).toBe(provenance);
   });
 });

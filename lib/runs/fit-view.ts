@@ -8,7 +8,13 @@
  */
 import { formatCpuList, formatKib } from "@/lib/catalog/hw-specs";
 import type { FittedCell } from "@/lib/scheduler/numa/objects";
-import { isNovaRelease, NOVA_RELEASES, releaseBehaviour, releaseProvenance } from "@/lib/scheduler/releases";
+import {
+  conductorProvenance,
+  isNovaRelease,
+  NOVA_RELEASES,
+  releaseBehaviour,
+  releaseProvenance,
+} from "@/lib/scheduler/releases";
 import { fmtCount } from "./format";
 
 /** One cell of `selections[i].numa` as the result document has it. */
@@ -212,4 +218,10 @@ export function releaseOf(result: { nova_release?: string }, config?: { nova_rel
 export function releaseProvenanceOf(label: string): string | null {
   const release = NOVA_RELEASES.find((r) => releaseBehaviour(r).label === label);
   return release ? releaseProvenance(release) : null;
+}
+
+/** The same for the release's conductor (a live-migrate, evacuate or unshelve); null when unknown. */
+export function conductorProvenanceOf(label: string): string | null {
+  const release = NOVA_RELEASES.find((r) => releaseBehaviour(r).label === label);
+  return release ? conductorProvenance(release) : null;
 }

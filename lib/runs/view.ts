@@ -13,6 +13,7 @@ import { explainFailure, groupReasons, type DiagnosisView, type ReasonCount } fr
 import {
   placementView,
   releaseOf,
+  conductorProvenanceOf,
   releaseProvenanceOf,
   selectionFits,
   type PlacementView,
@@ -120,8 +121,10 @@ export interface RunView {
   filtersOnly: boolean;
   /** a move: what moved, from where, and the RequestSpec Nova built (absent for a boot) */
   move?: NonNullable<ScheduleResult["move"]>;
-  /** "modelled from Nova's code, not checked against it: …" where the Nova reference gives no answer */
+  /** "not checked: …": what a real cloud would still check (a live migration's destination compute) */
   notChecked?: string;
+  /** a move Nova's conductor decides (live-migrate, evacuate, unshelve): whether that release's conductor was checked or read from source */
+  conductorProvenance?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -316,7 +319,13 @@ export function buildRunView(result: ScheduleResult, request?: ScenarioRequest, 
         : (config as { placement?: unknown }).placement !== true,
   };
   if (result.message !== undefined) view.message = result.message;
-  if (result.move) view.move = result.move;
+  if (result.move) {
+    view.move = result.move;
+    if (["live-migrate", "evacuate", "unshelve"].includes(result.move.operation)) {
+      const p = conductorProvenanceOf(release);
+      if (p) view.conductorProvenance = p;
+    }
+  }
   if (result.not_checked) view.notChecked = result.not_checked;
   return view;
 }

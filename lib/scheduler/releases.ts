@@ -162,6 +162,29 @@ export const RELEASE_CHECKED_AGAINST: Record<NovaRelease, string | null> = {
   "2026.1": "Nova 33.0.2",
 };
 
+/**
+ * How each release's conductor (live-migrate's loop, forced moves, evacuate,
+ * unshelve) is known: Zed's runs in ../shared/nova-reference/conductor.py;
+ * the 2025.1 and 2026.1 references' harness patches predate it, so the later
+ * conductors are read from their tags' nova/conductor and nova/compute/api.py.
+ */
+export const CONDUCTOR_CHECKED_AGAINST: Record<NovaRelease, string | null> = {
+  zed: "Nova 26.2.2's conductor",
+  "2023.1": null,
+  "2023.2": null,
+  "2024.1": null,
+  "2024.2": null,
+  "2025.1": null,
+  "2025.2": null,
+  "2026.1": null,
+};
+
+/** "checked against Nova 26.2.2's conductor" or "read from Nova's source". */
+export function conductorProvenance(release: NovaRelease): string {
+  const nova = CONDUCTOR_CHECKED_AGAINST[release];
+  return nova ? `checked against ${nova}` : "read from Nova's source";
+}
+
 /** "checked against Nova 31.0.0" or "read from Nova's source". */
 export function releaseProvenance(release: NovaRelease): string {
   const nova = RELEASE_CHECKED_AGAINST[release];
