@@ -19,6 +19,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT, UserError, bin, childEnv, exists, fail, log, postgresLabel } from "./lib/env.mjs";
 import { createPostgresDatabase, ensurePostgres, startPostgres } from "./lib/postgres.mjs";
+import { ensurePrometheus } from "./lib/prometheus.mjs";
 import { ensureRealCloud, realCloudEnv } from "./lib/real-cloud.mjs";
 import { ensureBuild, ensureDependencies, ensurePrismaClient, freePort, migrate, seedIfEmpty } from "./lib/setup.mjs";
 
@@ -106,6 +107,9 @@ async function main() {
   // the integration tests that run on both databases need a PostgreSQL server
   ensurePostgres();
   const chromium = e2e ? findChromium() : null;
+  // the /metrics tests scrape with a real Prometheus; installed before the
+  // real cloud's setup.sh runs apt-get in the background (one dpkg lock)
+  ensurePrometheus();
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "schedscope-test-"));
   const totals = { passed: 0, failed: 0, skipped: 0 };
