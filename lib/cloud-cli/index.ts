@@ -12,10 +12,12 @@ import { createPrismaClient } from "@/lib/db/client";
 import type { Env } from "@/lib/openstack-api/clouds-yaml";
 import { migrateDatabaseAt } from "@/lib/db/open";
 import { type CloudCommand, UsageError } from "./command";
+import { historyCommands } from "./history";
 import { syncCommand } from "./sync";
 
 export const COMMANDS: Record<string, CloudCommand> = {
   sync: syncCommand,
+  ...historyCommands,
 };
 
 function usage(): string {

@@ -12,6 +12,7 @@ import { ApiError, type FetchLike } from "@/lib/openstack-api/http";
 import { type CollectProgress, collectBundle } from "@/lib/openstack-api/collect";
 import type { CloudSettings } from "@/lib/openstack-api/keystone";
 import { applyImport, prepareBundle } from "@/lib/openstack/import";
+import { predictionsOf } from "@/lib/history/queries";
 import { CloudValidationError } from "@/lib/cloud/scenario-io";
 import { fetchFor } from "./connections";
 import { takeLease } from "./lock";
@@ -137,7 +138,7 @@ export async function runSync(db: Db, opts: SyncOptions): Promise<SyncResult> {
     );
     report({ step: "writing", total: prepared.counts.hosts }, true);
     const digest = createHash("sha256").update(JSON.stringify(collected.bundle.json)).digest("hex");
-    await applyImport(db, prepared, {
+    const imported = await applyImport(db, prepared, {
       audit: {
         ...opts.actor,
         action: "cloud.sync",
@@ -145,8 +146,10 @@ export async function runSync(db: Db, opts: SyncOptions): Promise<SyncResult> {
         sha256: digest,
         bytes: 0,
       },
-      snapshot: { source: "sync", startedBy: opts.startedBy, at: started },
+      snapshot: { source: "sync", startedBy: opts.startedBy, at: started, label: opts.connectionName },
     });
+    // where Schedscope would have put each server new since the snapshot before: computed once and kept
+    if (imported.snapshot) void predictionsOf(db, imported.snapshot.id).catch(() => {});
     const result: SyncResult = {
       runId,
       ...prepared.counts,
