@@ -217,18 +217,19 @@ test("servers booted with the openstack client come in with the next sync, on th
 });
 
 /**
- * The diff and the predictions after the second sync: helper "history"'s UI
- * (issue 34 items 3 and 5). Roles and names agreed for the merge; until
- * then this checks only that the sync page links to them.
+ * The diff and the predictions after the second sync, on /history: the
+ * newest snapshot against the one before (the page's default pair).
  */
 async function expectHistoryDiffAndPredictions(page: Page, booted: Record<string, string>[]): Promise<void> {
-  if (process.env.SCHEDSCOPE_HISTORY_UI !== "1") return;
   await page.goto(`${base}/history`);
-  const diff = page.getByRole("region", { name: "Changes since the previous snapshot" });
-  for (const s of booted) await expect(diff.getByRole("row", { name: new RegExp(s.Name) })).toContainText("created");
-  const predictions = page.getByRole("table", { name: /Predictions against what Nova chose/ });
-  for (const s of booted)
-    await expect(predictions.getByRole("row", { name: new RegExp(s.Name) })).toContainText(
-      `predicted ${s.Host}, Nova chose ${s.Host}`,
-    );
+  await expect(page.getByRole("heading", { name: /^Changes from #\d+ to #\d+$/ })).toBeVisible();
+  const created = page.getByRole("table", { name: "Instance changes" }).getByRole("row", { name: /^created/ });
+  for (const s of booted) await expect(created).toContainText(`${s.Name} on ${s.Host}`);
+  const predictions = page.getByRole("table", { name: "Predictions" });
+  for (const s of booted) {
+    const row = predictions.getByRole("row", { name: new RegExp(`^${s.Name}\\b`) });
+    await expect(row.getByRole("cell").nth(1)).toHaveText(s.Host);
+    await expect(row.getByRole("cell").nth(2)).toHaveText(s.Host);
+    await expect(row.getByRole("cell").nth(3)).toHaveText("yes");
+  }
 }
