@@ -1,16 +1,16 @@
 /**
  * What /metrics reads from the parts of Schedscope that keep a cloud in
- * step with the real one (sync) and remember it (snapshot history). Those
- * land separately; until then the defaults below say what exists today:
- * no sync has run and no history is kept, and the series that need them
- * are left out rather than made up.
- *
- * To plug them in, call setMetricsProviders({...}) once per process (e.g.
- * from instrumentation.ts, or from the sync and history modules when they
- * load) with functions reading their tables.
+ * step with the real one (sync, lib/sync) and remember it (the snapshot
+ * history, lib/history): the newest snapshot's age, the syncs' duration and
+ * failures, the predictions' agreement, and the allocation per AZ over the
+ * snapshots that runway fits its trend to. With no sync and no history the
+ * series that need them are left out rather than made up.
+ * setMetricsProviders replaces them (the tests feed a known history).
  */
 import { processSingleton } from "@/lib/process-singleton";
 import type { PrismaClient } from "@/lib/db/client";
+import { storedAgreement } from "@/lib/history/queries";
+import { listSnapshots } from "@/lib/history/store";
 
 export interface SyncStats {
   /** When the newest snapshot of the real cloud was taken (null: never). */
@@ -39,11 +39,44 @@ export interface MetricsProviders {
   snapshotSeries(db: PrismaClient): Promise<AllocationPoint[]>;
 }
 
+/** Runway fits the last 90 days; a little more lets the window start on a snapshot. */
+const SERIES_DAYS = 120;
+
 export const DEFAULT_PROVIDERS: MetricsProviders = {
-  // no sync exists yet: nothing to report
-  syncStats: async () => null,
-  // no snapshot history is kept yet: runway says so instead of forecasting
-  snapshotSeries: async () => [],
+  async syncStats(db) {
+    const [newest, last, syncsTotal, failuresTotal, agreement] = await Promise.all([
+      db.historySnapshot.findFirst({ orderBy: [{ takenAt: "desc" }, { id: "desc" }], select: { takenAt: true } }),
+      db.syncRun.findFirst({
+        where: { finishedAt: { not: null } },
+        orderBy: { startedAt: "desc" },
+        select: { startedAt: true, finishedAt: true },
+      }),
+      db.syncRun.count(),
+      db.syncRun.count({ where: { status: "failed" } }),
+      storedAgreement(db),
+    ]);
+    if (!newest && syncsTotal === 0) return null;
+    const compared = agreement.reduce((n, a) => n + a.compared, 0);
+    return {
+      lastSnapshotAt: newest?.takenAt ?? null,
+      lastDurationSeconds: last?.finishedAt ? (last.finishedAt.getTime() - last.startedAt.getTime()) / 1000 : null,
+      syncsTotal,
+      failuresTotal,
+      predictions: compared ? { compared, agreed: agreement.reduce((n, a) => n + a.agreed, 0) } : null,
+    };
+  },
+  async snapshotSeries(db) {
+    const since = Date.now() - SERIES_DAYS * 86_400_000;
+    const snapshots = (await listSnapshots(db)).filter((s) => s.takenAt.getTime() >= since).reverse();
+    return snapshots.flatMap((s) =>
+      s.usage.map((u) => ({
+        at: s.takenAt,
+        az: u.az,
+        aggregate: "",
+        allocated: { VCPU: u.vcpus_used, MEMORY_MB: u.memory_mb_used, DISK_GB: u.local_gb_used },
+      })),
+    );
+  },
 };
 
 const current = processSingleton("metrics-providers", () => ({ providers: DEFAULT_PROVIDERS }));
