@@ -10,7 +10,7 @@
 import { apiError } from "@/lib/core/errors";
 import { isNovaRelease } from "../scheduler/releases";
 import type { Scenario, ScenarioConfig, ScenarioFlavor } from "../scheduler/scenario";
-import { currentCloudAsOf, explainCall } from "./explain";
+import { type CloudAsOf, currentCloudAsOf, explainCall } from "./explain";
 import { byStart } from "./order";
 import { type PeriodOutcome, replayPeriod } from "./period";
 import { type LogInput, readLogs } from "./read";
@@ -44,6 +44,8 @@ export class ExplainInputError extends Error {
 export interface ExplainDeps {
   /** The cloud to replay on, with `profile`'s configuration (the active one when absent). Throws ExplainInputError. */
   loadCloud: (profile?: string) => Promise<CloudForExplain>;
+  /** The cloud of each call's moment (the snapshot in force then); without it the current cloud stands for every moment. */
+  cloudAsOf?: (calls: SchedulingCall[], current: CloudForExplain) => Promise<CloudAsOf>;
 }
 
 export interface ExplainResult {
@@ -127,7 +129,9 @@ export async function explainUpload(req: Request, deps: ExplainDeps): Promise<Re
         });
         for (const c of calls) c.placementQuery ??= queries.get(c.requestId) ?? null;
         calls.sort(byStart);
-        const asOf = currentCloudAsOf(cloud.scenario, cloud.label);
+        const asOf = deps.cloudAsOf
+          ? await deps.cloudAsOf(calls, cloud)
+          : currentCloudAsOf(cloud.scenario, cloud.label);
         const forRequest = requestFor(cloud.flavors);
         const views: CallView[] = [];
         let agreeing = 0;

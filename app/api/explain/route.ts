@@ -3,6 +3,7 @@ import { allFlavors } from "@/lib/capacity/fill";
 import { loadSnapshot, ProfileNotFoundError } from "@/lib/cloud/snapshot";
 import { requireRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
+import { historyCloudAsOf } from "@/lib/nova-logs/as-of";
 import { ExplainInputError, explainUpload } from "@/lib/nova-logs/upload";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,6 @@ export async function POST(req: NextRequest) {
       try {
         const snap = await loadSnapshot(prisma, profile ? { profileName: profile } : {});
         const flavors = await allFlavors(prisma);
-        // Until the cloud's history is kept, the current cloud stands for every moment of the log.
         return {
           scenario: snap.scenario,
           flavors,
@@ -32,5 +32,8 @@ export async function POST(req: NextRequest) {
         throw e;
       }
     },
+    // each call on the snapshot in force at its time (the current cloud before the history starts)
+    cloudAsOf: (calls, current) =>
+      historyCloudAsOf(prisma, calls, { scenario: current.scenario, label: current.label }),
   });
 }
