@@ -150,13 +150,26 @@ test.describe("the running real cloud", () => {
   const stamp = `${Date.now()}`;
   const openstack = (args: string) =>
     execFileSync("bash", ["-c", `source ${STATE}/openrc >/dev/null && openstack ${args}`], { encoding: "utf8" }).trim();
-  const created: { servers: string[]; flavors: string[]; images: string[] } = { servers: [], flavors: [], images: [] };
 
-  test.afterAll(() => {
-    for (const s of created.servers) openstack(`server delete ${s}`);
-    for (const f of created.flavors) openstack(`flavor delete ${f}`);
-    for (const i of created.images) openstack(`image delete ${i}`);
-  });
+  /** Everything named e2e-logs-* on the cloud: this run's, and an interrupted run's. */
+  const removeMine = () => {
+    const quiet = (args: string) => {
+      try {
+        openstack(args);
+      } catch {
+        // already gone, or never made: go on with the rest
+      }
+    };
+    const mine = (args: string) =>
+      (JSON.parse(openstack(`${args} -f json`) || "[]") as { Name: string; ID: string }[])
+        .filter((r) => r.Name?.startsWith("e2e-logs-"))
+        .map((r) => r.ID);
+    for (const s of mine("server list --all-projects")) quiet(`server delete --wait ${s}`);
+    for (const f of mine("flavor list --all")) quiet(`flavor delete ${f}`);
+    for (const i of mine("image list")) quiet(`image delete ${i}`);
+  };
+  test.beforeAll(removeMine);
+  test.afterAll(removeMine);
 
   test("a failed boot explained from the live log, the day's boots replayed under another RAM multiplier", async ({
     page,
@@ -169,21 +182,18 @@ test.describe("the running real cloud", () => {
     openstack(
       `flavor create ${tagged} --vcpus 1 --ram 256 --disk 1 --property aggregate_instance_extra_specs:e2e_nowhere=true -f value -c id`,
     );
-    created.flavors.push(small, tagged);
     // the fake virt driver boots anything: a tiny raw image of zeros
     const disk = path.join(tmp, "tiny.img");
     fs.writeFileSync(disk, Buffer.alloc(65536));
     const image = openstack(
       `image create e2e-logs-tiny-${stamp} --disk-format raw --container-format bare --file ${disk} -f value -c id`,
     );
-    created.images.push(image);
-    const ok = openstack(
+    openstack(
       `server create e2e-logs-ok-${stamp} --image ${image} --flavor ${small} --nic none --wait -f value -c id`,
     );
     const failed = openstack(
       `server create e2e-logs-fail-${stamp} --image ${image} --flavor ${tagged} --nic none -f value -c id`,
     );
-    created.servers.push(ok, failed);
     await expect.poll(() => openstack(`server show ${failed} -f value -c status`), { timeout: 120_000 }).toBe("ERROR");
 
     // the cloud as it is now, collected the way an operator would, then imported

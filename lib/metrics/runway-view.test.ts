@@ -37,10 +37,16 @@ afterAll(async () => {
 
 describe("runwayView", () => {
   it("says there is no history and forecasts nothing", async () => {
-    setMetricsProviders(DEFAULT_PROVIDERS);
+    setMetricsProviders({ snapshotSeries: async () => [] });
     const v = await runwayView(t.prisma);
     expect(v.status).toBe("no-history");
     if (v.status === "no-history") expect(v.message).toMatch(/at least 7 days/);
+  });
+
+  it("reads the cloud's own history: the seed's one snapshot is too short to forecast", async () => {
+    setMetricsProviders(DEFAULT_PROVIDERS);
+    const v = await runwayView(t.prisma);
+    expect(v).toMatchObject({ status: "short-history", historyDays: 0 });
   });
 
   it("says so under 7 days of history", async () => {

@@ -153,6 +153,12 @@ export async function runwayView(
   }
   const cloud = latest.cloud;
   const flavors = (cloud.flavors ?? []).map((f) => f.name).sort();
+  if (!flavors.length)
+    return {
+      status: "no-history",
+      historyDays: Math.floor(days),
+      message: "The cloud has no flavor: runway counts how many more of a flavor fit, so there is nothing to forecast.",
+    };
   const flavor = opts.flavor ?? (flavors.includes("m1.large") ? "m1.large" : flavors[0]);
   if (!flavors.includes(flavor)) throw new RunwayInputError("flavor", `flavor: unknown flavor "${flavor}"`);
   let whatIf: Extract<RunwayView, { status: "ready" }>["whatIf"] = null;

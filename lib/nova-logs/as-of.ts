@@ -12,6 +12,9 @@ import type { SchedulingCall } from "./types";
 
 type Cloud = ReturnType<CloudAsOf>;
 
+/** Whole clouds loaded for one log at most: a log spread over months replays its oldest calls on the current cloud. */
+export const MAX_SNAPSHOTS = 8;
+
 /** The snapshot in force at `time`: the newest taken at or before it (ascending `taken`), or null. */
 export function snapshotInForce<T extends { takenAt: Date }>(ascending: T[], time: number): T | null {
   let found: T | null = null;
@@ -30,10 +33,14 @@ export async function historyCloudAsOf(
 ): Promise<CloudAsOf> {
   const snapshots = (await listSnapshots(db)).reverse();
   if (!snapshots.length) return () => current;
-  const clouds = new Map<number, NonNullable<Cloud>>();
+  const needed = new Map<number, (typeof snapshots)[number]>();
   for (const call of calls) {
-    const s = snapshotInForce(snapshots, call.started);
-    if (!s || clouds.has(s.id)) continue;
+    const s = Number.isFinite(call.started) ? snapshotInForce(snapshots, call.started) : null;
+    if (s) needed.set(s.id, s);
+  }
+  const clouds = new Map<number, NonNullable<Cloud>>();
+  const newest = [...needed.values()].sort((a, b) => b.takenAt.getTime() - a.takenAt.getTime()).slice(0, MAX_SNAPSHOTS);
+  for (const s of newest) {
     const loaded = await loadSnapshotAsOf(db, s.id, profileName !== undefined ? { profileName } : {});
     clouds.set(s.id, {
       scenario: loaded.scenario,
@@ -41,7 +48,7 @@ export async function historyCloudAsOf(
     });
   }
   return (time) => {
-    const s = snapshotInForce(snapshots, time);
+    const s = Number.isFinite(time) ? snapshotInForce(snapshots, time) : null;
     return (s && clouds.get(s.id)) || current;
   };
 }

@@ -21,9 +21,9 @@ import { type CallView, callView } from "./view";
 /** What one upload may carry, all files together (the CLI reads any size). */
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024; // the proxy passes request bodies up to this (next.config.js)
 export const MAX_FILES = 20;
-/** Calls kept for explaining; a longer log is counted past them. */
+/** Calls kept for explaining, the newest (a log grows at its end); the older ones are counted. */
 export const MAX_CALLS = 5000;
-/** Calls explained in the answer (the page lists these). */
+/** Calls explained in the answer, the newest (the page lists these). */
 export const MAX_SHOWN = 1000;
 
 export interface CloudForExplain {
@@ -120,7 +120,9 @@ export async function explainUpload(req: Request, deps: ExplainDeps): Promise<Re
         }));
         const stats = await readLogs(inputs, {
           onCall: (c) => {
-            if (calls.length < MAX_CALLS) calls.push(c);
+            calls.push(c);
+            // keep the newest: the call asked about is most often the latest
+            if (calls.length >= 2 * MAX_CALLS) calls.sort(byStart).splice(0, calls.length - MAX_CALLS);
           },
           onProgress: (read, total) => send({ type: "progress", read, total }),
           onQueries: (q) => {
@@ -129,6 +131,7 @@ export async function explainUpload(req: Request, deps: ExplainDeps): Promise<Re
         });
         for (const c of calls) c.placementQuery ??= queries.get(c.requestId) ?? null;
         calls.sort(byStart);
+        if (calls.length > MAX_CALLS) calls.splice(0, calls.length - MAX_CALLS);
         const asOf = deps.cloudAsOf
           ? await deps.cloudAsOf(calls, cloud)
           : currentCloudAsOf(cloud.scenario, cloud.label);
@@ -138,7 +141,7 @@ export async function explainUpload(req: Request, deps: ExplainDeps): Promise<Re
         for (const [i, call] of calls.entries()) {
           const e = explainCall(call, { cloudAsOf: asOf, requestFor: forRequest });
           if (e.agree) agreeing++;
-          if (i < MAX_SHOWN) views.push(callView(e));
+          if (i >= calls.length - MAX_SHOWN) views.push(callView(e));
           // let other requests in between long runs of replays
           if (i % 100 === 99) await new Promise((r) => setImmediate(r));
         }
@@ -153,7 +156,7 @@ export async function explainUpload(req: Request, deps: ExplainDeps): Promise<Re
             profile: other.label,
             release,
           };
-          period.steps = period.steps.slice(0, MAX_SHOWN);
+          period.steps = period.steps.slice(-MAX_SHOWN);
         }
         const result: ExplainResult = { type: "result", stats, total: stats.calls, calls: views, agreeing, period };
         send(result);

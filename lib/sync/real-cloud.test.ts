@@ -63,6 +63,8 @@ describe("the real cloud", () => {
       const os_ = (...args: string[]) => run("openstack", args, { env, maxBuffer: 16 * 1024 * 1024 });
       const tiny = path.join(os.tmpdir(), `${prefix}.raw`);
       fs.writeFileSync(tiny, Buffer.alloc(4096));
+      // an interrupted earlier run may have left its aggregate (with its zone) on the shared hosts
+      await removeLeftovers(os_);
       try {
         await os_("aggregate", "create", `${prefix}-agg`, "--zone", `${prefix}-az`, "--property", "ssd=true");
         await os_("aggregate", "add", "host", `${prefix}-agg`, "cmp-medium-1");
@@ -111,6 +113,28 @@ describe("the real cloud", () => {
     40 * 60_000,
   );
 });
+
+type OpenStack = (...args: string[]) => Promise<{ stdout: string }>;
+
+/** Remove every sync-eq-* aggregate (its hosts first), flavor, image and server group. */
+async function removeLeftovers(os_: OpenStack): Promise<void> {
+  const list = async (...args: string[]) =>
+    (JSON.parse((await os_(...args, "-f", "json")).stdout || "[]") as { Name: string; ID: string | number }[]).filter(
+      (r) => String(r.Name).startsWith("sync-eq-"),
+    );
+  const quiet = (...args: string[]) => os_(...args).catch(() => ({ stdout: "" }));
+  for (const a of await list("aggregate", "list")) {
+    const shown = JSON.parse((await os_("aggregate", "show", String(a.ID), "-f", "json")).stdout) as {
+      hosts?: string[];
+    };
+    for (const h of shown.hosts ?? []) await quiet("aggregate", "remove", "host", String(a.ID), h);
+    await quiet("aggregate", "delete", String(a.ID));
+  }
+  for (const f of await list("flavor", "list", "--all")) await quiet("flavor", "delete", String(f.ID));
+  for (const i of await list("image", "list")) await quiet("image", "delete", String(i.ID));
+  for (const g of await list("server", "group", "list", "--all-projects"))
+    await quiet("server", "group", "delete", String(g.ID));
+}
 
 async function roundsOf(sync: () => Promise<string>, env: NodeJS.ProcessEnv): Promise<void> {
   let last = "";

@@ -146,7 +146,8 @@ export async function runSync(db: Db, opts: SyncOptions): Promise<SyncResult> {
         sha256: digest,
         bytes: 0,
       },
-      snapshot: { source: "sync", startedBy: opts.startedBy, at: started, label: opts.connectionName },
+      // recorded when written: a snapshot another import took while this sync read stays older than it
+      snapshot: { source: "sync", startedBy: opts.startedBy, label: opts.connectionName },
     });
     // where Schedscope would have put each server new since the snapshot before: computed once and kept
     if (imported.snapshot) void predictionsOf(db, imported.snapshot.id).catch(() => {});
