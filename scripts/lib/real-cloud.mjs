@@ -26,11 +26,16 @@ function scriptEnv() {
   return { ...process.env, ...realCloudEnv(), DEBIAN_FRONTEND: "noninteractive" };
 }
 
-/** Every process start.sh recorded is up (status.sh exits 0 only then). */
+/**
+ * Every process start.sh recorded is up: status.sh exits 0 and says "N up,
+ * 0 down" with N > 0 (after stop.sh it records nothing, and exits 0 too).
+ */
 export function realCloudRunning() {
   const status = path.join(REAL_CLOUD_DIR, "status.sh");
   if (!exists(status)) return false;
-  return spawnSync("bash", [status], { env: scriptEnv(), stdio: "ignore" }).status === 0;
+  const r = spawnSync("bash", [status], { env: scriptEnv(), encoding: "utf8" });
+  const up = /(\d+) up, 0 down/.exec(r.stdout ?? "");
+  return r.status === 0 && up !== null && Number(up[1]) > 0;
 }
 
 /** Run the named scripts one after another in one child, so they go on while the caller's event loop is busy. */
