@@ -180,7 +180,8 @@ test.describe("the running real cloud", () => {
     const small = `e2e-logs-small-${stamp}`;
     openstack(`flavor create ${small} --vcpus 1 --ram 256 --disk 1 -f value -c id`);
     openstack(
-      `flavor create ${tagged} --vcpus 1 --ram 256 --disk 1 --property aggregate_instance_extra_specs:e2e_nowhere=true -f value -c id`,
+      // its own size: the log names no flavor, and placement-api's query (its resources) is how the replay finds it
+      `flavor create ${tagged} --vcpus 1 --ram 320 --disk 1 --property aggregate_instance_extra_specs:e2e_nowhere=true -f value -c id`,
     );
     // the fake virt driver boots anything: a tiny raw image of zeros
     const disk = path.join(tmp, "tiny.img");

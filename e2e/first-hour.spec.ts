@@ -195,7 +195,7 @@ test("7. charts: the scatter's axes have units, compare names the weigher that m
   const scatter = page.getByRole("figure", { name: "Hosts with stranded capacity" });
   await expect(scatter).toBeVisible({ timeout: 90_000 });
   await expect(scatter).toContainText("free vCPUs per host");
-  await expect(scatter).toContainText("free RAM (MiB)");
+  await expect(scatter).toContainText("free RAM (GiB)");
 
   await scheduleSmall(page);
   await page.getByLabel("Re-run under release").selectOption("2025.1");
