@@ -189,9 +189,7 @@ test.describe("the running real cloud", () => {
     const image = openstack(
       `image create e2e-logs-tiny-${stamp} --disk-format raw --container-format bare --file ${disk} -f value -c id`,
     );
-    openstack(
-      `server create e2e-logs-ok-${stamp} --image ${image} --flavor ${small} --nic none --wait -f value -c id`,
-    );
+    openstack(`server create e2e-logs-ok-${stamp} --image ${image} --flavor ${small} --nic none --wait -f value -c id`);
     const failed = openstack(
       `server create e2e-logs-fail-${stamp} --image ${image} --flavor ${tagged} --nic none -f value -c id`,
     );
