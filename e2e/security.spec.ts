@@ -208,7 +208,7 @@ test("what gave a 500 is a 4xx naming the field, and nothing is written", async 
     ["a run to compare that is not a number", () => admin.get("/runs/compare?a=1&b=x"), 400, /b: must be a whole/],
     ["a run to start from past 2^63", () => admin.get(`/schedule?from=${huge}`), 400, /from: must be a whole/],
     ["a member page of 0", () => admin.get("/aggregates/x?hpage=0"), 400, /hpage: must be a whole number/],
-    ["a run page past 2^63", () => admin.get(`/runs/${huge}`), 404, /does not exist/],
+    ["a run page past 2^63", () => admin.get(`/runs/${huge}`), 404, /No page has this address/],
     ["a bad %-escape in a path", () => admin.get("/hosts/%E0%A4%A"), 400, /malformed %-escape/],
     ["an index past 2^63", () => admin.get(`/api/runs/1/hosts?index=${huge}`), 400, /index: must be a whole number/],
     [

@@ -167,7 +167,7 @@ test.describe("roles and the audit trail", () => {
 
     // the aggregate's history: who, the old and the new value
     await page.goto(`/aggregates/${name}`);
-    await page.getByRole("link", { name: "History" }).click();
+    await page.getByRole("main").getByRole("link", { name: "History" }).click();
     await expect(page).toHaveURL(/\/audit\?entity=aggregate&key=/);
     const changes = page.getByRole("table", { name: "Changes" });
     const row = changes.getByRole("row").filter({ hasText: "metadata.gpu" }).filter({ hasText: "false" });
