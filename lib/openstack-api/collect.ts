@@ -11,7 +11,7 @@
  * provider: Placement has no bulk read of inventories, usages or traits. Microversions are negotiated, lists are paged, at most
  * `concurrency` requests run at once and each has a timeout.
  */
-import type { Bundle } from "@/lib/openstack/convert";
+import { type Bundle, IMAGE_COLUMNS } from "@/lib/openstack/convert";
 import { ApiError, type FetchLike, getJson, mapBounded } from "./http";
 import { authenticate, type CloudSettings, endpointFor, type Session } from "./keystone";
 
@@ -180,32 +180,12 @@ function imageRoot(endpoint: string): string {
   return /\/v2(\.\d+)?$/.test(endpoint) ? endpoint.replace(/\/v2(\.\d+)?$/, "/v2") : `${endpoint}/v2`;
 }
 
-/** Glance's image as `openstack image show -f json` prints it: attributes, the rest under properties. */
-const IMAGE_ATTRIBUTES = new Set([
-  "checksum",
-  "container_format",
-  "created_at",
-  "disk_format",
-  "file",
-  "id",
-  "min_disk",
-  "min_ram",
-  "name",
-  "owner",
-  "protected",
-  "schema",
-  "size",
-  "status",
-  "tags",
-  "updated_at",
-  "virtual_size",
-  "visibility",
-]);
+/** Glance's image as `openstack image show -f json` prints it: the converter's attribute columns, the rest under properties. */
 function imageRow(im: Row): Row {
   const row: Row = {};
   const properties: Row = {};
   for (const [k, v] of Object.entries(im)) {
-    if (IMAGE_ATTRIBUTES.has(k)) row[k] = v;
+    if (IMAGE_COLUMNS.has(k) && k !== "properties") row[k] = v;
     else properties[k] = v;
   }
   row.properties = properties;

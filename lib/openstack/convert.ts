@@ -665,8 +665,11 @@ const GLANCE_OWN = new Set([
   "file",
   "schema",
 ]);
-/** Columns of `image show` that are attributes, not properties (older clients printed properties beside them). */
-const IMAGE_COLUMNS = new Set([
+/**
+ * Columns of `image show` that are attributes, not properties (older clients
+ * printed properties beside them); the sync sorts Glance's answer by it too.
+ */
+export const IMAGE_COLUMNS: ReadonlySet<string> = new Set([
   "checksum",
   "container_format",
   "created_at",
